@@ -1,0 +1,45 @@
+# Everything runs in a local .venv: no conda, no admin rights.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/exercises/*.ipynb)
+SANITIZE := $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebooks/sanitize.cfg)
+
+.PHONY: venv lint test lab bench notebooks clean
+
+venv: $(VENV)/.installed
+
+# The stamp makes re-runs instant until pyproject.toml changes; pip upgrades only what it must.
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -e ".[viz,widgets,lab,dev]"
+	touch $@
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy microtorch
+
+test: lint
+	@command -v dot >/dev/null || echo "Graphviz's dot not found: using the pip fallback graphviz-pure; to install the system one: apt-get install graphviz / brew install graphviz / conda install -c conda-forge graphviz"
+	@test -x /usr/bin/chromium || echo "Chromium not found: the browser test will be skipped; to enable it: apt-get install chromium"
+	$(BIN)/python -m pytest tests
+ifneq ($(NOTEBOOKS),)
+	$(BIN)/python -m pytest --nbval --nbval-current-env $(SANITIZE) $(NOTEBOOKS)
+else
+	@echo "no notebooks yet"
+endif
+
+lab: venv
+	$(BIN)/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks
+
+bench: venv
+	$(BIN)/python benchmarks/run.py
+
+notebooks: venv
+	$(BIN)/python tools/execute_notebooks.py
+
+# Keeps .venv (slow to rebuild); `rm -rf .venv` for a full reset.
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis .import_linter_cache
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
