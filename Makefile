@@ -10,14 +10,15 @@ SANITIZE := $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebo
 venv: $(VENV)/.installed
 
 # The stamp makes re-runs instant until pyproject.toml changes; pip upgrades only what it must.
-$(VENV)/.installed: pyproject.toml
+# microtorch/__init__.py is a prerequisite so a .venv made before the package existed is redone.
+$(VENV)/.installed: pyproject.toml $(wildcard microtorch/__init__.py)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -e ".[viz,widgets,lab,dev]"
 	touch $@
 
 lint: venv
 	$(BIN)/ruff check .
-	$(BIN)/lint-imports --no-cache
+	$(BIN)/lint-imports --no-cache --no-logo
 	$(BIN)/mypy microtorch
 
 test: lint
@@ -30,8 +31,9 @@ else
 	@echo "no notebooks yet"
 endif
 
+# Local only, token auth on; --allow-root only where Jupyter would otherwise refuse (containers).
 lab: venv
-	$(BIN)/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks
+	$(BIN)/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
 
 bench: venv
 	$(BIN)/python benchmarks/run.py
