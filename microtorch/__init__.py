@@ -1,0 +1,152 @@
+"""microtorch: PyTorch's tensors and autograd, rebuilt on numpy for teaching.
+
+Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
+"""
+
+from microtorch import autograd
+from microtorch._tensor_str import get_printoptions, set_printoptions
+from microtorch.autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from microtorch.creation import (
+    Generator,
+    arange,
+    as_tensor,
+    default_generator,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    tensor,
+    zeros,
+    zeros_like,
+)  # fmt: skip
+from microtorch.device import device
+from microtorch.dtypes import (
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    promote_types,
+    result_type,
+    set_default_dtype,
+    short,
+    uint8,
+)  # fmt: skip
+from microtorch.ops.elementwise import (
+    add,
+    div,
+    eq,
+    ge,
+    gt,
+    le,
+    logical_and,
+    logical_not,
+    logical_or,
+    lt,
+    masked_fill,
+    maximum,
+    minimum,
+    mul,
+    ne,
+    pow,
+    sub,
+    where,
+)  # fmt: skip
+from microtorch.ops.linalg import addmm, bmm, dot, matmul, mm, mv
+from microtorch.ops.reduction import (
+    amax,
+    amin,
+    argmax,
+    argmin,
+    log_softmax,
+    logsumexp,
+    max,
+    mean,
+    min,
+    softmax,
+    std,
+    sum,
+    var,
+)  # fmt: skip
+from microtorch.ops.shape import (
+    cat,
+    chunk,
+    clone,
+    flatten,
+    permute,
+    reshape,
+    split,
+    squeeze,
+    stack,
+    t,
+    transpose,
+    unbind,
+    unsqueeze,
+)  # fmt: skip
+from microtorch.ops.unary import (
+    abs,
+    clamp,
+    cos,
+    exp,
+    log,
+    log1p,
+    neg,
+    reciprocal,
+    relu,
+    sigmoid,
+    sin,
+    sqrt,
+    tanh,
+)  # fmt: skip
+from microtorch.tensor import Size, Tensor
+
+clip = clamp
+FloatTensor = Tensor
+
+__all__ = [
+    "Generator", "Size", "Tensor", "abs", "add", "addmm", "amax", "amin", "arange", "argmax",
+    "argmin", "as_tensor", "autograd", "bmm", "bool", "cat", "chunk", "clamp", "clip", "clone",
+    "cos", "default_generator", "device", "div", "dot", "double", "dtype", "empty",
+    "empty_like", "enable_grad", "eq", "exp", "eye", "flatten", "float", "float16", "float32",
+    "float64", "from_numpy", "full", "full_like", "ge", "get_default_dtype",
+    "get_printoptions", "gt", "half", "inference_mode", "int", "int8", "int16", "int32",
+    "int64", "is_grad_enabled", "le", "linspace", "log", "log1p", "log_softmax",
+    "logical_and", "logical_not", "logical_or", "logsumexp", "long", "lt", "manual_seed",
+    "masked_fill", "matmul", "max", "maximum", "mean", "min", "minimum", "mm", "mul", "mv",
+    "ne", "neg", "no_grad", "ones", "ones_like", "permute", "pow", "promote_types", "rand",
+    "rand_like", "randint", "randn", "randn_like", "randperm", "reciprocal", "relu", "reshape",
+    "result_type", "seed", "set_default_dtype", "set_grad_enabled", "set_printoptions",
+    "short", "sigmoid", "sin", "softmax", "split", "sqrt", "squeeze", "stack", "std", "sub",
+    "sum", "t", "tanh", "tensor", "transpose", "uint8", "unbind", "unsqueeze", "var", "where",
+    "zeros", "zeros_like",
+]  # fmt: skip
+__version__ = "0.1.0"

@@ -1,0 +1,288 @@
+"""The backward engine: walk the graph from the output, apply the chain rule node by node.
+
+The walk is iterative (a 100,000-op chain needs no recursion) and runs a node only once every
+gradient headed for it has arrived, so a value used twice gets the sum of both gradients.
+Among ready nodes the one created last runs first, as in PyTorch.
+
+``iter_backward`` performs a real backward pass one node at a time and yields a
+``BackwardStep`` record for each; ``backward`` is the same walk without the records. The
+widgets replay those records: they never compute a gradient themselves.
+"""
+
+from __future__ import annotations
+
+import heapq
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd import function as _function
+from microtorch.autograd import grad_mode
+from microtorch.autograd.function import AccumulateGrad, BackwardNode, Node
+
+__all__ = ["BackwardStep", "iter_backward", "run_backward", "root_grads"]
+
+
+@dataclass(frozen=True)
+class BackwardStep:
+    """One node processed by a real backward pass, as the engine saw it.
+
+    ``grad_outputs`` arrived at ``node`` (already summed over every use); ``grad_inputs`` went
+    out, one per entry of ``node.next_functions``. For an ``AccumulateGrad`` node, ``variable``
+    is the leaf and ``grad_before``/``grad_after`` its ``.grad`` around the ``+=``.
+    """
+
+    index: int
+    node: Node
+    name: str
+    grad_outputs: tuple[Any, ...]
+    grad_inputs: tuple[Any, ...]
+    variable: Any = None
+    grad_before: Any = None
+    grad_after: Any = None
+
+
+def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> list[np.ndarray]:
+    """The starting gradients: ``gradient=`` if given, else 1 for scalar outputs."""
+    Tensor = _function.Tensor
+    grads = []
+    for i, t in enumerate(tensors):
+        if not t.requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn "
+                "(Fix: create the inputs with requires_grad=True, and do not compute this "
+                "inside torch.no_grad() or after .detach().)"
+            )
+        g = None if grad_tensors is None else grad_tensors[i]
+        if g is None:
+            if t._data.size != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs (this output has "
+                    f"shape {list(t._data.shape)}; reduce it first, e.g. y.sum().backward(), or "
+                    "pass gradient= with that shape)"
+                )
+            grads.append(np.ones_like(t._data))
+            continue
+        g_data = g._data if isinstance(g, Tensor) else np.asarray(g, dtype=t._data.dtype)
+        if g_data.shape != t._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of "
+                f"torch.Size({list(g_data.shape)}) and output[{i}] has a shape of "
+                f"torch.Size({list(t._data.shape)})."
+            )
+        grads.append(g_data)
+    return grads
+
+
+def _roots(tensors: Sequence[Any], grads: list[np.ndarray]) -> list[tuple[Node, int, np.ndarray]]:
+    return [
+        (t.grad_fn, t._output_nr, g) if t.grad_fn is not None else (t._accumulate_grad(), 0, g)
+        for t, g in zip(tensors, grads)
+    ]
+
+
+def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
+    # How many edges point at each node: a node is ready when that many gradients arrived.
+    deps: dict[Node, int] = dict.fromkeys(roots, 0)
+    stack = list(deps)
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is None:
+                continue
+            if child in deps:
+                deps[child] += 1
+            else:
+                deps[child] = 1
+                stack.append(child)
+    return deps
+
+
+def run_backward(
+    tensors: Sequence[Any],
+    grads: list[np.ndarray],
+    retain_graph: bool,
+    capture: dict[Any, int] | None = None,
+    accumulate: bool = True,
+) -> list[np.ndarray | None] | None:
+    """Run a whole backward pass (see ``iter_backward``); returns captured grads if asked."""
+    captured: list[np.ndarray | None] | None = None if capture is None else [None] * len(capture)
+    for _ in _walk(_roots(tensors, grads), retain_graph, False, capture, captured, accumulate):
+        pass
+    return captured
+
+
+def iter_backward(
+    tensor: Any, gradient: Any = None, retain_graph: bool | None = None
+) -> Iterator[BackwardStep]:
+    """Run ``tensor.backward(gradient)`` one node at a time, yielding what each node did.
+
+    Running it to the end leaves every ``.grad`` exactly as ``tensor.backward()`` would.
+    """
+    grads = root_grads([tensor], None if gradient is None else [gradient])
+    yield from _walk(_roots([tensor], grads), bool(retain_graph), True, None, None, True)
+
+
+def _walk(
+    roots: list[tuple[Node, int, np.ndarray]],
+    retain_graph: bool,
+    record: bool,
+    capture: dict[Any, int] | None,
+    captured: list[np.ndarray | None] | None,
+    accumulate: bool,
+) -> Iterator[BackwardStep]:
+    deps = _count_dependencies([node for node, _, _ in roots])
+    buffers: dict[Node, list[Any]] = {}
+    for node, nr, g in roots:
+        buffers.setdefault(node, [None] * node._num_outputs)[nr] = g
+    ready = [(-node._sequence_nr, id(node), node) for node in buffers if deps[node] == 0]
+    heapq.heapify(ready)
+    index = 0
+    anomaly = grad_mode.state.anomaly
+    while ready:
+        node = heapq.heappop(ready)[2]
+        grad_outputs = buffers.pop(node)
+        if type(node) is AccumulateGrad:
+            step = _accumulate(node, grad_outputs[0], record, capture, captured, accumulate, index)
+            if record and step is not None:
+                yield step
+                index += 1
+            continue
+        if node._pre_hooks or node._tensor_pre_hooks or node._retain_grad or capture:
+            grad_outputs = _run_pre_hooks(node, grad_outputs, capture, captured)
+        if all(g is None for g in grad_outputs):
+            grad_inputs: tuple[Any, ...] = (None,) * len(node.next_functions)
+        else:
+            if node._num_outputs > 1:
+                grad_outputs = _materialize(node, grad_outputs)
+            grad_inputs = node.apply_backward(grad_outputs)  # type: ignore[attr-defined]
+            if anomaly:
+                _check_anomaly(node, grad_inputs)
+            if node._hooks:
+                for hook in node._hooks:
+                    hook(grad_inputs, grad_outputs)
+        if not retain_graph:
+            node._release()  # type: ignore[attr-defined]
+        if record:
+            yield BackwardStep(
+                index, node, node.name(), _tensors(grad_outputs), _tensors(grad_inputs)
+            )
+            index += 1
+        for (child, nr), g in zip(node.next_functions, grad_inputs):
+            if child is None:
+                continue
+            if g is not None:
+                buf = buffers.get(child)
+                if buf is None:
+                    buf = buffers[child] = [None] * child._num_outputs
+                prev = buf[nr]
+                buf[nr] = g if prev is None else prev + g  # out of place: g may be shared
+            left = deps[child] - 1
+            deps[child] = left
+            if left == 0:
+                if child not in buffers:
+                    buffers[child] = [None] * child._num_outputs
+                heapq.heappush(ready, (-child._sequence_nr, id(child), child))
+
+
+def _accumulate(
+    node: AccumulateGrad,
+    grad: np.ndarray | None,
+    record: bool,
+    capture: dict[Any, int] | None,
+    captured: list[np.ndarray | None] | None,
+    accumulate: bool,
+    index: int,
+) -> BackwardStep | None:
+    variable = node.variable
+    if grad is None:
+        return None
+    for hook in variable._hooks or ():
+        grad = _call_tensor_hook(hook, grad)
+    if capture is not None and variable in capture:
+        captured[capture[variable]] = grad  # type: ignore[index]
+    if not accumulate:
+        return None
+    before = None if not record or variable._grad is None else variable._grad._data.copy()
+    variable._add_to_grad(grad)
+    if not record:
+        return None
+    Tensor = _function.Tensor
+    return BackwardStep(
+        index,
+        node,
+        "AccumulateGrad",
+        (Tensor._make(grad.copy(), False, None, 0, None, False),),
+        (),
+        variable,
+        None if before is None else Tensor._make(before, False, None, 0, None, False),
+        Tensor._make(variable._grad._data.copy(), False, None, 0, None, False),
+    )
+
+
+def _run_pre_hooks(
+    node: Node,
+    grad_outputs: list[Any],
+    capture: dict[Any, int] | None,
+    captured: list[np.ndarray | None] | None,
+) -> list[Any]:
+    # Tensor hooks first, then retain_grad (PyTorch runs retains_grad hooks last).
+    if node._pre_hooks:
+        for hook in node._pre_hooks:
+            new = hook(tuple(_tensors(grad_outputs)))
+            if new is not None:
+                grad_outputs = [None if g is None else g._data for g in new]
+    for nr, hooks in (node._tensor_pre_hooks or {}).items():  # type: ignore[attr-defined]
+        for hook in hooks:
+            if grad_outputs[nr] is not None:
+                grad_outputs[nr] = _call_tensor_hook(hook, grad_outputs[nr])
+    for nr, ref in (node._retain_grad or {}).items():  # type: ignore[attr-defined]
+        t = ref()
+        if t is not None and grad_outputs[nr] is not None:
+            t._add_to_grad(grad_outputs[nr], out_of_place=True)
+    if capture:
+        for nr in range(len(grad_outputs)):
+            key = (node, nr)
+            if key in capture:
+                captured[capture[key]] = grad_outputs[nr]  # type: ignore[index]
+    return grad_outputs
+
+
+def _call_tensor_hook(hook: Any, grad: np.ndarray) -> np.ndarray:
+    Tensor = _function.Tensor
+    result = hook(Tensor._make(grad, False, None, 0, None, False))
+    if result is None:
+        return grad
+    if not isinstance(result, Tensor) or result._data.shape != grad.shape:
+        raise RuntimeError(
+            "hook returned a value that is not a Tensor of the gradient's shape "
+            f"{list(grad.shape)}; a tensor hook must return None or a Tensor like its input"
+        )
+    return result._data
+
+
+def _materialize(node: Node, grad_outputs: list[Any]) -> list[Any]:
+    # Outputs that received no gradient get zeros, as PyTorch's materialize_grads does.
+    meta = node.__dict__["_output_meta"]  # type: ignore[attr-defined]
+    return [np.zeros(s, d) if g is None else g for g, (s, d) in zip(grad_outputs, meta)]
+
+
+def _tensors(arrays: Sequence[Any]) -> tuple[Any, ...]:
+    Tensor = _function.Tensor
+    return tuple(
+        None if a is None else Tensor._make(a, False, None, 0, None, False) for a in arrays
+    )
+
+
+def _check_anomaly(node: BackwardNode, grad_inputs: tuple[Any, ...]) -> None:
+    for i, g in enumerate(grad_inputs):
+        if g is not None and np.issubdtype(g.dtype, np.floating) and np.isnan(g).any():
+            where = node._trace or "(the forward ran before anomaly detection was enabled)\n"
+            print(
+                f"Error detected in {node.name()}. Traceback of forward call that caused the "
+                f"error:\n{where}",
+                file=sys.stderr,
+            )
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")

@@ -1,0 +1,409 @@
+"""Graph nodes and the ``Function`` API: how an operation records itself for backward.
+
+Every operation is a ``Function`` subclass with ``forward`` and ``backward`` side by side.
+Calling ``MyOp.apply(...)`` runs ``forward`` and, when a graph is being recorded, creates one
+node object of a class named as PyTorch names it (``MulBackward0``). That node is at once the
+``ctx`` the op saves into and the tensor's ``grad_fn``, as in PyTorch.
+
+Two kinds of ``Function``:
+
+- built-in ops set ``_raw = True``: ``forward``/``backward`` receive and return numpy arrays,
+  so the arithmetic is numpy's with no wrapping in between;
+- a student's own ``class MyOp(microtorch.autograd.Function)`` receives and returns Tensors,
+  exactly as in PyTorch, so code written for PyTorch runs unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from microtorch.autograd import grad_mode
+
+__all__ = ["Node", "AccumulateGrad", "BackwardNode", "Function", "FunctionCtx", "RemovableHandle"]
+
+# The Tensor class, set by microtorch.tensor when it is imported. This is the one link from the
+# autograd layer up to the tensor layer (results must be Tensors); nothing else reaches up.
+Tensor: Any = None
+
+_sequence = itertools.count()  # creation order: the engine runs later-created nodes first
+_scope_stack: list[str] = []  # names of the nn.Modules whose forward is running (for drawing)
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``handle.remove()`` unregisters the hook."""
+
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks: list[Callable[..., Any]], hook: Callable[..., Any]) -> None:
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+class Node:
+    """A node of the backward graph: what ``tensor.grad_fn`` holds.
+
+    ``next_functions`` pairs each input of the operation with the node its gradient goes to
+    next (``None`` for inputs that need no gradient), in the order of the inputs.
+    """
+
+    __slots__ = (
+        "next_functions",
+        "_sequence_nr",
+        "_num_outputs",
+        "_hooks",
+        "_pre_hooks",
+        "metadata",
+        "__weakref__",
+    )
+
+    def name(self) -> str:
+        """PyTorch's name for this node, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node has run during backward."""
+        if getattr(self, "_hooks", None) is None:
+            self._hooks = []
+        self._hooks.append(fn)
+        return RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """Call ``fn(grad_outputs)`` before this node runs; it may return replacement grads."""
+        if getattr(self, "_pre_hooks", None) is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(fn)
+        return RemovableHandle(self._pre_hooks, fn)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf that requires grad: it adds the incoming gradient into ``.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Any) -> None:
+        self.variable = variable
+        self.next_functions = ()
+        self._num_outputs = 1
+        # PyTorch gives AccumulateGrad the highest priority: leaves are filled as soon as ready.
+        self._sequence_nr = 1 << 62
+        self._hooks = self._pre_hooks = None
+        self.metadata = {}
+
+    def name(self) -> str:
+        """``'torch::autograd::AccumulateGrad'``, the C++ name PyTorch reports."""
+        return "torch::autograd::AccumulateGrad"
+
+
+class BackwardNode(Node):
+    """Base of every ``XxxBackward`` node; also the ``ctx`` its ``Function`` saves into."""
+
+    __slots__ = (
+        "_saved",
+        "_saved_meta",
+        "_freed",
+        "needs_input_grad",
+        "_output_ref",
+        "_scope",
+        "_tensor_pre_hooks",
+        "_retain_grad",
+        "_inputs",
+        "_trace",
+        "__dict__",  # ctx.anything = ... as in PyTorch
+    )
+    _function: ClassVar[type[Function]]
+
+    def __init__(self) -> None:
+        self._saved = ()
+        self._saved_meta = None
+        self._freed = False
+        self._hooks = self._pre_hooks = self._tensor_pre_hooks = self._retain_grad = None
+        self._scope = _scope_stack[-1] if _scope_stack else None
+        self._trace = None
+        self._num_outputs = 1
+        self._sequence_nr = next(_sequence)
+
+    @property
+    def metadata(self) -> dict[str, Any]:  # type: ignore[override]
+        d = self.__dict__.get("_metadata")
+        if d is None:
+            d = self.__dict__["_metadata"] = {}
+        return d
+
+    def save_for_backward(self, *values: Any) -> None:
+        """Keep ``values`` for ``backward``; they are checked against in-place changes."""
+        self._saved = values
+
+    def mark_non_differentiable(self, *outputs: Any) -> None:
+        """Accepted for PyTorch compatibility; integer outputs never get a gradient anyway."""
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """Accepted for PyTorch compatibility; missing gradients are always zeros here."""
+
+    @property
+    def saved_tensors(self) -> tuple[Any, ...]:
+        """What ``forward`` saved; raises if backward already freed it or it changed in place."""
+        if self._freed:
+            raise RuntimeError(FREED_MESSAGE)
+        meta = self._saved_meta
+        if meta is not None:
+            for entry in meta:
+                if entry is not None and entry[0][0] != entry[1]:
+                    raise RuntimeError(_modified_message(entry))
+        if self._function._raw:
+            return self._saved
+        return self._saved
+
+    def _release(self) -> None:
+        self._saved = ()
+        self._saved_meta = None
+        self._freed = True
+
+    def apply_backward(self, grad_outputs: list[np.ndarray]) -> tuple[np.ndarray | None, ...]:
+        """Run this op's ``backward`` on gradients given as numpy arrays."""
+        fn = self._function
+        if fn._raw:
+            grads = fn.backward(self, *grad_outputs)
+            return grads if type(grads) is tuple else (grads,)
+        return _call_tensor_backward(self, fn, grad_outputs)
+
+
+def _modified_message(entry: tuple[Any, ...]) -> str:
+    counter, expected, desc = entry
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: {desc} is at version {counter[0]}; expected version {expected} instead. "
+        "Hint: enable anomaly detection to find the operation that failed to compute its "
+        "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False). "
+        "(Fix: replace the in-place operation, e.g. x.add_(1) or x += 1, with an out-of-place "
+        "one, x = x + 1, or apply it to a .clone().)"
+    )
+
+
+def _describe(t: Any) -> str:
+    # PyTorch's "[torch.FloatTensor [3]], which is output 0 of Sigmoid"
+    shape = ", ".join(str(s) for s in t._data.shape)
+    desc = f"[microtorch.{t._dtype._legacy} [{shape}]]"
+    if t.grad_fn is not None:
+        name = t.grad_fn.name()
+        base = name[: name.rfind("Backward")] if "Backward" in name else name
+        desc += f", which is output {t._output_nr} of {base},"
+    return desc
+
+
+class FunctionCtx:
+    """Stand-in ``ctx`` when nothing is recorded: saving is a no-op."""
+
+    __slots__ = ("__dict__",)
+    needs_input_grad: tuple[bool, ...] = ()
+
+    def save_for_backward(self, *values: Any) -> None:
+        pass
+
+    def mark_non_differentiable(self, *outputs: Any) -> None:
+        pass
+
+    def set_materialize_grads(self, value: bool) -> None:
+        pass
+
+
+class Function:
+    """Base class for operations with a custom backward, as ``torch.autograd.Function``.
+
+    >>> import microtorch as torch
+    >>> class Square(torch.autograd.Function):
+    ...     @staticmethod
+    ...     def forward(ctx, x):
+    ...         ctx.save_for_backward(x)
+    ...         return x * x
+    ...     @staticmethod
+    ...     def backward(ctx, grad_output):
+    ...         (x,) = ctx.saved_tensors
+    ...         return 2 * x * grad_output
+    >>> x = torch.tensor([3.0], requires_grad=True)
+    >>> y = Square.apply(x)
+    >>> y.backward(); x.grad
+    tensor([6.])
+    >>> y.grad_fn.name()
+    'SquareBackward'
+    """
+
+    _raw: ClassVar[bool] = False
+    node_name: ClassVar[str | None] = None  # PyTorch's grad_fn name; default "<Class>Backward"
+    _backward_cls: ClassVar[type[BackwardNode]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
+        cls._backward_cls = type(name, (BackwardNode,), {"_function": cls, "__slots__": ()})
+        cls._backward_cls.__module__ = cls.__module__
+        cls._backward_cls.__qualname__ = name
+
+    @staticmethod
+    def forward(ctx: Any, *args: Any) -> Any:
+        raise NotImplementedError("a Function subclass must implement forward(ctx, *inputs)")
+
+    @staticmethod
+    def backward(ctx: Any, *grad_outputs: Any) -> Any:
+        raise NotImplementedError(
+            "a Function subclass must implement backward(ctx, *grad_outputs) to be differentiated"
+        )
+
+    @classmethod
+    def apply(cls, *args: Any) -> Any:
+        """Run ``forward`` on ``args`` and, if any input requires grad, record the node."""
+        record = False
+        device = None
+        for a in args:
+            if isinstance(a, Tensor):
+                if device is None:
+                    device = a._device
+                elif a._device is not device:
+                    _device_error(cls, args)
+                if a.requires_grad:
+                    record = True
+        record = record and grad_mode.state.grad_enabled
+        if record:
+            ctx: Any = cls._backward_cls()
+            ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        else:
+            ctx = FunctionCtx()
+        if cls._raw:
+            out = cls.forward(ctx, *[a._data if isinstance(a, Tensor) else a for a in args])
+        else:
+            with grad_mode.no_grad():
+                out = cls.forward(ctx, *args)
+            out = _unwrap_outputs(cls, out)
+        multiple = type(out) is tuple
+        outs = out if multiple else (out,)
+        inference = grad_mode.state.inference
+        results = tuple(
+            Tensor._make(o, record, ctx if record else None, i, device, inference)
+            for i, o in enumerate(outs)
+        )
+        if record:
+            ctx.next_functions = tuple(_edge(a) for a in args if isinstance(a, Tensor))
+            ctx._num_outputs = len(results)
+            ctx._output_ref = weakref.ref(results[0])
+            if ctx._saved:
+                ctx._saved_meta = _saved_meta(ctx._saved, args, results, cls._raw)
+            if not cls._raw:
+                _finish_tensor_ctx(ctx, args, results)
+            if len(results) > 1:
+                ctx.__dict__["_output_meta"] = [(r._data.shape, r._data.dtype) for r in results]
+            if grad_mode.state.anomaly:
+                import traceback
+
+                ctx._trace = "".join(traceback.format_stack()[:-2])
+        return results if multiple else results[0]
+
+
+def _edge(a: Any) -> tuple[Node | None, int]:
+    # Where the gradient for input ``a`` goes next: its grad_fn, its AccumulateGrad, or nowhere.
+    if not a.requires_grad:
+        return (None, 0)
+    if a.grad_fn is not None:
+        return (a.grad_fn, a._output_nr)
+    return (a._accumulate_grad(), 0)
+
+
+def _saved_meta(
+    saved: tuple[Any, ...], args: tuple[Any, ...], results: tuple[Any, ...], raw: bool
+) -> list[Any]:
+    # For each saved value that is the data of an input or an output, remember its version
+    # counter, so backward can refuse to use values that were changed in place since.
+    meta: list[Any] = []
+    for value in saved:
+        owner = None
+        for t in itertools.chain(args, results):
+            if hasattr(t, "_data") and (t._data is value if raw else t is value):
+                owner = t
+                break
+        if owner is None:
+            meta.append(None)
+        else:
+            counter = owner._version_counter
+            meta.append((counter, counter[0], _describe(owner)))
+    return meta
+
+
+def _device_error(cls: type[Function], args: tuple[Any, ...]) -> None:
+    from microtorch.device import check_same_device
+
+    name = cls.node_name or cls.__name__
+    op = name[: name.rfind("Backward")] if "Backward" in name else name
+    check_same_device(op.lower(), *(a._device for a in args if hasattr(a, "_device")))
+
+
+def _unwrap_outputs(cls: type[Function], out: Any) -> Any:
+    if isinstance(out, Tensor):
+        return out._data
+    if isinstance(out, tuple) and all(isinstance(o, Tensor) for o in out):
+        return tuple(o._data for o in out)
+    raise TypeError(
+        f"{cls.__name__}.forward must return a Tensor or a tuple of Tensors, "
+        f"but returned {type(out).__name__}"
+    )
+
+
+def _finish_tensor_ctx(ctx: BackwardNode, args: tuple[Any, ...], results: tuple[Any, ...]) -> None:
+    # A saved output would hold its own grad_fn (a reference cycle): keep a plain alias instead.
+    ctx._saved = tuple(
+        Tensor._make(v._data, False, None, 0, v._device, False)
+        if any(v is r for r in results)
+        else v
+        for v in ctx._saved
+    )
+    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+    ctx.__dict__["_tensor_positions"] = positions
+    ctx.__dict__["_input_shapes"] = [args[i]._data.shape for i in positions]
+
+
+def _call_tensor_backward(
+    node: BackwardNode, fn: type[Function], grad_outputs: list[np.ndarray]
+) -> tuple[np.ndarray | None, ...]:
+    # A student's Function: hand it Tensors, check what it returns, give the engine arrays.
+    wrapped = [Tensor._make(g, False, None, 0, None, False) for g in grad_outputs]
+    with grad_mode.no_grad():
+        result = fn.backward(node, *wrapped)
+    grads = result if isinstance(result, tuple) else (result,)
+    n_inputs = len(node.needs_input_grad)
+    if len(grads) < n_inputs or any(g is not None for g in grads[n_inputs:]):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients "
+            f"(expected {n_inputs}, got {len(grads)}). (Fix: return one gradient per input of "
+            "forward, None for inputs that need none.)"
+        )
+    out: list[np.ndarray | None] = []
+    for i, shape in zip(node.__dict__["_tensor_positions"], node.__dict__["_input_shapes"]):
+        g = grads[i]
+        if g is None:
+            out.append(None)
+            continue
+        g = g._data if isinstance(g, Tensor) else np.asarray(g)
+        if g.shape != shape:
+            got, want = list(g.shape), list(shape)
+            raise RuntimeError(
+                f"Function {node.name()} returned an invalid gradient at index {i} - got {got} "
+                f"but expected shape compatible with {want}"
+            )
+        out.append(g)
+    return tuple(out)

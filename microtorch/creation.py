@@ -1,0 +1,354 @@
+"""Making tensors: ``tensor``, ``zeros``, ``ones``, ``arange``, ``randn`` ... and the seeded RNG.
+
+Random numbers come from one numpy generator that ``manual_seed`` resets, so a seeded
+notebook prints the same numbers on every run. They are not the numbers PyTorch draws for the
+same seed (PyTorch's generator is its own); the statistics are the same.
+"""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd import grad_mode
+from microtorch.device import as_device
+from microtorch.dtypes import bool as bool_
+from microtorch.dtypes import dtype, get_default_dtype, int64
+from microtorch.tensor import Tensor
+
+__all__ = [
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace",
+    "eye", "rand", "randn", "randint", "randperm", "zeros_like", "ones_like", "full_like",
+    "empty_like", "rand_like", "randn_like", "manual_seed", "seed", "Generator",
+    "default_generator",
+]  # fmt: skip
+
+
+class Generator:
+    """A seeded source of random numbers (``microtorch.Generator().manual_seed(0)``)."""
+
+    def __init__(self, device: str = "cpu") -> None:
+        self._seed = 67280421310721  # PyTorch's default seed
+        self._rng = np.random.default_rng(self._seed)
+
+    def manual_seed(self, seed: int) -> Generator:
+        """Restart the sequence from ``seed``."""
+        self._seed = int(seed)
+        self._rng = np.random.default_rng(self._seed)
+        return self
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def get_state(self) -> dict[str, Any]:
+        return self._rng.bit_generator.state
+
+    def set_state(self, state: dict[str, Any]) -> None:
+        self._rng.bit_generator.state = state
+
+
+default_generator = Generator()
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the global generator: the same seed gives the same numbers on every run."""
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    """Seed the global generator from the operating system and return the seed."""
+    s = int(np.random.SeedSequence().entropy % (2**63))
+    default_generator.manual_seed(s)
+    return s
+
+
+def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: bool) -> Tensor:
+    if dtype_ is not None:
+        data = data.astype(dtype_.numpy, copy=False)
+    t = Tensor._make(data, False, None, 0, as_device(device), grad_mode.state.inference)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _plain(data: Any) -> Any:
+    # Replace tensors inside nested lists by their values, so [x[0], x[1]] works.
+    if isinstance(data, Tensor):
+        return data._data
+    if isinstance(data, (list, tuple)):
+        return [_plain(d) for d in data]
+    return data
+
+
+def _infer(data: Any) -> np.ndarray:
+    if isinstance(data, str) or (isinstance(data, (list, tuple)) and _has_str(data)):
+        raise TypeError(
+            f"new(): invalid data type '{type(data).__name__ if isinstance(data, str) else 'str'}'"
+        )
+    if isinstance(data, np.ndarray):
+        return np.array(data, copy=True)
+    try:
+        arr = np.array(_plain(data))
+    except ValueError as e:
+        raise ValueError(
+            f"expected a rectangular nested list of numbers (every row the same "
+            f"length), but could not build one: {e}"
+        ) from None
+    if arr.dtype == object:
+        raise ValueError(
+            "expected a rectangular nested list of numbers (every row the same length)"
+        )
+    if arr.dtype.kind == "f" and not _holds_arrays(data):
+        arr = arr.astype(get_default_dtype().numpy)  # Python floats become the default dtype
+    elif arr.dtype.kind in "iu" and not _holds_arrays(data):
+        arr = arr.astype(np.int64)
+    return arr
+
+
+def _has_str(data: Any) -> bool:
+    return any(isinstance(d, str) or (isinstance(d, (list, tuple)) and _has_str(d)) for d in data)
+
+
+def _holds_arrays(data: Any) -> bool:
+    # A list of tensors keeps their dtype (torch.tensor([x[0], x[1]]) of float64 stays float64).
+    if isinstance(data, Tensor):
+        return True
+    if isinstance(data, (list, tuple)) and data:
+        return _holds_arrays(data[0])
+    return False
+
+
+def tensor(
+    data: Any, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """A new tensor holding a copy of ``data`` (a number, nested lists, or an array).
+
+    >>> import microtorch as torch
+    >>> torch.tensor([2.0, 3.0], requires_grad=True)
+    tensor([2., 3.], requires_grad=True)
+    """
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
+            "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
+            "torch.tensor(sourceTensor).",
+            UserWarning,
+            stacklevel=2,
+        )
+    return _finish(_infer(data), dtype, device, requires_grad)
+
+
+def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
+    """``data`` as a tensor, sharing memory with a numpy array or tensor when possible."""
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(dtype)
+    if isinstance(data, np.ndarray):
+        return from_numpy(data) if dtype is None else _finish(data, dtype, device, False)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor that shares memory with ``array`` (changing one changes the other)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    return Tensor._make(array, False, None, 0, None, False)
+
+
+def _shape(size: Sequence[Any]) -> tuple[int, ...]:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    dims = tuple(int(s) for s in size)
+    if any(d < 0 for d in dims):
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {min(dims)}: {list(dims)}"
+        )
+    return dims
+
+
+def _float(dtype_: dtype | None) -> dtype:
+    return dtype_ or get_default_dtype()
+
+
+def zeros(
+    *size: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """A tensor of zeros with the given shape."""
+    return _finish(np.zeros(_shape(size), _float(dtype).numpy), None, device, requires_grad)
+
+
+def ones(
+    *size: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """A tensor of ones with the given shape."""
+    return _finish(np.ones(_shape(size), _float(dtype).numpy), None, device, requires_grad)
+
+
+def empty(
+    *size: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """A tensor of the given shape (zeros here; PyTorch leaves the memory uninitialised)."""
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def full(
+    size: Sequence[int],
+    fill_value: Any,
+    *,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """A tensor of the given shape filled with ``fill_value`` (its dtype inferred from it)."""
+    inferred = dtype or (
+        bool_
+        if isinstance(fill_value, builtins.bool)
+        else int64
+        if isinstance(fill_value, builtins.int)
+        else get_default_dtype()
+    )
+    return _finish(
+        np.full(_shape((size,)), fill_value, inferred.numpy), None, device, requires_grad
+    )
+
+
+def arange(
+    start: float,
+    end: float | None = None,
+    step: float = 1,
+    *,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Evenly spaced values in ``[start, end)``; integers if all arguments are integers."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    ints = all(isinstance(v, builtins.int) for v in (start, end, step))
+    inferred = dtype or (int64 if ints else get_default_dtype())
+    return _finish(np.arange(start, end, step).astype(inferred.numpy), None, device, requires_grad)
+
+
+def linspace(
+    start: float,
+    end: float,
+    steps: int,
+    *,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    data = np.linspace(start, end, steps).astype(_float(dtype).numpy)
+    return _finish(data, None, device, requires_grad)
+
+
+def eye(
+    n: int,
+    m: int | None = None,
+    *,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """The identity matrix (ones on the diagonal)."""
+    return _finish(np.eye(n, m, dtype=_float(dtype).numpy), None, device, requires_grad)
+
+
+def _rng(generator: Generator | None) -> np.random.Generator:
+    return (generator or default_generator)._rng
+
+
+def rand(
+    *size: Any,
+    generator: Generator | None = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Uniform random numbers in ``[0, 1)``."""
+    data = _rng(generator).random(_shape(size)).astype(_float(dtype).numpy)
+    return _finish(data, None, device, requires_grad)
+
+
+def randn(
+    *size: Any,
+    generator: Generator | None = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Standard normal random numbers (mean 0, standard deviation 1)."""
+    data = _rng(generator).standard_normal(_shape(size)).astype(_float(dtype).numpy)
+    return _finish(data, None, device, requires_grad)
+
+
+def randint(
+    low: int,
+    high: int | None = None,
+    size: Sequence[int] = (),
+    *,
+    generator: Generator | None = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+) -> Tensor:
+    """Random integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
+    if high is None:
+        low, high = 0, low
+    data = _rng(generator).integers(low, high, size=_shape((size,)))
+    return _finish(data.astype((dtype or int64).numpy), None, device, False)
+
+
+def randperm(
+    n: int, *, generator: Generator | None = None, dtype: dtype | None = None, device: Any = None
+) -> Tensor:
+    """A random ordering of ``0 .. n-1``."""
+    return _finish(
+        _rng(generator).permutation(n).astype((dtype or int64).numpy), None, device, False
+    )
+
+
+def _like(t: Tensor, dtype_: dtype | None) -> tuple[tuple[int, ...], dtype]:
+    return t._data.shape, dtype_ or t._dtype
+
+
+def zeros_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+    """Zeros with ``t``'s shape and dtype."""
+    s, d = _like(t, dtype)
+    return _finish(np.zeros(s, d.numpy), None, t._device, requires_grad)
+
+
+def ones_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+    """Ones with ``t``'s shape and dtype."""
+    s, d = _like(t, dtype)
+    return _finish(np.ones(s, d.numpy), None, t._device, requires_grad)
+
+
+def empty_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+    """A tensor with ``t``'s shape and dtype (zeros here)."""
+    return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
+
+
+def full_like(
+    t: Tensor, fill_value: Any, *, dtype: dtype | None = None, requires_grad: bool = False
+) -> Tensor:
+    """``fill_value`` everywhere, with ``t``'s shape and dtype."""
+    s, d = _like(t, dtype)
+    return _finish(np.full(s, fill_value, d.numpy), None, t._device, requires_grad)
+
+
+def rand_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+    """Uniform random numbers with ``t``'s shape and dtype."""
+    s, d = _like(t, dtype)
+    return rand(*s, dtype=d, device=t._device, requires_grad=requires_grad)
+
+
+def randn_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+    """Normal random numbers with ``t``'s shape and dtype."""
+    s, d = _like(t, dtype)
+    return randn(*s, dtype=d, device=t._device, requires_grad=requires_grad)

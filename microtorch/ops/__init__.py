@@ -1,0 +1,1 @@
+"""The differentiable operations, one ``Function`` per op, grouped by kind."""

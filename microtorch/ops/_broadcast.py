@@ -1,0 +1,38 @@
+"""Broadcasting, and the one place it is undone: ``unbroadcast``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["unbroadcast", "broadcast_error"]
+
+
+def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Sum ``grad`` back down to ``shape``, undoing the broadcast that made it larger.
+
+    A value broadcast along a dimension was used once per position there, so its gradient
+    is the sum over that dimension: for ``(3, 1) + (1, 4)`` the first input's gradient sums
+    over the columns and the second's over the rows.
+    """
+    if grad.shape == shape:
+        return grad
+    extra = grad.ndim - len(shape)  # leading dimensions the input did not have
+    axes = tuple(range(extra)) + tuple(
+        extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1
+    )
+    return grad.sum(axis=axes).reshape(shape)
+
+
+def broadcast_error(a: tuple[int, ...], b: tuple[int, ...]) -> RuntimeError:
+    """PyTorch's error for shapes that cannot broadcast, naming the first clash."""
+    for i in range(1, max(len(a), len(b)) + 1):
+        sa = a[-i] if i <= len(a) else 1
+        sb = b[-i] if i <= len(b) else 1
+        if sa != sb and sa != 1 and sb != 1:
+            dim = max(len(a), len(b)) - i
+            return RuntimeError(
+                f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+                f"non-singleton dimension {dim} (shapes {list(a)} and {list(b)}: line the "
+                "shapes up from the right; each pair of sizes must be equal or one of them 1)"
+            )
+    return RuntimeError(f"shapes {list(a)} and {list(b)} cannot be broadcast together")

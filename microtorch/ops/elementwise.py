@@ -1,0 +1,422 @@
+"""Binary element-wise ops (``+ - * / **``, maximum, where ...) and comparisons.
+
+Each op is a ``Function`` whose ``forward`` and ``backward`` sit together; ``unbroadcast``
+reduces each gradient back to its input's shape. The public functions below pick PyTorch's
+result dtype and turn numpy's broadcasting error into PyTorch's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd import function as _function
+from microtorch.autograd.function import Function
+from microtorch.dtypes import dtype, get_default_dtype, result_type
+from microtorch.ops._broadcast import broadcast_error, unbroadcast
+
+__all__ = [
+    "add", "sub", "rsub", "mul", "div", "rdiv", "pow", "rpow", "maximum", "minimum", "where",
+    "masked_fill", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and",
+    "logical_or", "as_operand", "wrap",
+]  # fmt: skip
+
+Operand = Any  # a Tensor, a numpy array standing for a constant, or a Python number
+
+
+class Add(Function):
+    """z = a + b, so dz/da = 1 and dz/db = 1: the gradient passes through unchanged."""
+
+    _raw, node_name = True, "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        return a + b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        sa, sb = ctx.shapes
+        return unbroadcast(grad_output, sa), unbroadcast(grad_output, sb)
+
+
+class Sub(Function):
+    """z = a - b, so dz/da = 1 and dz/db = -1."""
+
+    _raw, node_name = True, "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        return a - b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        sa, sb = ctx.shapes
+        return unbroadcast(grad_output, sa), unbroadcast(-grad_output, sb)
+
+
+class Rsub(Function):
+    """z = c - a for a number c (``2 - x``), so dz/da = -1."""
+
+    _raw, node_name = True, "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, c):
+        return c - a
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return -grad_output
+
+
+class Mul(Function):
+    """z = a * b, so dz/da = b and dz/db = a."""
+
+    _raw, node_name = True, "MulBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        return unbroadcast(grad_output * b, a.shape), unbroadcast(grad_output * a, b.shape)
+
+
+class Div(Function):
+    """z = a / b, so dz/da = 1 / b and dz/db = -a / b**2."""
+
+    _raw, node_name = True, "DivBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a / b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        ga = grad_output / b
+        return unbroadcast(ga, a.shape), unbroadcast(-ga * a / b, b.shape)
+
+
+class PowScalar(Function):
+    """z = a ** n for a number n, so dz/da = n * a ** (n - 1)."""
+
+    _raw, node_name = True, "PowBackward0"
+
+    @staticmethod
+    def forward(ctx, a, n):
+        ctx.save_for_backward(a)
+        ctx.n = n
+        return a**n
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        n = ctx.n
+        return grad_output * (n * a ** (n - 1)) if n != 0 else np.zeros_like(a)
+
+
+class Pow(Function):
+    """z = a ** b, so dz/da = b * a ** (b - 1) and dz/db = a ** b * log(a)."""
+
+    _raw, node_name = True, "PowBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = a**b
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b, out = ctx.saved_tensors
+        ga = grad_output * b * a ** (b - 1)
+        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) * 0 is taken as 0 below
+            gb = grad_output * np.where(a > 0, out * np.log(np.where(a > 0, a, 1)), 0)
+        return unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
+
+
+class RPow(Function):
+    """z = c ** a for a number c (``2 ** x``), so dz/da = c ** a * log(c)."""
+
+    _raw, node_name = True, "PowBackward2"
+
+    @staticmethod
+    def forward(ctx, a, c):
+        out = np.power(c, a, dtype=a.dtype)
+        ctx.save_for_backward(out)
+        ctx.log_c = np.log(c) if c > 0 else np.nan
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * out * np.asarray(ctx.log_c, dtype=out.dtype)
+
+
+class Maximum(Function):
+    """z = max(a, b): the gradient goes to the larger input (split evenly on ties)."""
+
+    _raw, node_name = True, "MaximumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return np.maximum(a, b)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        share = np.where(a == b, 0.5, (a > b).astype(grad_output.dtype)).astype(grad_output.dtype)
+        return unbroadcast(grad_output * share, a.shape), unbroadcast(
+            grad_output * (1 - share), b.shape
+        )
+
+
+class Minimum(Function):
+    """z = min(a, b): the gradient goes to the smaller input (split evenly on ties)."""
+
+    _raw, node_name = True, "MinimumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return np.minimum(a, b)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        share = np.where(a == b, 0.5, (a < b).astype(grad_output.dtype)).astype(grad_output.dtype)
+        return unbroadcast(grad_output * share, a.shape), unbroadcast(
+            grad_output * (1 - share), b.shape
+        )
+
+
+class Where(Function):
+    """z = a where cond else b: each input gets the gradient at the positions it was chosen."""
+
+    _raw, node_name = True, "WhereBackward0"
+
+    @staticmethod
+    def forward(ctx, cond, a, b):
+        ctx.cond, ctx.shapes = cond, (a.shape, b.shape)
+        return np.where(cond, a, b)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        sa, sb = ctx.shapes
+        zero = np.zeros((), grad_output.dtype)
+        return (
+            unbroadcast(np.where(ctx.cond, grad_output, zero), sa),
+            unbroadcast(np.where(ctx.cond, zero, grad_output), sb),
+        )
+
+
+class MaskedFill(Function):
+    """z = a with ``value`` where mask is True: the gradient is 0 at the filled positions."""
+
+    _raw, node_name = True, "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx, a, mask, value):
+        ctx.mask = mask
+        return np.where(mask, np.asarray(value, a.dtype), a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return unbroadcast(
+            np.where(ctx.mask, np.zeros((), grad_output.dtype), grad_output), grad_output.shape
+        )
+
+
+def wrap(data: np.ndarray) -> Any:
+    """A Tensor around ``data`` with no graph (for results that have no gradient)."""
+    return _function.Tensor._make(data, False, None, 0, None, False)
+
+
+def as_operand(value: Operand, like: dtype) -> Any:
+    """``value`` as a Tensor of dtype ``like``; a Python number becomes a 0-d constant tensor.
+
+    PyTorch wraps numbers the same way, which is why ``(x * 3).grad_fn.next_functions`` has
+    two entries, the second ``(None, 0)``.
+    """
+    if isinstance(value, _function.Tensor):
+        if value._dtype is like:
+            return value
+        return value.to(like) if value.requires_grad else wrap(value._data.astype(like.numpy))
+    return wrap(np.array(value, dtype=like.numpy))
+
+
+def _binary(fn: type[Function], a: Operand, b: Operand, out: dtype | None = None) -> Any:
+    # Cast both operands to PyTorch's result dtype, then run; numpy's broadcasting error
+    # becomes PyTorch's, which names the clashing sizes.
+    if not isinstance(a, _function.Tensor):
+        a = wrap(np.array(a, dtype=result_type(a, b).numpy))
+    if not (isinstance(b, _function.Tensor) and a._dtype is b._dtype and out is None):
+        target = out or result_type(a, b)
+        a, b = as_operand(a, target), as_operand(b, target)
+    try:
+        return fn.apply(a, b)
+    except ValueError:
+        raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+
+
+def _data(x: Any) -> Any:
+    return x._data if isinstance(x, _function.Tensor) else x
+
+
+def add(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
+    """a + alpha * b, broadcasting."""
+    return _binary(Add, a, b if alpha == 1 else mul(b, alpha))
+
+
+def sub(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
+    """a - alpha * b, broadcasting. Not for two bool tensors (use ``~`` or ``logical_xor``)."""
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return _binary(Sub, a, b if alpha == 1 else mul(b, alpha))
+
+
+def rsub(a: Any, c: float) -> Any:
+    """c - a for a Python number c (what ``2 - x`` computes)."""
+    target = result_type(a, c)
+    return Rsub.apply(as_operand(a, target), np.asarray(c, dtype=target.numpy))
+
+
+def mul(a: Operand, b: Operand) -> Any:
+    """a * b, element by element, broadcasting."""
+    return _binary(Mul, a, b)
+
+
+def div(a: Operand, b: Operand, *, rounding_mode: str | None = None) -> Any:
+    """a / b (true division: integers give floats), broadcasting."""
+    if rounding_mode is not None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = np.true_divide(_data(a), _data(b))
+        rounded = np.floor(q) if rounding_mode == "floor" else np.trunc(q)
+        return wrap(rounded.astype(result_type(a, b).numpy))
+    target = result_type(a, b)
+    if not target.is_floating_point:
+        target = get_default_dtype()
+    with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, as in PyTorch
+        return _binary(Div, a, b, target)
+
+
+def rdiv(a: Any, c: float) -> Any:
+    """c / a for a Python number c: PyTorch computes it as ``reciprocal(a) * c``."""
+    from microtorch.ops.unary import reciprocal
+
+    return mul(reciprocal(a), c)
+
+
+def pow(a: Any, exponent: Operand) -> Any:  # noqa: A001 - PyTorch's name
+    """a ** exponent; a Python-number exponent records ``PowBackward0``."""
+    if isinstance(exponent, _function.Tensor):
+        return _binary(Pow, a, exponent)
+    if not isinstance(a, _function.Tensor):
+        return rpow(exponent, a)
+    target = result_type(a, exponent)
+    if not target.is_floating_point and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return PowScalar.apply(as_operand(a, target), exponent)
+
+
+def rpow(a: Any, c: float) -> Any:
+    """c ** a for a Python number c (what ``2 ** x`` computes)."""
+    return RPow.apply(as_operand(a, result_type(a, c)), c)
+
+
+def maximum(a: Any, b: Any) -> Any:
+    """The larger of a and b, element by element."""
+    return _binary(Maximum, a, b)
+
+
+def minimum(a: Any, b: Any) -> Any:
+    """The smaller of a and b, element by element."""
+    return _binary(Minimum, a, b)
+
+
+def where(condition: Any, a: Operand, b: Operand) -> Any:
+    """``a`` where ``condition`` is True, else ``b``."""
+    cond = _data(condition)
+    if cond.dtype != np.bool_:
+        raise RuntimeError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{wrap(cond).dtype} (Fix: pass a comparison such as x > 0)"
+        )
+    target = result_type(a, b)
+    a, b = as_operand(a, target), as_operand(b, target)
+    try:
+        return Where.apply(cond, a, b)
+    except ValueError:
+        raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+
+
+def masked_fill(a: Any, mask: Any, value: float) -> Any:
+    """``a`` with ``value`` wherever ``mask`` is True."""
+    return MaskedFill.apply(a, _data(mask).astype(bool, copy=False), value)
+
+
+def _is_bool(x: Any) -> bool:
+    return isinstance(x, _function.Tensor) and x._dtype.name == "bool"
+
+
+def _compare(ufunc: np.ufunc, a: Operand, b: Operand) -> Any:
+    try:
+        return wrap(ufunc(_data(a), _data(b)))
+    except ValueError:
+        raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+
+
+def eq(a: Operand, b: Operand) -> Any:
+    """a == b element by element, as a bool tensor (no graph)."""
+    return _compare(np.equal, a, b)
+
+
+def ne(a: Operand, b: Operand) -> Any:
+    """a != b element by element."""
+    return _compare(np.not_equal, a, b)
+
+
+def lt(a: Operand, b: Operand) -> Any:
+    """a < b element by element."""
+    return _compare(np.less, a, b)
+
+
+def le(a: Operand, b: Operand) -> Any:
+    """a <= b element by element."""
+    return _compare(np.less_equal, a, b)
+
+
+def gt(a: Operand, b: Operand) -> Any:
+    """a > b element by element."""
+    return _compare(np.greater, a, b)
+
+
+def ge(a: Operand, b: Operand) -> Any:
+    """a >= b element by element."""
+    return _compare(np.greater_equal, a, b)
+
+
+def logical_not(a: Any) -> Any:
+    """not a, element by element."""
+    return wrap(np.logical_not(_data(a)))
+
+
+def logical_and(a: Any, b: Any) -> Any:
+    """a and b, element by element."""
+    return _compare(np.logical_and, a, b)
+
+
+def logical_or(a: Any, b: Any) -> Any:
+    """a or b, element by element."""
+    return _compare(np.logical_or, a, b)

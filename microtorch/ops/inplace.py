@@ -1,0 +1,91 @@
+"""In-place ops (``x.add_(1)``, ``x[0] = 5``): version counters, leaf checks, graph rebasing.
+
+An in-place op computes its result with the ordinary out-of-place op, then writes it into the
+tensor's own memory (so views and ``.numpy()`` arrays see it), bumps the version counter (so
+a backward that saved the old values refuses to run), and, when a graph is being recorded,
+makes the op's node the tensor's new ``grad_fn``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd import function as _function
+from microtorch.autograd import grad_mode
+
+__all__ = ["apply_inplace"]
+
+
+def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run ``op(t, *args)`` and store the result in ``t`` itself; returns ``t``."""
+    Tensor = _function.Tensor
+    enabled = grad_mode.state.grad_enabled
+    others_need_grad = any(isinstance(a, Tensor) and a._rg for a in args)
+    if enabled and t._rg and t.grad_fn is None:
+        raise RuntimeError(
+            "a leaf Variable that requires grad is being used in an in-place operation. (Fix: "
+            "to update weights, wrap the update in `with torch.no_grad():`; otherwise use an "
+            f"out-of-place op, e.g. `x = x + 1` instead of `x.{name}(...)`.)"
+        )
+    base = t._base
+    if enabled and base is not None and base._rg and base.grad_fn is None:
+        raise RuntimeError(
+            "a view of a leaf Variable that requires grad is being used in an in-place "
+            "operation. (Fix: wrap it in `with torch.no_grad():`, or work on a .clone().)"
+        )
+    if t._inference and not grad_mode.state.inference:
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed. You can "
+            "make a clone to get a normal tensor before doing inplace update. See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details."
+        )
+    if not (enabled and (t._rg or others_need_grad)):
+        with grad_mode.no_grad():
+            out = op(t.detach(), *args, **kwargs)
+        _write(t, out._data, name)
+        return t
+    if base is not None:
+        raise RuntimeError(
+            f"microtorch does not support {name} on a view of a tensor that is part of a graph "
+            "(PyTorch rewrites the base tensor's graph; microtorch does not). Fix: make the "
+            "change on a .clone(), or build the result out of place, e.g. with torch.where."
+        )
+    # Keep the old values for the op's backward: the write below overwrites t's memory.
+    snapshot = Tensor._make(t._data.copy(), t._rg, t.grad_fn, t._output_nr, t._device)
+    out = op(snapshot, *args, **kwargs)
+    _write(t, out._data, name)
+    t.grad_fn, t._output_nr, t._rg = out.grad_fn, out._output_nr, out._rg
+    if out.grad_fn is not None:
+        out.grad_fn._output_ref = weakref.ref(t)
+    return t
+
+
+def _write(t: Any, data: np.ndarray, name: str) -> None:
+    target = t._data
+    if data.shape != target.shape:
+        raise RuntimeError(
+            f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+            f"{list(data.shape)} (in {name}: an in-place op cannot change the tensor's shape)"
+        )
+    if not np.can_cast(data.dtype, target.dtype, casting="same_kind"):
+        raise RuntimeError(
+            f"result type {_legacy(data.dtype)} can't be cast to the desired output type "
+            f"{_legacy(target.dtype)} (in {name}: convert first, e.g. x = x.float())"
+        )
+    if not target.flags.writeable:
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+    np.copyto(target, data, casting="unsafe")
+    t._version_counter[0] += 1
+
+
+def _legacy(np_dtype: np.dtype) -> str:
+    from microtorch.dtypes import from_numpy_dtype
+
+    return from_numpy_dtype(np_dtype)._legacy[: -len("Tensor")]

@@ -1,0 +1,192 @@
+"""Matrix products: ``@``/matmul (dot, mv, mm, bmm and batched), and addmm for ``Linear``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd.function import Function
+from microtorch.ops._broadcast import unbroadcast
+
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm"]
+
+
+class Mm(Function):
+    """Z = A @ B (matrices), so dL/dA = G @ B.T and dL/dB = A.T @ G."""
+
+    _raw, node_name = True, "MmBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        return grad_output @ b.T, a.T @ grad_output
+
+
+class Mv(Mm):
+    """z = A @ v (matrix times vector), so dL/dA = outer(g, v) and dL/dv = A.T @ g."""
+
+    node_name = "MvBackward0"
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, v = ctx.saved_tensors
+        return np.outer(grad_output, v), a.T @ grad_output
+
+
+class Dot(Mm):
+    """z = a . b (vectors), so dz/da = b and dz/db = a."""
+
+    node_name = "DotBackward0"
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        return grad_output * b, grad_output * a
+
+
+class Bmm(Mm):
+    """Z[i] = A[i] @ B[i] for each batch i; broadcast batch dims are summed back."""
+
+    node_name = "BmmBackward0"
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        ga = grad_output @ np.swapaxes(b, -1, -2)
+        gb = np.swapaxes(a, -1, -2) @ grad_output
+        return unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
+
+
+class Addmm(Function):
+    """Z = bias + X @ W.T... in PyTorch's form Z = c + A @ B, so dL/dc = G summed to c's shape,
+    dL/dA = G @ B.T, dL/dB = A.T @ G. ``Linear`` on a batch records this one node."""
+
+    _raw, node_name = True, "AddmmBackward0"
+
+    @staticmethod
+    def forward(ctx, c, a, b):
+        ctx.save_for_backward(a, b)
+        ctx.c_shape = c.shape
+        return c + a @ b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        return unbroadcast(grad_output, ctx.c_shape), grad_output @ b.T, a.T @ grad_output
+
+
+def _shape(x: Any) -> str:
+    return "x".join(str(n) for n in x._data.shape)
+
+
+def _check_dtypes(a: Any, b: Any) -> None:
+    if a._dtype is not b._dtype:
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {a._dtype._legacy[:-6].lower()}"
+            f" != {b._dtype._legacy[:-6].lower()} (Fix: convert one, e.g. b.to(a.dtype))"
+        )
+
+
+def mm(a: Any, b: Any) -> Any:
+    """Matrix product of two 2-D tensors."""
+    if a._data.ndim != 2 or b._data.ndim != 2:
+        raise RuntimeError(f"{'self' if a._data.ndim != 2 else 'mat2'} must be a matrix")
+    if a._data.shape[1] != b._data.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape(a)} and {_shape(b)}) (the "
+            "inner sizes must match: A's columns and B's rows)"
+        )
+    _check_dtypes(a, b)
+    return Mm.apply(a, b)
+
+
+def mv(a: Any, v: Any) -> Any:
+    """Matrix times vector."""
+    if a._data.shape[1] != v._data.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({a._data.shape[0]}), mat ({_shape(a)}), "
+            f"vec ({v._data.shape[0]})"
+        )
+    _check_dtypes(a, v)
+    return Mv.apply(a, v)
+
+
+def dot(a: Any, b: Any) -> Any:
+    """Inner product of two vectors of the same length."""
+    n, m = a._data.shape[0], b._data.shape[0]
+    if n != m:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
+            f"number of elements, but got {n} and {m} elements respectively"
+        )
+    _check_dtypes(a, b)
+    return Dot.apply(a, b)
+
+
+def bmm(a: Any, b: Any) -> Any:
+    """Batched matrix product of two 3-D tensors with the same batch size."""
+    if a._data.ndim != 3 or b._data.ndim != 3:
+        raise RuntimeError(
+            "batch1 must be a 3D tensor" if a._data.ndim != 3 else "batch2 must be a 3D tensor"
+        )
+    (n, _, k), (n2, k2, _) = a._data.shape, b._data.shape
+    if (n2, k2) != (n, k):
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {k}] but got: "
+            f"[{n2}, {k2}]."
+        )
+    _check_dtypes(a, b)
+    return Bmm.apply(a, b)
+
+
+def matmul(a: Any, b: Any) -> Any:
+    """``a @ b``: dot for vectors, mv/mm for matrices, batched for more dims (broadcasting)."""
+    da, db = a._data.ndim, b._data.ndim
+    if da == 0 or db == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
+        )
+    if da == 1 and db == 1:
+        return dot(a, b)
+    if da == 2 and db == 1:
+        return mv(a, b)
+    if da == 2 and db == 2:
+        return mm(a, b)
+    if da == 1 and db == 2:
+        return mm(a.unsqueeze(0), b).squeeze(0)
+    # Batched: vectors become matrices, batch dims broadcast.
+    a2 = a.unsqueeze(0) if da == 1 else a
+    b2 = b.unsqueeze(-1) if db == 1 else b
+    if a2._data.shape[-1] != b2._data.shape[-2]:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: "
+            f"[{a2._data.shape[0]}, {a2._data.shape[-1]}] but got: "
+            f"[{b2._data.shape[0]}, {b2._data.shape[-2]}]."
+        )
+    _check_dtypes(a, b)
+    try:
+        out = Bmm.apply(a2, b2)
+    except ValueError as e:
+        raise RuntimeError(f"matmul: batch dimensions cannot be broadcast: {e}") from None
+    if db == 1:
+        out = out.squeeze(-1)
+    if da == 1:
+        out = out.squeeze(-2)
+    return out
+
+
+def addmm(c: Any, a: Any, b: Any) -> Any:
+    """c + a @ b with c broadcast to the result (what ``Linear`` computes on a batch)."""
+    if a._data.shape[1] != b._data.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape(a)} and {_shape(b)}) (the "
+            "inner sizes must match: A's columns and B's rows)"
+        )
+    _check_dtypes(a, b)
+    return Addmm.apply(c, a, b)

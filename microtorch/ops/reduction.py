@@ -1,0 +1,372 @@
+"""Reductions over dimensions: sum, mean, max/min, amax/amin, var/std, softmax, log_softmax."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd.function import Function
+from microtorch.dtypes import int64
+from microtorch.ops.elementwise import as_operand, wrap
+
+__all__ = [
+    "normalize_dims", "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var",
+    "std", "softmax", "log_softmax", "logsumexp",
+]  # fmt: skip
+
+Dims = int | tuple[int, ...] | list[int] | None
+_MinMax = namedtuple("_MinMax", ["values", "indices"])
+
+
+def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
+    """Dims as non-negative ints; PyTorch's IndexError for one out of range."""
+    dims = (dim,) if isinstance(dim, int) else tuple(dim or ())
+    lo, hi = -max(ndim, 1), max(ndim, 1) - 1
+    out = []
+    for d in dims:
+        if not lo <= d <= hi:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})"
+            )
+        out.append(d % max(ndim, 1))
+    return tuple(out)
+
+
+def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keep: bool):
+    # Put the reduced dimensions back as size 1, then broadcast to the input's shape.
+    if not keep and axes:
+        grad = np.expand_dims(grad, axes)
+    return np.broadcast_to(grad, shape)
+
+
+class Sum(Function):
+    """z = sum(a), so dz/da = 1 for every element: the gradient is copied to each one."""
+
+    _raw, node_name = True, "SumBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dtype):
+        ctx.shape = a.shape
+        return a.sum(dtype=dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return np.broadcast_to(grad_output, ctx.shape)
+
+
+class SumDim(Function):
+    """z = sum(a, dim), so dz/da = 1: each element gets the gradient of its sum."""
+
+    _raw, node_name = True, "SumBackward1"
+
+    @staticmethod
+    def forward(ctx, a, axes, keepdim, dtype):
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
+        return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return _expand_back(grad_output, ctx.shape, ctx.axes, ctx.keepdim)
+
+
+class Mean(Function):
+    """z = mean(a) = sum(a) / n, so dz/da = 1 / n for every element."""
+
+    _raw, node_name = True, "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.shape = a.shape
+        return a.mean()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        n = max(int(np.prod(ctx.shape)), 1)
+        return np.broadcast_to(grad_output / n, ctx.shape)
+
+
+class MeanDim(Function):
+    """z = mean(a, dim), so dz/da = 1 / n, n the number of elements averaged."""
+
+    _raw, node_name = True, "MeanBackward1"
+
+    @staticmethod
+    def forward(ctx, a, axes, keepdim):
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
+        return a.mean(axis=axes, keepdims=keepdim)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        n = int(np.prod([ctx.shape[d] for d in ctx.axes]))
+        return _expand_back(grad_output / n, ctx.shape, ctx.axes, ctx.keepdim)
+
+
+class _Extreme(Function):
+    """Shared backward of max/min/amax/amin: the gradient goes to the extreme element(s),
+    split evenly when several tie."""
+
+    _raw = True
+
+    @staticmethod
+    def forward(ctx, a, axes, keepdim):
+        out = ctx.reduce(a, axis=axes, keepdims=True)
+        ctx.save_for_backward(a)
+        ctx.out, ctx.axes, ctx.keepdim = out, axes, keepdim
+        return out if keepdim else np.squeeze(out, axis=axes)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        hit = a == ctx.out
+        count = hit.sum(axis=ctx.axes, keepdims=True)
+        g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
+        return np.where(hit, g / count, np.zeros((), g.dtype))
+
+
+class MaxAll(_Extreme):
+    """z = max(a): dz/da = 1 at the largest element (split evenly among ties), else 0."""
+
+    node_name, reduce = "MaxBackward1", staticmethod(np.max)
+
+
+class MinAll(_Extreme):
+    """z = min(a): dz/da = 1 at the smallest element (split evenly among ties), else 0."""
+
+    node_name, reduce = "MinBackward1", staticmethod(np.min)
+
+
+class Amax(_Extreme):
+    """z = amax(a, dim): dz/da = 1 at each largest element (split evenly among ties)."""
+
+    node_name, reduce = "AmaxBackward0", staticmethod(np.max)
+
+
+class Amin(_Extreme):
+    """z = amin(a, dim): dz/da = 1 at each smallest element (split evenly among ties)."""
+
+    node_name, reduce = "AminBackward0", staticmethod(np.min)
+
+
+class _SelectAlong(Function):
+    """Shared backward of max/min with ``dim``: the gradient goes to the returned index."""
+
+    _raw = True
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, indices):
+        ctx.shape, ctx.dim, ctx.keepdim, ctx.indices = a.shape, dim, keepdim, indices
+        idx = indices if keepdim else np.expand_dims(indices, dim)
+        out = np.take_along_axis(a, idx, axis=dim)
+        return out if keepdim else np.squeeze(out, axis=dim)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        idx = ctx.indices if ctx.keepdim else np.expand_dims(ctx.indices, ctx.dim)
+        g = grad_output if ctx.keepdim else np.expand_dims(grad_output, ctx.dim)
+        out = np.zeros(ctx.shape, grad_output.dtype)
+        np.put_along_axis(out, idx, g, axis=ctx.dim)
+        return out
+
+
+class MaxDim(_SelectAlong):
+    """values, indices = max(a, dim): dz/da = 1 at each returned index, else 0."""
+
+    node_name = "MaxBackward0"
+
+
+class MinDim(_SelectAlong):
+    """values, indices = min(a, dim): dz/da = 1 at each returned index, else 0."""
+
+    node_name = "MinBackward0"
+
+
+def _reduce_dtype(a: Any, dtype: Any) -> Any:
+    if dtype is not None:
+        return dtype.numpy
+    return None if a._dtype.is_floating_point else int64.numpy  # ints and bools sum to int64
+
+
+def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A001
+    """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
+    if dim is None:
+        return Sum.apply(a, _reduce_dtype(a, dtype))
+    return SumDim.apply(a, normalize_dims(dim, a._data.ndim), keepdim, _reduce_dtype(a, dtype))
+
+
+def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """Average of all elements, or along ``dim``; needs a floating dtype."""
+    if dtype is not None:
+        a = as_operand(a, dtype)
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {a._dtype._legacy[:-6]} (Fix: x.float().mean())"
+        )
+    if dim is None:
+        return Mean.apply(a)
+    return MeanDim.apply(a, normalize_dims(dim, a._data.ndim), keepdim)
+
+
+def _check_nonempty(a: Any, name: str, dim: int | None = None) -> None:
+    if a._data.size == 0:
+        where = "" if dim is None else f" on dimension {dim}"
+        raise IndexError(
+            f"{name}(): Expected reduction dim {dim} to have non-zero size."
+            if dim is not None
+            else f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+            f"Specify the reduction dim with the 'dim' argument{where}."
+        )
+
+
+def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
+    name = "max" if largest else "min"
+    if dim is None:
+        _check_nonempty(a, name)
+        return (MaxAll if largest else MinAll).apply(a, None, False)
+    (d,) = normalize_dims(dim, a._data.ndim)
+    idx = (np.argmax if largest else np.argmin)(a._data, axis=d, keepdims=keepdim)
+    values = (MaxDim if largest else MinDim).apply(a, d, keepdim, idx)
+    return _MinMax(values, wrap(idx.astype(np.int64)))
+
+
+def max(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """The largest element; with ``dim``, a ``(values, indices)`` pair; with a tensor,
+    the element-wise maximum."""
+    if hasattr(dim, "_data"):
+        from microtorch.ops.elementwise import maximum
+
+        return maximum(a, dim)
+    return _minmax(a, dim, keepdim, True)
+
+
+def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """The smallest element; with ``dim``, a ``(values, indices)`` pair."""
+    if hasattr(dim, "_data"):
+        from microtorch.ops.elementwise import minimum
+
+        return minimum(a, dim)
+    return _minmax(a, dim, keepdim, False)
+
+
+def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
+    """Largest values along ``dim`` (all dims if empty); ties share the gradient."""
+    axes = normalize_dims(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    return Amax.apply(a, axes, keepdim)
+
+
+def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
+    """Smallest values along ``dim`` (all dims if empty); ties share the gradient."""
+    axes = normalize_dims(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    return Amin.apply(a, axes, keepdim)
+
+
+def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
+    """Index of the largest element (of the flattened tensor if ``dim`` is None)."""
+    if dim is None:
+        return wrap(np.asarray(np.argmax(a._data), dtype=np.int64))
+    (d,) = normalize_dims(dim, a._data.ndim)
+    return wrap(np.argmax(a._data, axis=d, keepdims=keepdim).astype(np.int64))
+
+
+def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
+    """Index of the smallest element (of the flattened tensor if ``dim`` is None)."""
+    if dim is None:
+        return wrap(np.asarray(np.argmin(a._data), dtype=np.int64))
+    (d,) = normalize_dims(dim, a._data.ndim)
+    return wrap(np.argmin(a._data, axis=d, keepdims=keepdim).astype(np.int64))
+
+
+def var(a: Any, dim: Dims = None, keepdim: bool = False, *, correction: int = 1) -> Any:
+    """Variance (with Bessel's correction by default, as PyTorch), built from mean and sum."""
+    from microtorch.ops.elementwise import div, mul, sub
+
+    centred = sub(a, mean(a, dim, keepdim=True))
+    dims = normalize_dims(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
+    n = int(np.prod([a._data.shape[d] for d in dims]))
+    return div(sum(mul(centred, centred), dim, keepdim), builtins_max(n - correction, 0))
+
+
+def builtins_max(x: int, y: int) -> int:
+    return x if x > y else y
+
+
+def std(a: Any, dim: Dims = None, keepdim: bool = False, *, correction: int = 1) -> Any:
+    """Standard deviation: the square root of ``var``."""
+    from microtorch.ops.unary import sqrt
+
+    return sqrt(var(a, dim, keepdim, correction=correction))
+
+
+class Softmax(Function):
+    """y = exp(a) / sum(exp(a)) along dim, so the gradient is y * (g - sum(g * y))."""
+
+    _raw, node_name = True, "SoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        shifted = a - a.max(
+            axis=dim, keepdims=True
+        )  # softmax is shift-invariant; keeps exp() finite
+        e = np.exp(shifted)
+        out = e / e.sum(axis=dim, keepdims=True)
+        ctx.save_for_backward(out)
+        ctx.dim = dim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return out * (grad_output - (grad_output * out).sum(axis=ctx.dim, keepdims=True))
+
+
+class LogSoftmax(Function):
+    """y = a - log(sum(exp(a))) along dim, so the gradient is g - softmax(a) * sum(g)."""
+
+    _raw, node_name = True, "LogSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        shifted = a - a.max(axis=dim, keepdims=True)  # shift-invariant; keeps exp() finite
+        out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        ctx.save_for_backward(out)
+        ctx.dim = dim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output - np.exp(out) * grad_output.sum(axis=ctx.dim, keepdims=True)
+
+
+def _softmax_input(a: Any, dim: int | None, dtype: Any) -> tuple[Any, int]:
+    if dim is None:
+        raise TypeError("softmax() missing required argument 'dim' (e.g. dim=-1 for the last)")
+    from microtorch.dtypes import get_default_dtype
+
+    target = dtype or (a._dtype if a._dtype.is_floating_point else get_default_dtype())
+    (d,) = normalize_dims(dim, a._data.ndim) if a._data.ndim else (0,)
+    return as_operand(a, target), d
+
+
+def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
+    """exp(a) / sum(exp(a)) along ``dim``: probabilities that sum to 1."""
+    a, d = _softmax_input(a, dim, dtype)
+    return Softmax.apply(a, d if a._data.ndim else None)
+
+
+def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
+    """log(softmax(a)) along ``dim``, computed stably."""
+    a, d = _softmax_input(a, dim, dtype)
+    return LogSoftmax.apply(a, d if a._data.ndim else None)
+
+
+def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
+    """log(sum(exp(a))) along ``dim``, computed stably from amax."""
+    from microtorch.ops.elementwise import add, sub
+    from microtorch.ops.unary import exp, log
+
+    m = amax(a, dim, keepdim=True).detach()
+    out = add(log(sum(exp(sub(a, m)), dim, keepdim=True)), m)
+    return out if keepdim else out.squeeze(dim)

@@ -1,0 +1,329 @@
+"""One-input element-wise ops: exp, log, sqrt, abs, sin, cos, sigmoid, tanh, relu, clamp ...
+
+Integer inputs to float-valued functions (``exp`` of a long tensor) give float32 results, as
+in PyTorch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd.function import Function
+from microtorch.dtypes import get_default_dtype
+from microtorch.ops.elementwise import as_operand
+
+__all__ = [
+    "neg", "exp", "log", "log1p", "sqrt", "abs", "sin", "cos", "sigmoid", "tanh", "relu",
+    "clamp", "reciprocal",
+]  # fmt: skip
+
+
+class Neg(Function):
+    """z = -a, so dz/da = -1."""
+
+    _raw, node_name = True, "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return -a
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return -grad_output
+
+
+class Exp(Function):
+    """z = exp(a), so dz/da = exp(a) = z (the output is saved, not the input)."""
+
+    _raw, node_name = True, "ExpBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.exp(a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * out
+
+
+class Log(Function):
+    """z = log(a), so dz/da = 1 / a."""
+
+    _raw, node_name = True, "LogBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) = -inf, log(-1) = nan
+            return np.log(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        with np.errstate(divide="ignore"):
+            return grad_output / a
+
+
+class Log1p(Function):
+    """z = log(1 + a), so dz/da = 1 / (1 + a)."""
+
+    _raw, node_name = True, "Log1PBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log1p(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        return grad_output / (1 + a)
+
+
+class Sqrt(Function):
+    """z = sqrt(a), so dz/da = 1 / (2 * sqrt(a)) = 1 / (2 * z)."""
+
+    _raw, node_name = True, "SqrtBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(invalid="ignore"):
+            out = np.sqrt(a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        with np.errstate(divide="ignore"):
+            return grad_output / (2 * out)
+
+
+class Abs(Function):
+    """z = |a|, so dz/da = sign(a) (0 at a = 0)."""
+
+    _raw, node_name = True, "AbsBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.abs(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        return grad_output * np.sign(a)
+
+
+class Sin(Function):
+    """z = sin(a), so dz/da = cos(a)."""
+
+    _raw, node_name = True, "SinBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.sin(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        return grad_output * np.cos(a)
+
+
+class Cos(Function):
+    """z = cos(a), so dz/da = -sin(a)."""
+
+    _raw, node_name = True, "CosBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.cos(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        return grad_output * -np.sin(a)
+
+
+class Sigmoid(Function):
+    """z = 1 / (1 + exp(-a)), so dz/da = z * (1 - z)."""
+
+    _raw, node_name = True, "SigmoidBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        # exp of a large positive number overflows: use exp(-|a|), which never does.
+        e = np.exp(-np.abs(a))
+        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * out * (1 - out)
+
+
+class Tanh(Function):
+    """z = tanh(a), so dz/da = 1 - z**2."""
+
+    _raw, node_name = True, "TanhBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.tanh(a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * (1 - out * out)
+
+
+class Relu(Function):
+    """z = max(a, 0), so dz/da = 1 where a > 0, else 0."""
+
+    _raw, node_name = True, "ReluBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.maximum(a, 0)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * (out > 0)
+
+
+class Clamp(Function):
+    """z = min(max(a, lo), hi), so dz/da = 1 inside [lo, hi], else 0."""
+
+    _raw, node_name = True, "ClampBackward1"
+
+    @staticmethod
+    def forward(ctx, a, lo, hi):
+        ctx.save_for_backward(a)
+        ctx.bounds = (lo, hi)
+        return np.clip(a, lo, hi)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        lo, hi = ctx.bounds
+        inside = np.ones(a.shape, dtype=bool)
+        if lo is not None:
+            inside &= a >= lo
+        if hi is not None:
+            inside &= a <= hi
+        return grad_output * inside
+
+
+class Reciprocal(Function):
+    """z = 1 / a, so dz/da = -1 / a**2 = -z**2."""
+
+    _raw, node_name = True, "ReciprocalBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(divide="ignore"):
+            out = 1 / a
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * -(out * out)
+
+
+def _float(a: Any) -> Any:
+    # Float-valued functions of integer tensors compute in the default float dtype.
+    return a if a._dtype.is_floating_point else as_operand(a, get_default_dtype())
+
+
+def neg(a: Any) -> Any:
+    """-a."""
+    if a._dtype.name == "bool":
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+            "to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+    return Neg.apply(a)
+
+
+def exp(a: Any) -> Any:
+    """e to the power a, element by element."""
+    return Exp.apply(_float(a))
+
+
+def log(a: Any) -> Any:
+    """Natural logarithm (log(0) = -inf, log of a negative number = nan)."""
+    return Log.apply(_float(a))
+
+
+def log1p(a: Any) -> Any:
+    """log(1 + a), accurate for small a."""
+    return Log1p.apply(_float(a))
+
+
+def sqrt(a: Any) -> Any:
+    """Square root (nan for negative numbers)."""
+    return Sqrt.apply(_float(a))
+
+
+def abs(a: Any) -> Any:  # noqa: A001 - PyTorch's name
+    """Absolute value."""
+    return Abs.apply(a)
+
+
+def sin(a: Any) -> Any:
+    """Sine, in radians."""
+    return Sin.apply(_float(a))
+
+
+def cos(a: Any) -> Any:
+    """Cosine, in radians."""
+    return Cos.apply(_float(a))
+
+
+def sigmoid(a: Any) -> Any:
+    """1 / (1 + exp(-a)), computed without overflow for large |a|."""
+    return Sigmoid.apply(_float(a))
+
+
+def tanh(a: Any) -> Any:
+    """Hyperbolic tangent."""
+    return Tanh.apply(_float(a))
+
+
+def relu(a: Any) -> Any:
+    """max(a, 0)."""
+    return Relu.apply(a)
+
+
+def clamp(a: Any, min: float | None = None, max: float | None = None) -> Any:  # noqa: A002
+    """Limit every value to ``[min, max]``; either bound may be None."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    return Clamp.apply(a, _bound(min), _bound(max))
+
+
+def _bound(value: Any) -> Any:
+    # A tensor bound is used by value here (PyTorch would record ClampBackward0 for it).
+    return value._data if hasattr(value, "_data") else value
+
+
+def reciprocal(a: Any) -> Any:
+    """1 / a."""
+    return Reciprocal.apply(_float(a))

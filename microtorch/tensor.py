@@ -1,0 +1,699 @@
+"""``Tensor``: values (a numpy array) plus what autograd needs: requires_grad, grad, grad_fn.
+
+A Tensor holds its values in ``_data``, a numpy array; ``.numpy()`` shares that memory. The
+fields the seed chapter lists are all here: values, shape, dtype, device, requires_grad, grad,
+grad_fn, and layout (``stride()``, ``is_contiguous()``, ``storage_offset()``, views).
+
+Where microtorch deliberately differs from PyTorch: dtypes and sizes print with the module
+name ``microtorch`` (``microtorch.float32``, ``microtorch.Size([2, 2])``); ``create_graph=True``
+(gradients of gradients) is not supported; in-place changes to a *view* of a tensor that is
+part of a graph raise an error instead of being rewritten onto the base.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from microtorch import _tensor_str
+from microtorch.autograd import function as _function
+from microtorch.autograd.function import AccumulateGrad, RemovableHandle
+from microtorch.device import CPU, as_device, device
+from microtorch.dtypes import (
+    _FROM_NUMPY,
+    dtype,
+    float32,
+    float64,
+    from_numpy_dtype,
+    get_default_dtype,
+    int32,
+    int64,
+)
+from microtorch.dtypes import bool as bool_
+from microtorch.ops import elementwise as ew
+from microtorch.ops import linalg, reduction, unary
+from microtorch.ops import shape as shape_ops
+from microtorch.ops.inplace import apply_inplace
+
+__all__ = ["Tensor", "Size"]
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If "
+    "you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
+    "See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``microtorch.Size([2, 2])``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"microtorch.Size({list(self)})"
+
+    def numel(self) -> int:
+        """The number of elements a tensor of this shape holds."""
+        return int(np.prod(self, dtype=np.int64))
+
+
+class Tensor:
+    """A multi-dimensional array that can record the operations applied to it."""
+
+    __slots__ = (
+        "_data", "_dtype", "_device", "_rg", "_grad", "grad_fn", "_output_nr",
+        "_version_counter", "_base", "_hooks", "_acc", "_retains", "_inference", "__weakref__",
+    )  # fmt: skip
+    __hash__ = object.__hash__  # tensors are dict keys by identity, as in PyTorch
+    __array_priority__ = 1000  # numpy_array * tensor calls Tensor.__rmul__
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        # ``microtorch.Tensor([1, 2])`` makes a float32 tensor, as ``torch.Tensor`` does;
+        # ``microtorch.Tensor(2, 3)`` one of that shape (zeros here; uninitialised in PyTorch).
+        if args and all(isinstance(a, int) for a in args):
+            data = np.zeros(args, get_default_dtype().numpy)
+        else:
+            data = np.array(args[0] if args else [], dtype=get_default_dtype().numpy)
+        return _make(data, False, None, 0, None, False, cls)
+
+    # --- construction -------------------------------------------------------------------
+    @staticmethod
+    def _make(
+        data: Any,
+        requires_grad: bool,
+        grad_fn: Any,
+        output_nr: int = 0,
+        device: device | None = None,
+        inference: bool = False,
+    ) -> Tensor:
+        return _make(data, requires_grad, grad_fn, output_nr, device, inference, Tensor)
+
+    # --- the fields ---------------------------------------------------------------------
+    @property
+    def data(self) -> Tensor:
+        """The same values as a tensor outside the graph (no gradient flows through it)."""
+        return _make(self._data, False, None, 0, self._device, False, Tensor)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data
+        self._dtype = value._dtype
+
+    @property
+    def shape(self) -> Size:
+        """The size of each dimension, e.g. ``microtorch.Size([2, 2])``."""
+        return Size(self._data.shape)
+
+    @property
+    def dtype(self) -> dtype:
+        """The element type, e.g. ``microtorch.float32``."""
+        return self._dtype
+
+    @property
+    def device(self) -> device:
+        """Where the tensor lives: ``cpu`` (or ``meta``, shape only)."""
+        return self._device
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether operations on this tensor are recorded so gradients can flow to it."""
+        return self._rg
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set ``requires_grad`` in place (leaves only) and return ``self``."""
+        if self.grad_fn is not None and not requires_grad:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use "
+                "a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if requires_grad and not self._dtype.is_floating_point:
+            raise RuntimeError(
+                "only Tensors of floating point dtype can require gradients (this one is "
+                f"{self._dtype}; create it with floats, e.g. torch.tensor([1.0, 2.0]), or "
+                "convert it with .float())"
+            )
+        self._rg = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors the user created (and anything not requiring grad)."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> Tensor | None:
+        """The gradient accumulated by ``backward()``; None until then."""
+        if self.grad_fn is not None and not self._retains:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    "assigned grad expected to be a Tensor or None but got grad of "
+                    f"{type(value).__name__}"
+                )
+            if value._data.shape != self._data.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @property
+    def _version(self) -> int:
+        """How many times the memory was changed in place (shared with views)."""
+        return self._version_counter[0]
+
+    @property
+    def retains_grad(self) -> bool:
+        """True for a non-leaf after ``retain_grad()``."""
+        return self._retains
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        """All dimensions reversed (``PermuteBackward0``)."""
+        return shape_ops.permute(self, tuple(range(self._data.ndim))[::-1])
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802
+        """The last two dimensions swapped."""
+        return shape_ops.transpose(self, -2, -1)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        """The shape, or the size of one dimension."""
+        if dim is None:
+            return Size(self._data.shape)
+        (d,) = reduction.normalize_dims(dim, self._data.ndim)
+        return self._data.shape[d]
+
+    def dim(self) -> int:
+        """The number of dimensions."""
+        return self._data.ndim
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return self._data.size
+
+    def element_size(self) -> int:
+        """Bytes per element."""
+        return self._data.itemsize
+
+    def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
+        """Elements to skip in memory to move one step along each dimension."""
+        s = tuple(b // self._data.itemsize for b in self._data.strides)
+        return s if dim is None else s[reduction.normalize_dims(dim, self._data.ndim)[0]]
+
+    def is_contiguous(self) -> bool:
+        """True if the elements sit in memory in row-major order, without gaps."""
+        return bool(self._data.flags.c_contiguous)
+
+    def storage_offset(self) -> int:
+        """Where this tensor starts inside the memory it shares with its base, in elements."""
+        root = self._data
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        start = self._data.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        return start // self._data.itemsize
+
+    def data_ptr(self) -> int:
+        """The memory address of the first element (equal for tensors sharing memory)."""
+        return self._data.__array_interface__["data"][0]
+
+    def is_floating_point(self) -> bool:
+        return self._dtype.is_floating_point
+
+    def is_inference(self) -> bool:
+        """True for tensors created inside ``inference_mode()``."""
+        return self._inference
+
+    # --- printing and conversion --------------------------------------------------------
+    def __repr__(self) -> str:
+        suffixes = []
+        if self._device is not CPU:
+            suffixes.append(f"device='{self._device}'")
+        if self.grad_fn is not None:
+            suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
+        elif self._rg:
+            suffixes.append("requires_grad=True")
+        return _tensor_str.format_tensor(
+            self._data,
+            dtype_name=self._dtype.name,
+            default_dtype_name=get_default_dtype().name,
+            suffixes=suffixes,
+        )
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return format(self._data.item(), spec)
+        return repr(self) if not spec else format(repr(self), spec)
+
+    def item(self) -> float | int | bool:
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar "
+                "(Fix: pick one element first, e.g. x[0].item(), or reduce, e.g. x.sum().item())"
+            )
+        return self._data.reshape(()).item()
+
+    def tolist(self) -> Any:
+        """The values as (nested) Python lists of numbers."""
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The values as a numpy array sharing this tensor's memory."""
+        if self._rg and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead."
+            )
+        return self._data
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous (Fix: use "
+                ".any() or .all(), or compare one element)"
+            )
+        return bool(self._data.reshape(()))
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    # --- autograd -----------------------------------------------------------------------
+    def backward(
+        self,
+        gradient: Tensor | None = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        """Compute the gradient of this tensor w.r.t. every leaf, adding it into ``.grad``."""
+        from microtorch.autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self) -> Tensor:
+        """The same values, cut out of the graph: no gradient flows back through it."""
+        out = _make(self._data, False, None, 0, self._device, False, Tensor)
+        out._version_counter = self._version_counter  # shares memory, so shares versions
+        return out
+
+    def detach_(self) -> Tensor:
+        """Cut this tensor out of the graph in place."""
+        self.grad_fn, self._rg = None, False
+        return self
+
+    def retain_grad(self) -> None:
+        """Keep ``.grad`` for this non-leaf tensor during backward (leaves keep it anyway)."""
+        if not self._rg:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains:
+            return
+        node = self.grad_fn
+        if node._retain_grad is None:
+            node._retain_grad = {}
+        node._retain_grad[self._output_nr] = weakref.ref(self)
+        self._retains = True
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
+        if not self._rg:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:
+            if self._hooks is None:
+                self._hooks = []
+            self._hooks.append(hook)
+            return RemovableHandle(self._hooks, hook)
+        node = self.grad_fn
+        if node._tensor_pre_hooks is None:
+            node._tensor_pre_hooks = {}
+        hooks = node._tensor_pre_hooks.setdefault(self._output_nr, [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def _accumulate_grad(self) -> AccumulateGrad:
+        # One AccumulateGrad per leaf, held weakly: the graph keeps it alive, not the tensor.
+        node = self._acc() if self._acc is not None else None
+        if node is None:
+            node = AccumulateGrad(self)
+            self._acc = weakref.ref(node)
+        return node
+
+    def _add_to_grad(self, grad: np.ndarray, out_of_place: bool = False) -> None:
+        # Gradients accumulate: ``.grad += new``, in place, as PyTorch does for leaves.
+        if grad.dtype != self._data.dtype:
+            grad = grad.astype(self._data.dtype)
+        current = self._grad
+        if current is None:
+            # Keep the array only if nothing else can see it (not a view, no other owner);
+            # otherwise a later in-place += would change someone else's values.
+            fresh = grad.base is None and sys.getrefcount(grad) <= 3 and grad.flags.writeable
+            data = grad if fresh and not out_of_place else np.array(grad, copy=True)
+            self._grad = _make(data, False, None, 0, self._device, False, Tensor)
+        elif out_of_place:
+            self._grad = _make(current._data + grad, False, None, 0, self._device, False, Tensor)
+        else:
+            current._data += grad
+            current._version_counter[0] += 1
+
+    # --- conversion ---------------------------------------------------------------------
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Convert dtype and/or device: ``x.to(torch.float64)``, ``x.to('cpu')``, ``x.to(y)``."""
+        target_dtype, target_device = kwargs.get("dtype"), kwargs.get("device")
+        for a in args:
+            if isinstance(a, dtype):
+                target_dtype = a
+            elif isinstance(a, Tensor):
+                target_dtype, target_device = a._dtype, a._device
+            else:
+                target_device = a
+        out = self if target_dtype is None else shape_ops.to_dtype(self, target_dtype)
+        if target_device is not None and as_device(target_device) is not self._device:
+            out = _make(
+                out._data.copy(),
+                out._rg,
+                out.grad_fn,
+                out._output_nr,
+                as_device(target_device),
+                False,
+                Tensor,
+            )
+        return out
+
+    def float(self) -> Tensor:
+        return shape_ops.to_dtype(self, float32)
+
+    def double(self) -> Tensor:
+        return shape_ops.to_dtype(self, float64)
+
+    def long(self) -> Tensor:
+        return shape_ops.to_dtype(self, int64)
+
+    def int(self) -> Tensor:
+        return shape_ops.to_dtype(self, int32)
+
+    def bool(self) -> Tensor:
+        return shape_ops.to_dtype(self, bool_)
+
+    def type(self, dtype_: dtype | None = None) -> Any:
+        if dtype_ is None:
+            return f"microtorch.{self._dtype._legacy}"
+        return shape_ops.to_dtype(self, dtype_)
+
+    def cpu(self) -> Tensor:
+        return self.to("cpu")
+
+    def clone(self) -> Tensor:
+        return shape_ops.clone(self)
+
+    def contiguous(self) -> Tensor:
+        return shape_ops.contiguous(self)
+
+    # --- in-place ops: version counters, leaf checks, graph rebasing in ops/inplace.py ---
+    def add_(self, other: Any, *, alpha: float = 1) -> Tensor:
+        return apply_inplace(self, "add_", ew.add, other, alpha=alpha)
+
+    def sub_(self, other: Any, *, alpha: float = 1) -> Tensor:
+        return apply_inplace(self, "sub_", ew.sub, other, alpha=alpha)
+
+    def mul_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "mul_", ew.mul, other)
+
+    def div_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "div_", ew.div, other)
+
+    def pow_(self, exponent: Any) -> Tensor:
+        return apply_inplace(self, "pow_", ew.pow, exponent)
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        return apply_inplace(self, "clamp_", unary.clamp, min, max)
+
+    def zero_(self) -> Tensor:
+        return apply_inplace(self, "zero_", _fill, 0)
+
+    def fill_(self, value: Any) -> Tensor:
+        return apply_inplace(self, "fill_", _fill, value)
+
+    def copy_(self, src: Any) -> Tensor:
+        return apply_inplace(self, "copy_", _copy_from, src)
+
+    def masked_fill_(self, mask: Any, value: Any) -> Tensor:
+        return apply_inplace(self, "masked_fill_", ew.masked_fill, mask, value)
+
+    def relu_(self) -> Tensor:
+        return apply_inplace(self, "relu_", unary.relu)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        apply_inplace(self, "index_put_", _index_put, index, value)
+
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other)
+
+    # --- arithmetic ---------------------------------------------------------------------
+    def __add__(self, other: Any) -> Tensor:
+        return ew.add(self, other)
+
+    def __radd__(self, other: Any) -> Tensor:
+        return ew.add(self, other)
+
+    def __sub__(self, other: Any) -> Tensor:
+        return ew.sub(self, other)
+
+    def __rsub__(self, other: Any) -> Tensor:
+        return ew.rsub(self, other)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return ew.mul(self, other)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return ew.mul(self, other)
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return ew.div(self, other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return ew.rdiv(self, other)
+
+    def __pow__(self, exponent: Any) -> Tensor:
+        return ew.pow(self, exponent)
+
+    def __rpow__(self, base: Any) -> Tensor:
+        return ew.rpow(self, base)
+
+    def __matmul__(self, other: Tensor) -> Tensor:
+        return linalg.matmul(self, other)
+
+    def __rmatmul__(self, other: Tensor) -> Tensor:
+        return linalg.matmul(other, self)
+
+    def __neg__(self) -> Tensor:
+        return unary.neg(self)
+
+    def __abs__(self) -> Tensor:
+        return unary.abs(self)
+
+    def __invert__(self) -> Tensor:
+        return ew.logical_not(self)
+
+    def __and__(self, other: Any) -> Tensor:
+        return ew.logical_and(self, other)
+
+    def __or__(self, other: Any) -> Tensor:
+        return ew.logical_or(self, other)
+
+    def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return ew.eq(self, other)
+
+    def __ne__(self, other: Any) -> Tensor:  # type: ignore[override]
+        return ew.ne(self, other)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return ew.lt(self, other)
+
+    def __le__(self, other: Any) -> Tensor:
+        return ew.le(self, other)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return ew.gt(self, other)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return ew.ge(self, other)
+
+    def __getitem__(self, index: Any) -> Tensor:
+        return shape_ops.getitem(self, index)
+
+    # --- methods that mirror the functions in microtorch.ops ----------------------------
+    add, sub, mul, div, pow = ew.add, ew.sub, ew.mul, ew.div, ew.pow
+    maximum, minimum, masked_fill = ew.maximum, ew.minimum, ew.masked_fill
+    eq, ne, lt, le, gt, ge = ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge
+    logical_not = ew.logical_not
+    neg, exp, log, log1p, sqrt, abs = (
+        unary.neg,
+        unary.exp,
+        unary.log,
+        unary.log1p,
+        unary.sqrt,
+        unary.abs,
+    )
+    sin, cos, sigmoid, tanh, relu = unary.sin, unary.cos, unary.sigmoid, unary.tanh, unary.relu
+    clamp, reciprocal = unary.clamp, unary.reciprocal
+    clip = unary.clamp
+    sum, mean, max, min, amax, amin = (
+        reduction.sum,
+        reduction.mean,
+        reduction.max,
+        reduction.min,
+        reduction.amax,
+        reduction.amin,
+    )
+    argmax, argmin, var, std = reduction.argmax, reduction.argmin, reduction.var, reduction.std
+    softmax, log_softmax, logsumexp = reduction.softmax, reduction.log_softmax, reduction.logsumexp
+    view, reshape, flatten, squeeze, unsqueeze = (
+        shape_ops.view,
+        shape_ops.reshape,
+        shape_ops.flatten,
+        shape_ops.squeeze,
+        shape_ops.unsqueeze,
+    )
+    expand, transpose, t, permute = (
+        shape_ops.expand,
+        shape_ops.transpose,
+        shape_ops.t,
+        shape_ops.permute,
+    )
+    split, chunk, unbind = shape_ops.split, shape_ops.chunk, shape_ops.unbind
+    matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
+
+    def square(self) -> Tensor:
+        return ew.pow(self, 2)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return shape_ops.view(self, other._data.shape)
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return shape_ops.reshape(self, other._data.shape)
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return shape_ops.expand(self, other._data.shape)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return shape_ops.to_dtype(self, other._dtype)
+
+    def any(self) -> Tensor:
+        return ew.wrap(np.asarray(self._data.any()))
+
+    def all(self) -> Tensor:
+        return ew.wrap(np.asarray(self._data.all()))
+
+    def norm(self, p: float = 2) -> Tensor:
+        return ew.pow(ew.pow(unary.abs(self), p).sum(), 1 / p)
+
+    def new_tensor(self, data: Any) -> Tensor:
+        return _make(np.array(data, self._data.dtype), False, None, 0, self._device, False, Tensor)
+
+    def new_zeros(self, *size: Any) -> Tensor:
+        dims = shape_ops.parse_shape(size, int(np.prod([int(s) for s in _flat(size)])))
+        return _make(np.zeros(dims, self._data.dtype), False, None, 0, self._device, False, Tensor)
+
+    def new_ones(self, *size: Any) -> Tensor:
+        dims = shape_ops.parse_shape(size, int(np.prod([int(s) for s in _flat(size)])))
+        return _make(np.ones(dims, self._data.dtype), False, None, 0, self._device, False, Tensor)
+
+
+def _flat(size: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+
+
+def _fill(a: Tensor, value: Any) -> Tensor:
+    v = value._data if isinstance(value, Tensor) else value
+    return ew.wrap(np.full(a._data.shape, v, a._data.dtype))
+
+
+def _copy_from(a: Tensor, src: Any) -> Tensor:
+    if not isinstance(src, Tensor):
+        src = _make(np.asarray(src), False, None, 0, None, False, Tensor)
+    return ew.add(ew.wrap(np.zeros(a._data.shape, a._data.dtype)), src.to(a._dtype))
+
+
+def _index_put(a: Tensor, index: Any, value: Any) -> Tensor:
+    return shape_ops.index_put(a, index, value)
+
+
+def _make(
+    data: Any,
+    requires_grad: bool,
+    grad_fn: Any,
+    output_nr: int,
+    device: device | None,
+    inference: bool,
+    cls: type[Tensor],
+) -> Tensor:
+    # The one place a Tensor object is assembled; ops call it for every result.
+    if type(data) is not np.ndarray:
+        data = np.asarray(data)
+    t = object.__new__(cls)
+    t._data = data
+    d = _FROM_NUMPY.get(data.dtype)
+    t._dtype = d if d is not None else from_numpy_dtype(data.dtype)
+    t._device = device or CPU
+    t._rg = requires_grad
+    t._grad = None
+    t.grad_fn = grad_fn
+    t._output_nr = output_nr
+    t._version_counter = [0]
+    t._base = None
+    t._hooks = None
+    t._acc = None
+    t._retains = False
+    t._inference = inference
+    return t
+
+
+_function.Tensor = Tensor  # lets autograd wrap results without importing this module
