@@ -1,0 +1,100 @@
+"""``draw(loss)``: one call from tensors to a picture that shows itself in JupyterLab.
+
+A ``Drawing`` keeps the walked ``Graph`` and its DOT text; it renders lazily, when Jupyter asks
+for SVG or when saved. If rendering fails inside Jupyter the text drawing is shown with the
+reason, instead of a traceback in the middle of a lesson.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from functools import cached_property, partial
+from pathlib import Path
+from typing import Any
+
+from microtorch.viz.collapse import collapse as collapse_graph
+from microtorch.viz.describe import is_tensor
+from microtorch.viz.dot import to_dot
+from microtorch.viz.graph import Graph, View, walk
+from microtorch.viz.highlight import Highlight
+from microtorch.viz.render import FORMATS, RenderError, render
+from microtorch.viz.style import Style
+from microtorch.viz.text import text_graph
+
+__all__ = ["Drawing", "draw"]
+
+
+class Drawing:
+    """A drawn graph: ``.source`` is DOT, ``.save(path)`` writes a file, Jupyter shows SVG."""
+
+    def __init__(
+        self, graph: Graph, source: str, text: Callable[[], str], renderer: str = "auto"
+    ) -> None:
+        self.graph = graph
+        self.source = source
+        self.renderer = renderer
+        self._text = text
+        self._svg: str | None = None
+
+    @cached_property
+    def text(self) -> str:
+        """The text drawing of the backward graph (made on first use)."""
+        return self._text()
+
+    def svg(self) -> str:
+        """The SVG text (rendered once, then cached); raises ``RenderError`` without Graphviz."""
+        if self._svg is None:
+            self._svg = render(self.source, "svg", renderer=self.renderer).decode()
+        return self._svg
+
+    def save(self, path: str | os.PathLike[str], format: str | None = None) -> Path:
+        """Write SVG, PNG or PDF (from the file's suffix unless ``format`` is given)."""
+        target = Path(path)
+        chosen = format or target.suffix.lstrip(".").lower()
+        if chosen not in FORMATS:
+            raise ValueError(f"cannot tell the format of {target.name!r}: pass format= {FORMATS}")
+        render(self.source, chosen, target, renderer=self.renderer)
+        return target
+
+    def _repr_svg_(self) -> str | None:
+        try:
+            return self.svg()
+        except RenderError:
+            return None  # Jupyter then falls back to the text in _repr_mimebundle_
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        try:
+            return {"image/svg+xml": self.svg(), "text/plain": self.text}
+        except RenderError as error:
+            return {"text/plain": f"{self.text}\n\n{error}"}
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def draw(
+    *outputs: Any,
+    names: Mapping[str, Any] | None = None,
+    view: View = "backward",
+    highlight: Highlight | None = None,
+    style: str | Style = "default",
+    rankdir: str | None = None,
+    max_values: int = 6,
+    show_saved: bool = False,
+    collapse: Iterable[str] = (),
+    legend: bool = True,
+    renderer: str = "auto",
+) -> Drawing:
+    """Draw the graph behind ``outputs``: ``draw(loss, names=dict(model.named_parameters()))``.
+
+    ``view="forward"`` draws tensors (values, ``.grad``) and operations; ``collapse=("fc1",)``
+    draws that module as one box; ``style="classroom"`` (or ``"classroom-dark"``) is for projectors.
+    """
+    if len(outputs) == 1 and not is_tensor(outputs[0]):
+        outputs = tuple(outputs[0])  # also accept one list or tuple of tensors
+    graph = walk(outputs, names, view=view, show_saved=show_saved, max_values=max_values)
+    graph = collapse_graph(graph, collapse)
+    source = to_dot(graph, highlight=highlight, style=style, rankdir=rankdir, legend=legend)
+    tensors = {k: v for k, v in (names or {}).items() if is_tensor(v)}  # not all of locals()
+    return Drawing(graph, source, partial(text_graph, *outputs, names=tensors), renderer)

@@ -1,0 +1,105 @@
+"""Colours, node shapes and fonts: a default style and a "classroom" style for projectors.
+
+Colours are the Okabe-Ito palette, which stays distinguishable with every common colour-vision
+deficiency; every kind of node also has its own shape, so colour is never the only cue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+__all__ = ["LEGEND", "NodeLook", "Style", "get_style", "styles"]
+
+ORANGE, SKY_BLUE, GREEN, YELLOW = "#E69F00", "#56B4E9", "#009E73", "#F0E442"
+BLUE, VERMILLION, PURPLE, GREY = "#0072B2", "#D55E00", "#CC79A7", "#999999"
+
+# what each kind of node means, in the order the legend lists them
+LEGEND = MappingProxyType(
+    {
+        "output": "output (e.g. the loss)",
+        "param": "parameter",
+        "leaf": "leaf tensor",
+        "tensor": "intermediate tensor",
+        "op": "operation",
+        "accumulate": "AccumulateGrad: adds into .grad",
+        "saved": "saved for backward",
+        "module": "collapsed module",
+    }
+)
+
+
+@dataclass(frozen=True)
+class NodeLook:
+    """How one kind of node is drawn."""
+
+    shape: str
+    fill: str
+    style: str = "filled"
+    fontcolor: str = "#000000"
+    peripheries: int = 1
+
+
+_LIGHT_LOOKS = MappingProxyType(
+    {
+        "output": NodeLook("box", ORANGE, peripheries=2),
+        "param": NodeLook("box3d", GREEN),
+        "leaf": NodeLook("box", SKY_BLUE),
+        "tensor": NodeLook("box", "#EEEEEE", "filled,rounded"),
+        "op": NodeLook("ellipse", "#FFFFFF"),
+        "accumulate": NodeLook("hexagon", PURPLE),
+        "saved": NodeLook("note", YELLOW),
+        "module": NodeLook("component", BLUE, fontcolor="#FFFFFF"),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Style:
+    """Fonts, line widths, background and per-kind looks; ``ink`` draws edges and outlines."""
+
+    name: str
+    fontname: str = "Helvetica"
+    fontsize: float = 12
+    penwidth: float = 1.0
+    arrowsize: float = 0.8
+    background: str = "#FFFFFF"
+    ink: str = "#000000"
+    looks: Mapping[str, NodeLook] = field(default_factory=lambda: _LIGHT_LOOKS, hash=False)
+    current: str = VERMILLION  # the step being executed
+    done: str = BLUE
+    pending: str = GREY
+
+
+_DEFAULT = Style("default")
+_CLASSROOM = replace(_DEFAULT, name="classroom", fontsize=22, penwidth=2.5, arrowsize=1.4)
+_DARK_LOOKS = MappingProxyType(
+    {
+        **_LIGHT_LOOKS,
+        "tensor": NodeLook("box", "#444444", "filled,rounded", "#FFFFFF"),
+        "op": NodeLook("ellipse", "#222222", fontcolor="#FFFFFF"),
+    }
+)
+_CLASSROOM_DARK = replace(
+    _CLASSROOM,
+    name="classroom-dark",
+    background="#111111",
+    ink="#FFFFFF",
+    looks=_DARK_LOOKS,
+    pending="#BBBBBB",
+)
+
+styles: Mapping[str, Style] = MappingProxyType(
+    {s.name: s for s in (_DEFAULT, _CLASSROOM, _CLASSROOM_DARK)}
+)
+
+
+def get_style(style: str | Style) -> Style:
+    """A ``Style`` by name ("default", "classroom", "classroom-dark") or the one given."""
+    if isinstance(style, Style):
+        return style
+    try:
+        return styles[style]
+    except KeyError:
+        raise ValueError(f"unknown style {style!r}; choose one of {sorted(styles)}") from None
