@@ -140,9 +140,9 @@ class Tensor:
             )
         if requires_grad and not self._dtype.is_floating_point:
             raise RuntimeError(
-                "only Tensors of floating point dtype can require gradients (this one is "
-                f"{self._dtype}; create it with floats, e.g. torch.tensor([1.0, 2.0]), or "
-                "convert it with .float())"
+                "Only Tensors of floating point and complex dtype can require gradients (this "
+                f"one is {self._dtype}; create it with floats, e.g. torch.tensor([1.0, 2.0]), "
+                "or convert it with .float())"
             )
         self._rg = bool(requires_grad)
         return self

@@ -168,8 +168,6 @@ class BackwardNode(Node):
             for entry in meta:
                 if entry is not None and entry[0][0] != entry[1]:
                     raise RuntimeError(_modified_message(entry))
-        if self._function._raw:
-            return self._saved
         return self._saved
 
     def _release(self) -> None:
@@ -340,6 +338,7 @@ def _saved_meta(
         if owner is None:
             meta.append(None)
         else:
+            # Described as it was when saved ("output 0 of Sigmoid"), as PyTorch does.
             counter = owner._version_counter
             meta.append((counter, counter[0], _describe(owner)))
     return meta

@@ -65,7 +65,7 @@ class Log(Function):
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):
             return grad_output / a
 
 
@@ -101,7 +101,7 @@ class Sqrt(Function):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):  # sqrt'(0) = inf, as in PyTorch
             return grad_output / (2 * out)
 
 
