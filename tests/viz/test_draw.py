@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -76,3 +77,25 @@ def test_several_outputs_and_collapse(mt: ModuleType) -> None:
     kinds = [n.kind for n in drawing.graph.nodes]
     assert kinds == ["output", "op", "op", "module", "output", "op"]
     assert drawing.text.endswith("b (MeanBackward0)\n ↑\nfc1.weight (AccumulateGrad)")
+
+
+def test_ipython_displays_svg(mt: ModuleType, renderer: str) -> None:
+    """What JupyterLab does with a bare ``draw(loss)`` as the last line of a cell."""
+    interactiveshell = pytest.importorskip("IPython.core.interactiveshell")
+    shell = interactiveshell.InteractiveShell.instance()
+    names = seed_demo(mt)
+    data, _ = shell.display_formatter.format(draw(names["y"], names=names))
+    assert "MulBackward0" in data["image/svg+xml"]
+    assert data["text/plain"].startswith("y (MulBackward0)")
+
+
+def test_viz_works_without_torch_or_graphviz_python_package(mt: ModuleType) -> None:
+    code = (
+        "import sys\n"
+        "sys.modules['torch'] = sys.modules['graphviz'] = None  # as if not installed\n"
+        "import microtorch as torch\n"
+        "from microtorch.viz import text_graph, to_dot, walk\n"
+        "x = torch.tensor([2.0], requires_grad=True)\n"
+        "assert 'MulBackward0' in to_dot(walk(x * 3)) + text_graph(x * 3)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

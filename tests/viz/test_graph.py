@@ -102,6 +102,8 @@ def test_saved_tensors_and_freed_after_backward(lib: ModuleType) -> None:
 
 def test_parameter_kind(lib: ModuleType) -> None:
     nn = pytest.importorskip(f"{lib.__name__}.nn")
+    if not hasattr(nn, "Parameter"):
+        pytest.skip(f"{lib.__name__}.nn.Parameter not written yet")
     p = nn.Parameter(lib.ones(2))
     graph = walk(p * 2, {"p": p})
     assert [n.kind for n in graph.nodes] == ["output", "op", "param", "accumulate"]
