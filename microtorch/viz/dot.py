@@ -109,7 +109,7 @@ def to_dot(
     ink = [("color", st.ink), ("fontcolor", st.ink)]  # cluster outlines, labels and arrows
     graph_attrs = [("rankdir", rankdir), ("bgcolor", st.background), *font, *ink]
     node_attrs = [*font, ("penwidth", st.penwidth), ("color", st.ink), ("style", "filled")]
-    edge_attrs = [("penwidth", st.penwidth), ("arrowsize", st.arrowsize), *ink]
+    edge_attrs = [*font, ("penwidth", st.penwidth), ("arrowsize", st.arrowsize), *ink]
     lines = [
         "digraph microtorch {",
         f"  graph{_attrs(graph_attrs)}",

@@ -15,7 +15,7 @@ from microtorch.viz import Cluster, Graph, Highlight, Node, styles, to_dot, walk
 HEAD_BT = r"""digraph microtorch {
   graph [rankdir=BT bgcolor="#FFFFFF" fontname=Helvetica fontsize=12 color="#000000" fontcolor="#000000"]
   node [fontname=Helvetica fontsize=12 penwidth=1 color="#000000" style=filled]
-  edge [penwidth=1 arrowsize=0.8 color="#000000" fontcolor="#000000"]
+  edge [fontname=Helvetica fontsize=12 penwidth=1 arrowsize=0.8 color="#000000" fontcolor="#000000"]
 """
 HEAD_TB = HEAD_BT.replace("rankdir=BT", "rankdir=TB")
 OP = 'shape=ellipse fillcolor="#FFFFFF"]'
