@@ -199,3 +199,12 @@ def test_hundred_thousand_node_chain_walks_without_recursion() -> None:
     assert len(graph.nodes) == 100_003 and len(graph.edges) == 100_002
     assert graph.nodes[-2].title == "x" and graph.nodes[-1].id == "n100002"
     assert len(walk(y, view="forward").nodes) == 200_001
+
+
+def test_hundred_thousand_op_microtorch_chain(mt: ModuleType) -> None:
+    x = mt.tensor([1.0], requires_grad=True)
+    y = x
+    for _ in range(100_000):
+        y = y * 1.0
+    graph = walk(y, {"x": x, "y": y})
+    assert len(graph.nodes) == 100_003 and graph.nodes[-2].title == "x"
