@@ -45,7 +45,7 @@ class Generator:
         return self._seed
 
     def get_state(self) -> dict[str, Any]:
-        return self._rng.bit_generator.state
+        return dict(self._rng.bit_generator.state)
 
     def set_state(self, state: dict[str, Any]) -> None:
         self._rng.bit_generator.state = state
@@ -61,7 +61,7 @@ def manual_seed(seed: int) -> Generator:
 
 def seed() -> int:
     """Seed the global generator from the operating system and return the seed."""
-    s = int(np.random.SeedSequence().entropy % (2**63))
+    s = int(np.random.SeedSequence().entropy) % (2**63)  # type: ignore[arg-type]
     default_generator.manual_seed(s)
     return s
 

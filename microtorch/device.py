@@ -17,6 +17,8 @@ class device:  # noqa: N801 - PyTorch's name
     """``device(type='cpu')``; compare with ``==`` or by ``str(d) == 'cpu'``."""
 
     __slots__ = ("type", "index")
+    type: str
+    index: int | None
     _cache: dict[str, device] = {}
 
     def __new__(cls, spec: str | device, index: int | None = None) -> device:

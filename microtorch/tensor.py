@@ -42,6 +42,10 @@ from microtorch.ops.inplace import apply_inplace
 
 __all__ = ["Tensor", "Size"]
 
+# Inside Tensor, "float" and "dtype" name methods and properties; annotations use these.
+Number = float
+DType = dtype
+
 _NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
@@ -71,6 +75,19 @@ class Tensor:
         "_data", "_dtype", "_device", "_rg", "_grad", "grad_fn", "_output_nr",
         "_version_counter", "_base", "_hooks", "_acc", "_retains", "_inference", "__weakref__",
     )  # fmt: skip
+    _data: np.ndarray  # the values
+    _dtype: DType
+    _device: device
+    _rg: bool  # requires_grad
+    _grad: Tensor | None
+    grad_fn: Any  # the Node that made this tensor, None for leaves
+    _output_nr: int  # which output of grad_fn this tensor is
+    _version_counter: list[int]  # shared with views; bumped by every in-place change
+    _base: Tensor | None  # the tensor this one is a view of
+    _hooks: list[Callable[[Tensor], Tensor | None]] | None
+    _acc: weakref.ref[AccumulateGrad] | None
+    _retains: bool
+    _inference: bool
     __hash__ = object.__hash__  # tensors are dict keys by identity, as in PyTorch
     __array_priority__ = 1000  # numpy_array * tensor calls Tensor.__rmul__
 
@@ -112,7 +129,7 @@ class Tensor:
         return Size(self._data.shape)
 
     @property
-    def dtype(self) -> dtype:
+    def dtype(self) -> DType:
         """The element type, e.g. ``microtorch.float32``."""
         return self._dtype
 
@@ -263,7 +280,7 @@ class Tensor:
             return format(self._data.item(), spec)
         return repr(self) if not spec else format(repr(self), spec)
 
-    def item(self) -> float | int | bool:
+    def item(self) -> Number | int | bool:
         """The value of a one-element tensor as a Python number."""
         if self._data.size != 1:
             raise RuntimeError(
@@ -306,7 +323,7 @@ class Tensor:
             )
         return bool(self._data.reshape(()))
 
-    def __float__(self) -> float:
+    def __float__(self) -> Number:
         return float(self.item())
 
     def __int__(self) -> int:
@@ -433,7 +450,7 @@ class Tensor:
     def bool(self) -> Tensor:
         return shape_ops.to_dtype(self, bool_)
 
-    def type(self, dtype_: dtype | None = None) -> Any:
+    def type(self, dtype_: DType | None = None) -> Any:
         if dtype_ is None:
             return f"microtorch.{self._dtype._legacy}"
         return shape_ops.to_dtype(self, dtype_)
@@ -448,10 +465,10 @@ class Tensor:
         return shape_ops.contiguous(self)
 
     # --- in-place ops: version counters, leaf checks, graph rebasing in ops/inplace.py ---
-    def add_(self, other: Any, *, alpha: float = 1) -> Tensor:
+    def add_(self, other: Any, *, alpha: Number = 1) -> Tensor:
         return apply_inplace(self, "add_", ew.add, other, alpha=alpha)
 
-    def sub_(self, other: Any, *, alpha: float = 1) -> Tensor:
+    def sub_(self, other: Any, *, alpha: Number = 1) -> Tensor:
         return apply_inplace(self, "sub_", ew.sub, other, alpha=alpha)
 
     def mul_(self, other: Any) -> Tensor:
@@ -632,7 +649,7 @@ class Tensor:
     def all(self) -> Tensor:
         return ew.wrap(np.asarray(self._data.all()))
 
-    def norm(self, p: float = 2) -> Tensor:
+    def norm(self, p: Number = 2) -> Tensor:
         return ew.pow(ew.pow(unary.abs(self), p).sum(), 1 / p)
 
     def new_tensor(self, data: Any) -> Tensor:
@@ -673,7 +690,7 @@ def _make(
     output_nr: int,
     device: device | None,
     inference: bool,
-    cls: type[Tensor],
+    cls: type[Tensor] = Tensor,
 ) -> Tensor:
     # The one place a Tensor object is assembled; ops call it for every result.
     if type(data) is not np.ndarray:
@@ -696,4 +713,6 @@ def _make(
     return t
 
 
-_function.Tensor = Tensor  # lets autograd wrap results without importing this module
+# Lets autograd wrap results without importing this module (see autograd/function.py).
+_function.Tensor = Tensor
+_function.make_tensor = _make

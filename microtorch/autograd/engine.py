@@ -159,7 +159,7 @@ def _walk(
                 grad_outputs = _materialize(node, grad_outputs)
             grad_inputs = node.apply_backward(grad_outputs)  # type: ignore[attr-defined]
             if anomaly:
-                _check_anomaly(node, grad_inputs)
+                _check_anomaly(node, grad_inputs)  # type: ignore[arg-type]
             if node._hooks:
                 for hook in node._hooks:
                     hook(grad_inputs, grad_outputs)
@@ -234,11 +234,11 @@ def _run_pre_hooks(
             new = hook(tuple(_tensors(grad_outputs)))
             if new is not None:
                 grad_outputs = [None if g is None else g._data for g in new]
-    for nr, hooks in (node._tensor_pre_hooks or {}).items():  # type: ignore[attr-defined]
+    for nr, hooks in (node._tensor_pre_hooks or {}).items():
         for hook in hooks:
             if grad_outputs[nr] is not None:
                 grad_outputs[nr] = _call_tensor_hook(hook, grad_outputs[nr])
-    for nr, ref in (node._retain_grad or {}).items():  # type: ignore[attr-defined]
+    for nr, ref in (node._retain_grad or {}).items():
         t = ref()
         if t is not None and grad_outputs[nr] is not None:
             t._add_to_grad(grad_outputs[nr], out_of_place=True)
@@ -265,7 +265,7 @@ def _call_tensor_hook(hook: Any, grad: np.ndarray) -> np.ndarray:
 
 def _materialize(node: Node, grad_outputs: list[Any]) -> list[Any]:
     # Outputs that received no gradient get zeros, as PyTorch's materialize_grads does.
-    meta = node.__dict__["_output_meta"]  # type: ignore[attr-defined]
+    meta = node.__dict__["_output_meta"]
     return [np.zeros(s, d) if g is None else g for g, (s, d) in zip(grad_outputs, meta)]
 
 

@@ -26,9 +26,10 @@ from microtorch.autograd import grad_mode
 
 __all__ = ["Node", "AccumulateGrad", "BackwardNode", "Function", "FunctionCtx", "RemovableHandle"]
 
-# The Tensor class, set by microtorch.tensor when it is imported. This is the one link from the
-# autograd layer up to the tensor layer (results must be Tensors); nothing else reaches up.
+# The Tensor class and its constructor, set by microtorch.tensor when it is imported. This is
+# the one link from the autograd layer up to the tensor layer (results must be Tensors).
 Tensor: Any = None
+make_tensor: Any = None
 
 _sequence = itertools.count()  # creation order: the engine runs later-created nodes first
 _scope_stack: list[str] = []  # names of the nn.Modules whose forward is running (for drawing)
@@ -62,30 +63,35 @@ class Node:
     next (``None`` for inputs that need no gradient), in the order of the inputs.
     """
 
-    __slots__ = (
-        "next_functions",
-        "_sequence_nr",
-        "_num_outputs",
-        "_hooks",
-        "_pre_hooks",
-        "metadata",
-        "__weakref__",
-    )
+    __slots__ = ("next_functions", "_sequence_nr", "__weakref__", "__dict__")
+    next_functions: tuple[tuple[Node | None, int], ...]
+    _sequence_nr: int  # creation order; the engine runs the latest-created ready node first
+    # Rarely set: class-level defaults, overridden per instance only when used.
+    _num_outputs: int = 1
+    _hooks: list[Callable[..., Any]] | None = None
+    _pre_hooks: list[Callable[..., Any]] | None = None
+    _tensor_pre_hooks: dict[int, list[Callable[..., Any]]] | None = None
+    _retain_grad: dict[int, weakref.ref[Any]] | None = None
 
     def name(self) -> str:
         """PyTorch's name for this node, e.g. ``'MulBackward0'``."""
         return type(self).__name__
 
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """A dict for your own notes about this node, as in PyTorch."""
+        return self.__dict__.setdefault("_metadata", {})
+
     def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
         """Call ``fn(grad_inputs, grad_outputs)`` after this node has run during backward."""
-        if getattr(self, "_hooks", None) is None:
+        if self._hooks is None:
             self._hooks = []
         self._hooks.append(fn)
         return RemovableHandle(self._hooks, fn)
 
     def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
         """Call ``fn(grad_outputs)`` before this node runs; it may return replacement grads."""
-        if getattr(self, "_pre_hooks", None) is None:
+        if self._pre_hooks is None:
             self._pre_hooks = []
         self._pre_hooks.append(fn)
         return RemovableHandle(self._pre_hooks, fn)
@@ -102,11 +108,8 @@ class AccumulateGrad(Node):
     def __init__(self, variable: Any) -> None:
         self.variable = variable
         self.next_functions = ()
-        self._num_outputs = 1
         # PyTorch gives AccumulateGrad the highest priority: leaves are filled as soon as ready.
         self._sequence_nr = 1 << 62
-        self._hooks = self._pre_hooks = None
-        self.metadata = {}
 
     def name(self) -> str:
         """``'torch::autograd::AccumulateGrad'``, the C++ name PyTorch reports."""
@@ -114,39 +117,25 @@ class AccumulateGrad(Node):
 
 
 class BackwardNode(Node):
-    """Base of every ``XxxBackward`` node; also the ``ctx`` its ``Function`` saves into."""
+    """Base of every ``XxxBackward`` node; also the ``ctx`` its ``Function`` saves into
+    (``ctx.anything = ...`` works, as in PyTorch)."""
 
-    __slots__ = (
-        "_saved",
-        "_saved_meta",
-        "_freed",
-        "needs_input_grad",
-        "_output_ref",
-        "_scope",
-        "_tensor_pre_hooks",
-        "_retain_grad",
-        "_inputs",
-        "_trace",
-        "__dict__",  # ctx.anything = ... as in PyTorch
-    )
+    __slots__ = ("_saved", "_saved_meta", "_output_ref")
+    _saved: tuple[Any, ...]
+    _saved_meta: list[Any] | None  # version counters of the saved values, to detect changes
+    _output_ref: weakref.ref[Any]  # the tensor this node made (weak: no reference cycle)
     _function: ClassVar[type[Function]]
+    _freed = False
+    _scope: str | None = None  # the nn.Module whose forward created this node
+    _trace: str | None = None  # where in the user's code (anomaly mode only)
+    needs_input_grad: tuple[bool, ...] = ()
 
     def __init__(self) -> None:
         self._saved = ()
         self._saved_meta = None
-        self._freed = False
-        self._hooks = self._pre_hooks = self._tensor_pre_hooks = self._retain_grad = None
-        self._scope = _scope_stack[-1] if _scope_stack else None
-        self._trace = None
-        self._num_outputs = 1
         self._sequence_nr = next(_sequence)
-
-    @property
-    def metadata(self) -> dict[str, Any]:  # type: ignore[override]
-        d = self.__dict__.get("_metadata")
-        if d is None:
-            d = self.__dict__["_metadata"] = {}
-        return d
+        if _scope_stack:
+            self._scope = _scope_stack[-1]
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep ``values`` for ``backward``; they are checked against in-place changes."""
@@ -167,7 +156,7 @@ class BackwardNode(Node):
         if meta is not None:
             for entry in meta:
                 if entry is not None and entry[0][0] != entry[1]:
-                    raise RuntimeError(_modified_message(entry))
+                    raise RuntimeError(_modified_message(entry, self))
         return self._saved
 
     def _release(self) -> None:
@@ -184,8 +173,9 @@ class BackwardNode(Node):
         return _call_tensor_backward(self, fn, grad_outputs)
 
 
-def _modified_message(entry: tuple[Any, ...]) -> str:
-    counter, expected, desc = entry
+def _modified_message(entry: tuple[Any, ...], node: Node) -> str:
+    counter, expected, tensor, grad_fn, output_nr = entry
+    desc = _describe(tensor, grad_fn, output_nr, node)
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {desc} is at version {counter[0]}; expected version {expected} instead. "
@@ -196,14 +186,18 @@ def _modified_message(entry: tuple[Any, ...]) -> str:
     )
 
 
-def _describe(t: Any) -> str:
-    # PyTorch's "[torch.FloatTensor [3]], which is output 0 of Sigmoid"
-    shape = ", ".join(str(s) for s in t._data.shape)
-    desc = f"[microtorch.{t._dtype._legacy} [{shape}]]"
-    if t.grad_fn is not None:
-        name = t.grad_fn.name()
+def _describe(tensor: Any, grad_fn: Node | None, output_nr: int, node: Node) -> str:
+    # PyTorch's "[torch.FloatTensor [3]], which is output 0 of Sigmoid"; a saved output
+    # (tensor None) is described by the node that saved it.
+    data = tensor._data if tensor is not None else None
+    legacy = tensor._dtype._legacy if tensor is not None else "Tensor"
+    shape = "" if data is None else ", ".join(str(s) for s in data.shape)
+    desc = f"[microtorch.{legacy} [{shape}]]"
+    creator = grad_fn if tensor is not None else node
+    if creator is not None:
+        name = creator.name()
         base = name[: name.rfind("Backward")] if "Backward" in name else name
-        desc += f", which is output {t._output_nr} of {base},"
+        desc += f", which is output {output_nr} of {base},"
     return desc
 
 
@@ -268,83 +262,93 @@ class Function:
     @classmethod
     def apply(cls, *args: Any) -> Any:
         """Run ``forward`` on ``args`` and, if any input requires grad, record the node."""
+        tensors = [a for a in args if isinstance(a, Tensor)]
+        device = tensors[0]._device if tensors else None
         record = False
-        device = None
-        for a in args:
-            if isinstance(a, Tensor):
-                if device is None:
-                    device = a._device
-                elif a._device is not device:
-                    _device_error(cls, args)
-                if a.requires_grad:
-                    record = True
-        record = record and grad_mode.state.grad_enabled
-        if record:
-            ctx: Any = cls._backward_cls()
-            ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        else:
-            ctx = FunctionCtx()
+        for t in tensors:
+            if t._device is not device:
+                _device_error(cls, tensors)
+            if t._rg:
+                record = True
+        state = grad_mode.state
+        record = record and state.grad_enabled
+        ctx: Any = cls._backward_cls() if record else FunctionCtx()
         if cls._raw:
             out = cls.forward(ctx, *[a._data if isinstance(a, Tensor) else a for a in args])
         else:
+            ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._rg for a in args)
             with grad_mode.no_grad():
                 out = cls.forward(ctx, *args)
             out = _unwrap_outputs(cls, out)
-        multiple = type(out) is tuple
-        outs = out if multiple else (out,)
-        inference = grad_mode.state.inference
+        if type(out) is not tuple:  # the common case: one output
+            result = make_tensor(out, record, ctx if record else None, 0, device, state.inference)
+            if record:
+                _record(cls, ctx, args, tensors, (result,), state)
+            return result
         results = tuple(
-            Tensor._make(o, record, ctx if record else None, i, device, inference)
-            for i, o in enumerate(outs)
+            make_tensor(o, record, ctx if record else None, i, device, state.inference)
+            for i, o in enumerate(out)
         )
         if record:
-            ctx.next_functions = tuple(_edge(a) for a in args if isinstance(a, Tensor))
-            ctx._num_outputs = len(results)
-            ctx._output_ref = weakref.ref(results[0])
-            if ctx._saved:
-                ctx._saved_meta = _saved_meta(ctx._saved, args, results, cls._raw)
-            if not cls._raw:
-                _finish_tensor_ctx(ctx, args, results)
-            if len(results) > 1:
-                ctx.__dict__["_output_meta"] = [(r._data.shape, r._data.dtype) for r in results]
-            if grad_mode.state.anomaly:
-                import traceback
-
-                ctx._trace = "".join(traceback.format_stack()[:-2])
-        return results if multiple else results[0]
+            _record(cls, ctx, args, tensors, results, state)
+            ctx.__dict__["_output_meta"] = [(r._data.shape, r._data.dtype) for r in results]
+        return results
 
 
-def _edge(a: Any) -> tuple[Node | None, int]:
-    # Where the gradient for input ``a`` goes next: its grad_fn, its AccumulateGrad, or nowhere.
-    if not a.requires_grad:
-        return (None, 0)
-    if a.grad_fn is not None:
-        return (a.grad_fn, a._output_nr)
-    return (a._accumulate_grad(), 0)
+def _record(
+    cls: type[Function],
+    ctx: BackwardNode,
+    args: tuple[Any, ...],
+    tensors: list[Any],
+    results: tuple[Any, ...],
+    state: Any,
+) -> None:
+    # Connect the new node to the graph: one edge per tensor input, in order.
+    ctx.next_functions = tuple(
+        (t.grad_fn, t._output_nr)
+        if t.grad_fn is not None
+        else (t._accumulate_grad(), 0)
+        if t._rg
+        else (None, 0)
+        for t in tensors
+    )
+    ctx._num_outputs = len(results)
+    ctx._output_ref = weakref.ref(results[0])
+    if cls._raw:
+        ctx.needs_input_grad = tuple(t._rg for t in tensors)
+    if ctx._saved:
+        ctx._saved_meta = _saved_meta(ctx._saved, tensors, results, cls._raw)
+    if not cls._raw:
+        _finish_tensor_ctx(ctx, args, results)
+    if state.anomaly:
+        import traceback
+
+        ctx._trace = "".join(traceback.format_stack()[:-3])
 
 
 def _saved_meta(
-    saved: tuple[Any, ...], args: tuple[Any, ...], results: tuple[Any, ...], raw: bool
+    saved: tuple[Any, ...], inputs: list[Any], results: tuple[Any, ...], raw: bool
 ) -> list[Any]:
     # For each saved value that is the data of an input or an output, remember its version
     # counter, so backward can refuse to use values that were changed in place since.
     meta: list[Any] = []
     for value in saved:
-        owner = None
-        for t in itertools.chain(args, results):
-            if hasattr(t, "_data") and (t._data is value if raw else t is value):
-                owner = t
+        entry = None
+        for t in inputs:
+            if (t._data if raw else t) is value:
+                # Described as it was when saved ("output 0 of Sigmoid"), as PyTorch does.
+                entry = (t._version_counter, t._version_counter[0], t, t.grad_fn, t._output_nr)
                 break
-        if owner is None:
-            meta.append(None)
         else:
-            # Described as it was when saved ("output 0 of Sigmoid"), as PyTorch does.
-            counter = owner._version_counter
-            meta.append((counter, counter[0], _describe(owner)))
+            for i, t in enumerate(results):
+                if (t._data if raw else t) is value:
+                    entry = (t._version_counter, t._version_counter[0], None, None, i)
+                    break
+        meta.append(entry)
     return meta
 
 
-def _device_error(cls: type[Function], args: tuple[Any, ...]) -> None:
+def _device_error(cls: type[Function], args: list[Any]) -> None:
     from microtorch.device import check_same_device
 
     name = cls.node_name or cls.__name__

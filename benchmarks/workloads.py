@@ -1,0 +1,242 @@
+"""The benchmark workloads. Each yields rows ``(label, unit, microtorch, numpy, torch)``.
+
+Every workload builds its data and initial weights once with numpy and hands copies to each
+implementation, then checks that the implementations agree on the result before timing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+Row = tuple[str, str, float, float | None, float | None]
+Timer = Callable[..., Any]  # run.interleaved / run.measure, passed in by run.py
+
+
+def _check(name: str, values: dict[str, float], rtol: float = 1e-3) -> None:
+    ref = values["numpy"]
+    for impl, v in values.items():
+        if not np.isclose(v, ref, rtol=rtol, atol=1e-6):
+            raise AssertionError(f"{name}: {impl} computed {v}, numpy {ref}: not comparable")
+
+
+# --- W1: per-op overhead on 1-element tensors -------------------------------------------
+def _chain(lib: Any, x: Any, c: Any) -> Any:
+    y = x
+    for _ in range(33):  # 99 ops: mul, add, tanh
+        y = (y * c + c).tanh()
+    return y
+
+
+def _chain_numpy(x: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    ys, y = [], x
+    for _ in range(33):
+        a = y * c
+        t = np.tanh(a + c)
+        ys.append((y, t))
+        y = t
+    g = np.ones_like(y)
+    for _, t in reversed(ys):
+        g = g * (1 - t * t) * c
+    return y, g
+
+
+def w1(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -> Iterator[Row]:
+    x0, c0 = np.array([0.5], np.float32), np.array([0.9], np.float32)
+    impls_f, impls_b = {}, {}
+    for name, lib in libs.items():
+        if lib is None:
+            continue
+
+        def fwd(lib=lib):
+            x = lib.tensor(x0, requires_grad=True)
+            return _chain(lib, x, lib.tensor(c0))
+
+        def fwd_bwd(lib=lib):
+            x = lib.tensor(x0, requires_grad=True)
+            _chain(lib, x, lib.tensor(c0)).backward()
+            return x.grad
+
+        impls_f[name], impls_b[name] = fwd, fwd_bwd
+    impls_f["numpy"] = lambda: _chain_numpy(x0, c0)
+    _check(
+        "W1",
+        {
+            k: float(np.asarray(v.detach() if hasattr(v, "detach") else v[0]).ravel()[0])
+            for k, v in ((k, f()) for k, f in impls_f.items())
+        },
+    )
+    f = interleaved(impls_f, repeats * 20)
+    fb = interleaved({k: v for k, v in impls_b.items()}, repeats * 20)
+    us = 1e6 / 99
+    yield (
+        "tiny-op forward, per op",
+        "us",
+        f["microtorch"] * us,
+        None,
+        f.get("torch") and f["torch"] * us,
+    )
+    yield (
+        "tiny-op backward, per node",
+        "us",
+        (fb["microtorch"] - f["microtorch"]) * 1e6 / 100,
+        None,
+        f.get("torch") and (fb["torch"] - f["torch"]) * 1e6 / 100,
+    )
+
+
+# --- W2: the seed's 5-8-1 sigmoid network, MSE, SGD lr=1.0, 2,000 steps --------------------
+def _seed_data() -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((200, 5)).astype(np.float32)
+    y = (x.sum(axis=1, keepdims=True) > 0).astype(np.float32)
+    w1 = rng.uniform(-0.45, 0.45, (5, 8)).astype(np.float32)
+    b1 = rng.uniform(-0.45, 0.45, (8,)).astype(np.float32)
+    w2 = rng.uniform(-0.35, 0.35, (8, 1)).astype(np.float32)
+    b2 = rng.uniform(-0.35, 0.35, (1,)).astype(np.float32)
+    return x, y, w1, b1, w2, b2
+
+
+def _train_lib(lib: Any, data: tuple[np.ndarray, ...], steps: int) -> float:
+    x, y, *weights = (lib.tensor(a) for a in data)
+    params = [w.requires_grad_() for w in weights]
+    w1, b1, w2, b2 = params
+    loss = None
+    for _ in range(steps):
+        for p in params:
+            p.grad = None
+        h = (x @ w1 + b1).sigmoid()
+        pred = (h @ w2 + b2).sigmoid()
+        loss = ((pred - y) ** 2).mean()
+        loss.backward()
+        with lib.no_grad():
+            for p in params:
+                p -= 1.0 * p.grad
+    return float(loss.item())
+
+
+def _train_numpy(data: tuple[np.ndarray, ...], steps: int) -> float:
+    x, y, w1, b1, w2, b2 = (a.copy() for a in data)
+    loss = 0.0
+    for _ in range(steps):
+        h = 1 / (1 + np.exp(-(x @ w1 + b1)))
+        p = 1 / (1 + np.exp(-(h @ w2 + b2)))
+        loss = float(((p - y) ** 2).mean())
+        gp = 2 * (p - y) / p.size
+        gz2 = gp * p * (1 - p)
+        gw2, gb2 = h.T @ gz2, gz2.sum(0)
+        gz1 = (gz2 @ w2.T) * h * (1 - h)
+        gw1, gb1 = x.T @ gz1, gz1.sum(0)
+        for w, g in ((w1, gw1), (b1, gb1), (w2, gw2), (b2, gb2)):
+            w -= g
+    return loss
+
+
+def w2(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -> Iterator[Row]:
+    data = _seed_data()
+    impls = {n: (lambda lib=lib: _train_lib(lib, data, 2000)) for n, lib in libs.items() if lib}
+    impls["numpy"] = lambda: _train_numpy(data, 2000)
+    _check("W2", {k: f() for k, f in impls.items()})
+    t = interleaved(impls, max(repeats // 5, 1))
+    yield ("5-8-1 net, 2,000 SGD steps", "s", t["microtorch"], t["numpy"], t.get("torch"))
+
+
+# --- W3: 784-256-10 ReLU MLP, cross entropy, batch 64, one SGD step -------------------------
+def _mlp_data() -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((64, 784)).astype(np.float32)
+    labels = rng.integers(0, 10, 64)
+    w1 = (rng.standard_normal((784, 256)) * 0.05).astype(np.float32)
+    b1 = np.zeros(256, np.float32)
+    w2 = (rng.standard_normal((256, 10)) * 0.05).astype(np.float32)
+    b2 = np.zeros(10, np.float32)
+    return x, labels, w1, b1, w2, b2
+
+
+def _mlp_step_lib(lib: Any, state: dict[str, Any]) -> float:
+    x, onehot, params = state["x"], state["onehot"], state["params"]
+    w1, b1, w2, b2 = params
+    for p in params:
+        p.grad = None
+    logits = (x @ w1 + b1).relu() @ w2 + b2
+    loss = -(logits.log_softmax(dim=1) * onehot).sum() / x.shape[0]
+    loss.backward()
+    with lib.no_grad():
+        for p in params:
+            p -= 0.1 * p.grad
+    return float(loss.item())
+
+
+def _mlp_step_numpy(state: dict[str, Any]) -> float:
+    x, onehot = state["x"], state["onehot"]
+    w1, b1, w2, b2 = state["params"]
+    z1 = x @ w1 + b1
+    h = np.maximum(z1, 0)
+    logits = h @ w2 + b2
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    logp = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    loss = float(-(logp * onehot).sum() / x.shape[0])
+    g = (np.exp(logp) - onehot) / x.shape[0]
+    gw2, gb2 = h.T @ g, g.sum(0)
+    gh = (g @ w2.T) * (z1 > 0)
+    gw1, gb1 = x.T @ gh, gh.sum(0)
+    for w, gr in ((w1, gw1), (b1, gb1), (w2, gw2), (b2, gb2)):
+        w -= 0.1 * gr
+    return loss
+
+
+def w3(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -> Iterator[Row]:
+    x, labels, *weights = _mlp_data()
+    onehot = np.eye(10, dtype=np.float32)[labels]
+    states = {"numpy": {"x": x, "onehot": onehot, "params": [w.copy() for w in weights]}}
+    for n, lib in libs.items():
+        if lib:
+            params = [lib.tensor(w).requires_grad_() for w in weights]
+            states[n] = {"x": lib.tensor(x), "onehot": lib.tensor(onehot), "params": params}
+    impls = {
+        n: (lambda lib=lib, n=n: _mlp_step_lib(lib, states[n])) for n, lib in libs.items() if lib
+    }
+    impls["numpy"] = lambda: _mlp_step_numpy(states["numpy"])
+    _check("W3", {k: f() for k, f in impls.items()})
+    t = interleaved(impls, repeats * 4)
+    yield (
+        "784-256-10 MLP step, batch 64",
+        "ms",
+        t["microtorch"] * 1e3,
+        t["numpy"] * 1e3,
+        t.get("torch") and t["torch"] * 1e3,
+    )
+
+
+# --- W4: a 100,000-op scalar chain ------------------------------------------------------------
+def w4(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -> Iterator[Row]:
+    n = 100_000
+
+    def run(lib: Any) -> float:
+        x = lib.tensor([1.0], requires_grad=True)
+        y = x
+        for _ in range(n):
+            y = y * 1.000001
+        y.backward()
+        return float(x.grad.item())
+
+    def run_numpy() -> float:
+        y, ys = np.array([1.0], np.float32), []
+        for _ in range(n):
+            ys.append(y)
+            y = y * np.float32(1.000001)
+        g = np.ones(1, np.float32)
+        for _ in reversed(ys):
+            g = g * np.float32(1.000001)
+        return float(g[0])
+
+    impls = {k: (lambda lib=lib: run(lib)) for k, lib in libs.items() if lib}
+    impls["numpy"] = run_numpy
+    _check("W4", {k: f() for k, f in impls.items()}, rtol=1e-2)
+    t = interleaved(impls, max(repeats // 5, 1))
+    yield ("100,000-op chain, fwd+bwd", "s", t["microtorch"], t["numpy"], t.get("torch"))
+
+
+ALL = {"W1": w1, "W2": w2, "W3": w3, "W4": w4}
