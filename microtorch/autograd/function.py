@@ -43,6 +43,14 @@ FREED_MESSAGE = (
 )
 
 
+INFERENCE_SAVED_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`."
+)
+
+
 class RemovableHandle:
     """Returned by ``register_hook``; ``handle.remove()`` unregisters the hook."""
 
@@ -336,6 +344,8 @@ def _saved_meta(
         entry = None
         for t in inputs:
             if (t._data if raw else t) is value:
+                if t._inference:
+                    raise RuntimeError(INFERENCE_SAVED_MESSAGE)
                 # Described as it was when saved ("output 0 of Sigmoid"), as PyTorch does.
                 entry = (t._version_counter, t._version_counter[0], t, t.grad_fn, t._output_nr)
                 break

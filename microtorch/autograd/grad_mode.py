@@ -65,7 +65,15 @@ class _GradModeContext:
 
 
 class no_grad(_GradModeContext):  # noqa: N801 - PyTorch's name
-    """Operations inside do not record a graph: results have ``requires_grad=False``."""
+    """Operations inside do not record a graph: results have ``requires_grad=False``.
+
+    Use it as ``with torch.no_grad():``, ``@torch.no_grad()`` or ``@torch.no_grad``.
+    """
+
+    def __new__(cls, orig_func: Callable[..., Any] | None = None) -> Any:
+        if orig_func is not None:  # used as a bare decorator, @torch.no_grad
+            return cls()(orig_func)
+        return super().__new__(cls)
 
     def _set(self) -> None:
         state.grad_enabled = False

@@ -303,3 +303,23 @@ def test_gradcheck_accepts_right_and_rejects_wrong_gradients() -> None:
 
     with pytest.raises(RuntimeError, match="Jacobian mismatch"):
         torch.autograd.gradcheck(lambda t: Wrong.apply(t).sum(), (x,))
+
+
+def test_inference_tensors_cannot_be_saved_for_backward() -> None:
+    with torch.inference_mode():
+        x = torch.ones(2)
+    w = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="Inference tensors cannot be saved for backward"):
+        w * x  # noqa: B018 - the multiplication itself must raise
+    assert (w + x).grad_fn.name() == "AddBackward0"  # add saves nothing: allowed, as in PyTorch
+
+
+def test_no_grad_as_bare_decorator() -> None:
+    w = torch.ones(2, requires_grad=True)
+
+    @torch.no_grad
+    def double(t: torch.Tensor) -> torch.Tensor:
+        return t * 2
+
+    assert not double(w).requires_grad
+    assert (w * 2).requires_grad  # the mode is restored afterwards
