@@ -84,7 +84,7 @@ def _plain(data: Any) -> Any:
     return data
 
 
-def _infer(data: Any) -> np.ndarray:
+def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
     if isinstance(data, str) or (isinstance(data, (list, tuple)) and _has_str(data)):
         raise TypeError(
             f"new(): invalid data type '{type(data).__name__ if isinstance(data, str) else 'str'}'"
@@ -102,7 +102,7 @@ def _infer(data: Any) -> np.ndarray:
         raise ValueError(
             "expected a rectangular nested list of numbers (every row the same length)"
         )
-    if arr.dtype.kind == "f" and not _holds_arrays(data):
+    if arr.dtype.kind == "f" and dtype_ is None and not _holds_arrays(data):
         arr = arr.astype(get_default_dtype().numpy)  # Python floats become the default dtype
     elif arr.dtype.kind in "iu" and not _holds_arrays(data):
         arr = arr.astype(np.int64)
@@ -139,7 +139,7 @@ def tensor(
             UserWarning,
             stacklevel=2,
         )
-    return _finish(_infer(data), dtype, device, requires_grad)
+    return _finish(_infer(data, dtype), dtype, device, requires_grad)  # one rounding, to dtype
 
 
 def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
