@@ -265,7 +265,7 @@ def _call_tensor_hook(hook: Any, grad: np.ndarray) -> np.ndarray:
 
 def _materialize(node: Node, grad_outputs: list[Any]) -> list[Any]:
     # Outputs that received no gradient get zeros, as PyTorch's materialize_grads does.
-    meta = node.__dict__["_output_meta"]
+    meta = [(shape, dt.numpy) for shape, dt in node._out_meta]  # type: ignore[attr-defined]
     return [np.zeros(s, d) if g is None else g for g, (s, d) in zip(grad_outputs, meta)]
 
 

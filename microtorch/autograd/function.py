@@ -128,10 +128,11 @@ class BackwardNode(Node):
     """Base of every ``XxxBackward`` node; also the ``ctx`` its ``Function`` saves into
     (``ctx.anything = ...`` works, as in PyTorch)."""
 
-    __slots__ = ("_saved", "_saved_meta", "_output_ref")
+    __slots__ = ("_saved", "_saved_meta", "_output_ref", "_out_meta")
     _saved: tuple[Any, ...]
     _saved_meta: list[Any] | None  # version counters of the saved values, to detect changes
     _output_ref: weakref.ref[Any]  # the tensor this node made (weak: no reference cycle)
+    _out_meta: tuple[tuple[tuple[int, ...], Any], ...]  # (shape, dtype) of each output
     _function: ClassVar[type[Function]]
     _freed = False
     _scope: str | None = None  # the nn.Module whose forward created this node
@@ -144,6 +145,13 @@ class BackwardNode(Node):
         self._sequence_nr = next(_sequence)
         if _scope_stack:
             self._scope = _scope_stack[-1]
+
+    @property
+    def _input_metadata(self) -> list[Any]:
+        """Shape and dtype of each gradient this node receives (PyTorch's private name)."""
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(shape=shape, dtype=dt) for shape, dt in self._out_meta]
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep ``values`` for ``backward``; they are checked against in-place changes."""
@@ -214,6 +222,13 @@ class FunctionCtx:
 
     __slots__ = ("__dict__",)
     needs_input_grad: tuple[bool, ...] = ()
+
+    @property
+    def _input_metadata(self) -> list[Any]:
+        """Shape and dtype of each gradient this node receives (PyTorch's private name)."""
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(shape=shape, dtype=dt) for shape, dt in self._out_meta]
 
     def save_for_backward(self, *values: Any) -> None:
         pass
@@ -299,7 +314,6 @@ class Function:
         )
         if record:
             _record(cls, ctx, args, tensors, results, state)
-            ctx.__dict__["_output_meta"] = [(r._data.shape, r._data.dtype) for r in results]
         return results
 
 
@@ -322,6 +336,7 @@ def _record(
     )
     ctx._num_outputs = len(results)
     ctx._output_ref = weakref.ref(results[0])
+    ctx._out_meta = tuple((r._data.shape, r._dtype) for r in results)
     if cls._raw:
         ctx.needs_input_grad = tuple(t._rg for t in tensors)
     if ctx._saved:
