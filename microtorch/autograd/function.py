@@ -223,13 +223,6 @@ class FunctionCtx:
     __slots__ = ("__dict__",)
     needs_input_grad: tuple[bool, ...] = ()
 
-    @property
-    def _input_metadata(self) -> list[Any]:
-        """Shape and dtype of each gradient this node receives (PyTorch's private name)."""
-        from types import SimpleNamespace
-
-        return [SimpleNamespace(shape=shape, dtype=dt) for shape, dt in self._out_meta]
-
     def save_for_backward(self, *values: Any) -> None:
         pass
 
