@@ -26,35 +26,36 @@ Operand = Any  # a Tensor, a numpy array standing for a constant, or a Python nu
 
 
 class Add(Function):
-    """z = a + b, so dz/da = 1 and dz/db = 1: the gradient passes through unchanged."""
+    """z = a + alpha * b, so dz/da = 1 and dz/db = alpha (usually 1: the gradient passes)."""
 
     _raw, node_name = True, "AddBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.shapes = (a.shape, b.shape)
-        return a + b
+    def forward(ctx, a, b, alpha=1):
+        ctx.shapes, ctx.alpha = (a.shape, b.shape), alpha
+        return a + b if alpha == 1 else a + (alpha * b).astype(b.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad_output):
         sa, sb = ctx.shapes
-        return unbroadcast(grad_output, sa), unbroadcast(grad_output, sb)
+        gb = grad_output if ctx.alpha == 1 else grad_output * ctx.alpha
+        return unbroadcast(grad_output, sa), unbroadcast(gb, sb)
 
 
 class Sub(Function):
-    """z = a - b, so dz/da = 1 and dz/db = -1."""
+    """z = a - alpha * b, so dz/da = 1 and dz/db = -alpha."""
 
     _raw, node_name = True, "SubBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.shapes = (a.shape, b.shape)
-        return a - b
+    def forward(ctx, a, b, alpha=1):
+        ctx.shapes, ctx.alpha = (a.shape, b.shape), alpha
+        return a - b if alpha == 1 else a - (alpha * b).astype(b.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad_output):
         sa, sb = ctx.shapes
-        return unbroadcast(grad_output, sa), unbroadcast(-grad_output, sb)
+        return unbroadcast(grad_output, sa), unbroadcast(-grad_output * ctx.alpha, sb)
 
 
 class Rsub(Function):
@@ -253,7 +254,9 @@ def as_operand(value: Operand, like: dtype) -> Any:
     return wrap(np.array(value, dtype=like.numpy))
 
 
-def _binary(fn: type[Function], a: Operand, b: Operand, out: dtype | None = None) -> Any:
+def _binary(
+    fn: type[Function], a: Operand, b: Operand, out: dtype | None = None, *extra: Any
+) -> Any:
     # Cast both operands to PyTorch's result dtype, then run; numpy's broadcasting error
     # becomes PyTorch's, which names the clashing sizes.
     if not isinstance(a, _function.Tensor):
@@ -262,7 +265,7 @@ def _binary(fn: type[Function], a: Operand, b: Operand, out: dtype | None = None
         target = out or result_type(a, b)
         a, b = as_operand(a, target), as_operand(b, target)
     try:
-        return fn.apply(a, b)
+        return fn.apply(a, b, *extra)
     except ValueError:
         raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
 
@@ -273,7 +276,7 @@ def _data(x: Any) -> Any:
 
 def add(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
     """a + alpha * b, broadcasting."""
-    return _binary(Add, a, b if alpha == 1 else mul(b, alpha))
+    return _binary(Add, a, b, None, *(() if alpha == 1 else (alpha,)))
 
 
 def sub(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
@@ -283,7 +286,7 @@ def sub(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
             "Subtraction, the `-` operator, with two bool tensors is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
-    return _binary(Sub, a, b if alpha == 1 else mul(b, alpha))
+    return _binary(Sub, a, b, None, *(() if alpha == 1 else (alpha,)))
 
 
 def rsub(a: Any, c: float) -> Any:

@@ -145,8 +145,29 @@ def bmm(a: Any, b: Any) -> Any:
     return Bmm.apply(a, b)
 
 
+class _SqueezeFirst(Function):
+    """z = a without its leading size-1 dim (PyTorch's in-place ``squeeze_(0)``)."""
+
+    _raw, node_name = True, "SqueezeBackward4"
+
+    @staticmethod
+    def forward(ctx, a):
+        return a[0]
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output[None]
+
+
 def matmul(a: Any, b: Any) -> Any:
-    """``a @ b``: dot for vectors, mv/mm for matrices, batched for more dims (broadcasting)."""
+    """``a @ b``: dot for vectors, mv/mm for matrices, batched for more dims (broadcasting).
+
+    The batched cases are decomposed exactly as PyTorch decomposes them (fold the batch into
+    one matrix when that needs no copy, else expand, reshape and ``bmm``), so the graph has the
+    same nodes and a shape error names the same sizes.
+    """
+    from microtorch.ops import shape as S
+
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(
@@ -156,29 +177,57 @@ def matmul(a: Any, b: Any) -> Any:
         return dot(a, b)
     if da == 2 and db == 1:
         return mv(a, b)
+    if da == 1 and db == 2:
+        return _SqueezeFirst.apply(mm(S.unsqueeze(a, 0), b))
     if da == 2 and db == 2:
         return mm(a, b)
-    if da == 1 and db == 2:
-        return mm(a.unsqueeze(0), b).squeeze(0)
-    # Batched: vectors become matrices, batch dims broadcast.
-    a2 = a.unsqueeze(0) if da == 1 else a
-    b2 = b.unsqueeze(-1) if db == 1 else b
-    if a2._data.shape[-1] != b2._data.shape[-2]:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{a2._data.shape[0]}, {a2._data.shape[-1]}] but got: "
-            f"[{b2._data.shape[0]}, {b2._data.shape[-2]}]."
-        )
-    _check_dtypes(a, b)
+    if _should_fold(a, b):
+        transpose = db > da
+        t1 = S.transpose(b, -1, -2) if transpose else a  # the tensor with >= 3 dims
+        t2 = (S.t(a) if da == 2 else a) if transpose else b
+        out_shape = t1._data.shape[:-1] + t2._data.shape[1:]
+        folded = S.reshape(t1, -1, t1._data.shape[-1])
+        product = mm(folded, t2) if t2._data.ndim == 2 else mv(folded, t2)
+        out = S.UnsafeView.apply(product, out_shape)
+        return S.contiguous(S.transpose(out, -1, -2)) if transpose and da == 2 else out
+    n = a._data.shape[-2] if da > 1 else 1
+    m1, m2 = a._data.shape[-1], b._data.shape[-2] if db > 1 else b._data.shape[0]
+    p = b._data.shape[-1] if db > 1 else 1
+    batch = _broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+    size = int(np.prod(batch))
+    a3 = S.reshape(S.expand(a, *batch, n, m1), size, n, m1)
+    b_exp = S.expand(b, *batch, m2) if db == 1 else S.expand(b, *batch, m2, p)
+    b3 = S.unsqueeze(S.reshape(b_exp, size, m2), 2) if db == 1 else S.reshape(b_exp, size, m2, p)
+    out = bmm(a3, b3)
+    out_shape = batch + ((n,) if da > 1 else ()) + ((p,) if db > 1 else ())
+    return S.UnsafeView.apply(S.squeeze(out, -1) if db == 1 else out, out_shape)
+
+
+def _should_fold(a: Any, b: Any) -> bool:
+    # PyTorch's rule: fold (batch, n, k) into (batch * n, k) and call mm/mv when the other
+    # operand has <= 2 dims and the fold needs no copy (or when that operand needs a gradient).
+    larger = a._data.ndim >= b._data.ndim
+    t1 = a._data if larger else np.swapaxes(b._data, -1, -2)
+    small = b if larger else a
+    if not (t1.ndim >= 3 and small._data.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a._data.ndim == 2:
+        return False
+    if t1.size == 0:
+        return True
+    strides, shape = t1.strides, t1.shape
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(t1.ndim - 2))
+
+
+def _broadcast_shapes(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ...]:
     try:
-        out = Bmm.apply(a2, b2)
-    except ValueError as e:
-        raise RuntimeError(f"matmul: batch dimensions cannot be broadcast: {e}") from None
-    if db == 1:
-        out = out.squeeze(-1)
-    if da == 1:
-        out = out.squeeze(-2)
-    return out
+        return tuple(np.broadcast_shapes(sa, sb))
+    except ValueError:
+        from microtorch.ops._broadcast import broadcast_error
+
+        raise broadcast_error(sa, sb) from None
 
 
 def addmm(c: Any, a: Any, b: Any) -> Any:

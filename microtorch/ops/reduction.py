@@ -23,14 +23,15 @@ _MinMax = namedtuple("_MinMax", ["values", "indices"])
 def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
     """Dims as non-negative ints; PyTorch's IndexError for one out of range."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim or ())
-    lo, hi = -max(ndim, 1), max(ndim, 1) - 1
+    n = builtins_max(ndim, 1)  # this module's max() is the tensor op, not the builtin
+    lo, hi = -n, n - 1
     out = []
     for d in dims:
         if not lo <= d <= hi:
             raise IndexError(
                 f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})"
             )
-        out.append(d % max(ndim, 1))
+        out.append(d % n)
     return tuple(out)
 
 
@@ -83,7 +84,7 @@ class Mean(Function):
 
     @staticmethod
     def backward(ctx, grad_output):
-        n = max(int(np.prod(ctx.shape)), 1)
+        n = builtins_max(int(np.prod(ctx.shape)), 1)
         return np.broadcast_to(grad_output / n, ctx.shape)
 
 
@@ -109,9 +110,10 @@ class _Extreme(Function):
 
     _raw = True
 
-    @staticmethod
-    def forward(ctx, a, axes, keepdim):
-        out = ctx.reduce(a, axis=axes, keepdims=True)
+    @classmethod
+    def forward(cls, ctx, a, axes, keepdim):
+        # a classmethod: ``reduce`` belongs to the subclass, not to ctx (the graph node)
+        out = cls.reduce(a, axis=axes, keepdims=True)
         ctx.save_for_backward(a)
         ctx.out, ctx.axes, ctx.keepdim = out, axes, keepdim
         return out if keepdim else np.squeeze(out, axis=axes)
@@ -278,25 +280,95 @@ def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     return wrap(np.argmin(a._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
-def var(a: Any, dim: Dims = None, keepdim: bool = False, *, correction: int = 1) -> Any:
-    """Variance (with Bessel's correction by default, as PyTorch), built from mean and sum."""
-    from microtorch.ops.elementwise import div, mul, sub
+class Var(Function):
+    """z = sum((a - mean(a))**2) / (n - c), so dz/da = 2 (a - mean(a)) / (n - c)."""
 
-    centred = sub(a, mean(a, dim, keepdim=True))
-    dims = normalize_dims(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
-    n = int(np.prod([a._data.shape[d] for d in dims]))
-    return div(sum(mul(centred, centred), dim, keepdim), builtins_max(n - correction, 0))
+    _raw, node_name = True, "VarBackward0"
+
+    @staticmethod
+    def forward(ctx, a, axes, keepdim, correction):
+        ctx.centred = a - a.mean(axis=axes, keepdims=True)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        ctx.divisor = builtins_max(_count(a.shape, axes) - correction, 0)
+        with np.errstate(divide="ignore", invalid="ignore"):  # n <= correction: nan, as PyTorch
+            return (ctx.centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        g = _expand_back(grad_output, ctx.centred.shape, ctx.axes, ctx.keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g * 2 * ctx.centred / ctx.divisor
+
+
+class Std(Function):
+    """z = sqrt(var(a)), so dz/da = (a - mean(a)) / ((n - correction) * z)."""
+
+    _raw, node_name = True, "StdBackward0"
+
+    @staticmethod
+    def forward(ctx, a, axes, keepdim, correction):
+        ctx.centred = a - a.mean(axis=axes, keepdims=True)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        ctx.divisor = builtins_max(_count(a.shape, axes) - correction, 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.sqrt((ctx.centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor)
+        ctx.out = out
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        shape = ctx.centred.shape
+        g = _expand_back(grad_output, shape, ctx.axes, ctx.keepdim)
+        out = _expand_back(ctx.out, shape, ctx.axes, ctx.keepdim)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g * ctx.centred / (ctx.divisor * out)
+
+
+def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    return int(np.prod([shape[d] for d in axes]))
+
+
+def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None) -> tuple:
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(
+            "std and var only support floating point and complex dtypes (Fix: x.float().var())"
+        )
+    if isinstance(dim, bool):  # var(x, False): the old (input, unbiased) form
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    axes = normalize_dims(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
+    return axes, correction
+
+
+def var(
+    a: Any,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: int | None = None,
+) -> Any:
+    """Variance, with Bessel's correction (divide by n - 1) by default, as PyTorch."""
+    axes, c = _var_args(a, dim, unbiased, correction)
+    return Var.apply(a, axes, keepdim, c)
 
 
 def builtins_max(x: int, y: int) -> int:
     return x if x > y else y
 
 
-def std(a: Any, dim: Dims = None, keepdim: bool = False, *, correction: int = 1) -> Any:
+def std(
+    a: Any,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: int | None = None,
+) -> Any:
     """Standard deviation: the square root of ``var``."""
-    from microtorch.ops.unary import sqrt
-
-    return sqrt(var(a, dim, keepdim, correction=correction))
+    axes, c = _var_args(a, dim, unbiased, correction)
+    return Std.apply(a, axes, keepdim, c)
 
 
 class Softmax(Function):
@@ -362,11 +434,32 @@ def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     return LogSoftmax.apply(a, d if a._data.ndim else None)
 
 
-def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
-    """log(sum(exp(a))) along ``dim``, computed stably from amax."""
-    from microtorch.ops.elementwise import add, sub
-    from microtorch.ops.unary import exp, log
+class Logsumexp(Function):
+    """z = log(sum(exp(a))) along dims, so dz/da = exp(a - z) = softmax(a)."""
 
-    m = amax(a, dim, keepdim=True).detach()
-    out = add(log(sum(exp(sub(a, m)), dim, keepdim=True)), m)
-    return out if keepdim else out.squeeze(dim)
+    _raw, node_name = True, "LogsumexpBackward0"
+
+    @staticmethod
+    def forward(ctx, a, axes, keepdim):
+        m = a.max(axis=axes, keepdims=True)  # shift-invariant; keeps exp() finite
+        m = np.where(np.isfinite(m), m, 0)
+        out = np.log(np.exp(a - m).sum(axis=axes, keepdims=True)) + m
+        ctx.save_for_backward(a)
+        ctx.out, ctx.axes, ctx.keepdim = out, axes, keepdim
+        return out if keepdim else np.squeeze(out, axis=axes)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
+        return g * np.exp(a - ctx.out)
+
+
+def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
+    """log(sum(exp(a))) along ``dim``, computed stably."""
+    if not a._dtype.is_floating_point:
+        from microtorch.dtypes import get_default_dtype
+
+        a = as_operand(a, get_default_dtype())
+    axes = normalize_dims(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    return Logsumexp.apply(a, axes, keepdim)

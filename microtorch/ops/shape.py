@@ -308,8 +308,19 @@ def getitem(a: Any, index: Any) -> Any:
     as PyTorch does (``x[0, 1:]`` is a Select then a Slice); integer or boolean tensors and
     lists give a copy (``IndexBackward0``)."""
     items = index if isinstance(index, tuple) else (index,)
+    # a 0-d integer tensor indexes like an int (a view, SelectBackward0), as in PyTorch
+    items = tuple(
+        int(i._data)
+        if hasattr(i, "_data") and i._data.ndim == 0 and i._data.dtype.kind in "iu"
+        else i
+        for i in items
+    )
     if any(_advanced(i) for i in items):
         return _advanced_index(a, items)
+    return _basic_index(a, items)
+
+
+def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
     ndim = a._data.ndim
     used = sum(1 for i in items if i is not None and i is not Ellipsis)
     if used > ndim:
@@ -337,6 +348,26 @@ def getitem(a: Any, index: Any) -> Any:
 
 
 def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
+    # As PyTorch: ints, slices and None are applied first (as views: SelectBackward0 ...),
+    # then the integer/boolean arrays index what is left (one IndexBackward0). So x[1, idx]
+    # is a Select then an Index, and x[1, :, idx] has PyTorch's shape, not numpy's.
+    if not any(isinstance(i, bool) for i in items) and any(_changes_view(i) for i in items):
+        basic: list[Any] = []
+        rest: list[Any] = []
+        for i in items:
+            if _advanced(i):
+                dims = np.ndim(_value(i)) if _value(i).dtype == np.bool_ else 1
+                basic += [slice(None)] * dims
+                rest.append(i)
+            elif isinstance(i, (slice, type(None))):
+                basic.append(i)
+                rest.append(slice(None))
+            elif i is Ellipsis:
+                basic.append(i)
+                rest.append(i)
+            else:  # an int: its dimension is gone
+                basic.append(i)
+        a, items = _basic_index(a, tuple(basic)), tuple(rest)
     key = tuple(
         i._data if hasattr(i, "_data") else np.asarray(i) if isinstance(i, list) else i
         for i in items
@@ -345,6 +376,17 @@ def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
         return Index.apply(a, key if len(key) > 1 else key[0])
     except IndexError as e:
         raise IndexError(f"{e} (indexing a tensor of shape {list(a._data.shape)})") from None
+
+
+def _value(item: Any) -> np.ndarray:
+    return item._data if hasattr(item, "_data") else np.asarray(item)
+
+
+def _changes_view(item: Any) -> bool:
+    # ints, None and slices other than ``:`` are recorded as view nodes before the Index
+    if _advanced(item) or item is Ellipsis:
+        return False
+    return not (isinstance(item, slice) and item == slice(None))
 
 
 class Cat(Function):
@@ -424,6 +466,12 @@ class Split(Function):
         return np.concatenate(grad_outputs, axis=ctx.dim)
 
 
+class SplitWithSizes(Split):
+    """outputs = a cut into pieces of the given sizes: the gradient pieces are joined back."""
+
+    node_name = "SplitWithSizesBackward0"
+
+
 class Unbind(Function):
     """outputs = the slices of a along dim: the gradients are stacked back."""
 
@@ -454,7 +502,8 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
                 f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
                 f"at dimension {d}), but got split_sizes={sizes}"
             )
-    outs = Split.apply(a, list(np.cumsum(sizes)[:-1]), d)
+    fn = Split if isinstance(split_size_or_sections, int) else SplitWithSizes
+    outs = fn.apply(a, list(np.cumsum(sizes)[:-1]), d)
     outs = outs if isinstance(outs, tuple) else (outs,)
     return tuple(as_view(o, a) for o in outs)
 

@@ -1,0 +1,424 @@
+"""The one table of differentiable ops that drives the forward, gradient and parity tests.
+
+Each ``OpSpec`` runs the same code on both libraries: ``spec.call(lib, *inputs)`` with
+``lib`` either ``microtorch`` or ``torch`` (students write ``import microtorch as torch``, so
+one lambda serves both); ``spec.microtorch`` and ``spec.torch(torch)`` are those two callables.
+Constant arguments (masks, conditions, index tensors) are built inside the lambda with
+``lib.tensor``; only the differentiable inputs are passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+import microtorch
+
+Shape = tuple[int, ...]
+
+# Fixed constant arguments: the same on both libraries, never differentiated.
+MASK_23 = np.array([[True, False, True], [False, False, True]])
+MASK_3 = np.array([True, False, True])
+COND_31 = np.array([[True], [False], [True]])
+IDX = np.array([2, 0, 2])  # a repeated index: its gradient must add up
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One op: how to call it, a numpy reference, its inputs, PyTorch's grad_fn name."""
+
+    name: str
+    call: Callable[..., Any]  # call(lib, *inputs) -> Tensor or tuple of Tensors
+    ref: Callable[..., Any]  # the same on numpy arrays (float64)
+    shapes: tuple[Shape, ...]  # one shape per differentiable input
+    grad_fn: str  # PyTorch 2.13's grad_fn.name() for the (first) output
+    domain: str = "real"  # real | positive | nonzero | distinct (no ties, away from kinks)
+    broadcasts: bool = False  # True: binary op whose inputs may have any broadcastable shapes
+    next_functions: tuple[str | None, ...] | None = field(default=None)  # if not one per input
+
+    @property
+    def microtorch(self) -> Callable[..., Any]:
+        """The op on microtorch tensors."""
+        return partial(self.call, microtorch)
+
+    def torch(self, torch: ModuleType) -> Callable[..., Any]:
+        """The op on torch tensors."""
+        return partial(self.call, torch)
+
+    def __str__(self) -> str:  # pytest ids
+        return self.name
+
+
+def sample(domain: str, shape: Shape, rng: np.random.Generator, k: int = 0) -> np.ndarray:
+    """Float64 input values for ``domain``; input ``k`` of an op gets its own offset (no ties)."""
+    n = int(np.prod(shape))
+    if domain == "positive":
+        return rng.uniform(0.5, 2.0, shape)
+    if domain == "nonzero":
+        return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 2.0, shape)
+    if domain == "distinct":
+        # distinct values at least 4/n apart, never 0 or +-0.5 (the kinks of relu, abs, clamp)
+        grid = rng.permutation(n) * (4.0 / max(n, 1)) - 2.0 + 0.0123 + 0.0371 * k
+        return grid.reshape(shape)
+    return rng.standard_normal(shape)
+
+
+def inputs_for(spec: OpSpec, seed: int = 0) -> list[np.ndarray]:
+    """Seeded float64 inputs for ``spec``."""
+    rng = np.random.default_rng(seed)
+    return [sample(spec.domain, s, rng, k) for k, s in enumerate(spec.shapes)]
+
+
+def _softmax(x: np.ndarray, dim: int) -> np.ndarray:
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-x))
+
+
+S23, S31, S14, S234 = (2, 3), (3, 1), (1, 4), (2, 3, 4)
+
+# fmt: off
+OPS: list[OpSpec] = [
+    # --- binary, tensor with tensor (broadcasting) ----------------------------------------
+    OpSpec("add", lambda L, a, b: a + b, np.add, (S31, S14), "AddBackward0", broadcasts=True),
+    OpSpec("sub", lambda L, a, b: a - b, np.subtract, (S23, (3,)), "SubBackward0", broadcasts=True),
+    OpSpec("mul", lambda L, a, b: a * b, np.multiply, (S31, S14), "MulBackward0", broadcasts=True),
+    OpSpec(
+        "div", lambda L, a, b: a / b, np.divide, (S23, S23), "DivBackward0", "nonzero", True
+    ),
+    OpSpec("pow", lambda L, a, b: a**b, np.power, ((), S23), "PowBackward1", "positive", True),
+    OpSpec(
+        "maximum", lambda L, a, b: L.maximum(a, b), np.maximum, (S31, S14),
+        "MaximumBackward0", "distinct", True,
+    ),
+    OpSpec(
+        "minimum", lambda L, a, b: L.minimum(a, b), np.minimum, (S23, S23),
+        "MinimumBackward0", "distinct", True,
+    ),
+    OpSpec(
+        "add_alpha", lambda L, a, b: L.add(a, b, alpha=2), lambda a, b: a + 2 * b, (S23, S23),
+        "AddBackward0",
+    ),
+    # --- binary, tensor with Python number (and the reflected forms) ----------------------
+    OpSpec("add_scalar", lambda L, x: x + 2, lambda x: x + 2, (S23,), "AddBackward0"),
+    OpSpec("radd_scalar", lambda L, x: 2 + x, lambda x: 2 + x, (S23,), "AddBackward0"),
+    OpSpec("sub_scalar", lambda L, x: x - 2, lambda x: x - 2, (S23,), "SubBackward0"),
+    OpSpec("rsub_scalar", lambda L, x: 2 - x, lambda x: 2 - x, (S23,), "RsubBackward1"),
+    OpSpec("mul_scalar", lambda L, x: x * 3, lambda x: x * 3, (S23,), "MulBackward0"),
+    OpSpec("rmul_scalar", lambda L, x: 3 * x, lambda x: 3 * x, (S23,), "MulBackward0"),
+    OpSpec("div_scalar", lambda L, x: x / 4, lambda x: x / 4, (S23,), "DivBackward0"),
+    OpSpec(
+        "rdiv_scalar", lambda L, x: 2 / x, lambda x: 2 / x, (S23,), "MulBackward0", "nonzero",
+        next_functions=("ReciprocalBackward0", None),
+    ),
+    OpSpec("pow_2", lambda L, x: x**2, lambda x: x**2, (S23,), "PowBackward0"),
+    OpSpec("pow_3", lambda L, x: x**3, lambda x: x**3, (S23,), "PowBackward0"),
+    OpSpec("pow_half", lambda L, x: x**0.5, np.sqrt, (S23,), "PowBackward0", "positive"),
+    OpSpec("pow_neg", lambda L, x: x**-1, lambda x: 1 / x, (S23,), "PowBackward0", "nonzero"),
+    OpSpec("rpow_scalar", lambda L, x: 2**x, lambda x: 2.0**x, (S23,), "PowBackward2"),
+    OpSpec("square", lambda L, x: x.square(), np.square, (S23,), "PowBackward0"),
+    # --- unary ------------------------------------------------------------------------------
+    OpSpec("neg", lambda L, x: -x, np.negative, (S23,), "NegBackward0"),
+    OpSpec("exp", lambda L, x: L.exp(x), np.exp, (S23,), "ExpBackward0"),
+    OpSpec("log", lambda L, x: L.log(x), np.log, (S23,), "LogBackward0", "positive"),
+    OpSpec("log1p", lambda L, x: L.log1p(x), np.log1p, (S23,), "Log1PBackward0", "positive"),
+    OpSpec("sqrt", lambda L, x: L.sqrt(x), np.sqrt, (S23,), "SqrtBackward0", "positive"),
+    OpSpec("abs", lambda L, x: L.abs(x), np.abs, (S23,), "AbsBackward0", "distinct"),
+    OpSpec("sin", lambda L, x: L.sin(x), np.sin, (S23,), "SinBackward0"),
+    OpSpec("cos", lambda L, x: x.cos(), np.cos, (S23,), "CosBackward0"),
+    OpSpec("sigmoid", lambda L, x: L.sigmoid(x), _sigmoid, (S23,), "SigmoidBackward0"),
+    OpSpec("tanh", lambda L, x: x.tanh(), np.tanh, (S23,), "TanhBackward0"),
+    OpSpec(
+        "relu", lambda L, x: L.relu(x), lambda x: np.maximum(x, 0), (S23,), "ReluBackward0",
+        "distinct",
+    ),
+    OpSpec(
+        "reciprocal", lambda L, x: x.reciprocal(), lambda x: 1 / x, (S23,),
+        "ReciprocalBackward0", "nonzero",
+    ),
+    OpSpec(
+        "clamp_min", lambda L, x: L.clamp(x, min=-0.5), lambda x: np.maximum(x, -0.5), (S23,),
+        "ClampBackward1", "distinct",
+    ),
+    OpSpec(
+        "clamp_max", lambda L, x: x.clamp(max=0.5), lambda x: np.minimum(x, 0.5), (S23,),
+        "ClampBackward1", "distinct",
+    ),
+    OpSpec(
+        "clamp_both", lambda L, x: x.clamp(-0.5, 0.5), lambda x: np.clip(x, -0.5, 0.5), (S23,),
+        "ClampBackward1", "distinct",
+    ),
+    # --- selection: where, masked_fill ---------------------------------------------------
+    OpSpec(
+        "where", lambda L, a, b: L.where(L.tensor(MASK_23), a, b),
+        lambda a, b: np.where(MASK_23, a, b), (S23, S23), "WhereBackward0",
+    ),
+    OpSpec(
+        "where_broadcast", lambda L, a, b: L.where(L.tensor(COND_31), a, b),
+        lambda a, b: np.where(COND_31, a, b), (S14, (3, 4)), "WhereBackward0",
+    ),
+    OpSpec(
+        "masked_fill", lambda L, x: x.masked_fill(L.tensor(MASK_23), 0.5),
+        lambda x: np.where(MASK_23, 0.5, x), (S23,), "MaskedFillBackward0",
+    ),
+    OpSpec(
+        "masked_fill_broadcast", lambda L, x: x.masked_fill(L.tensor(MASK_3), -1.0),
+        lambda x: np.where(MASK_3, -1.0, x), (S23,), "MaskedFillBackward0",
+    ),
+    # --- reductions -----------------------------------------------------------------------
+    OpSpec("sum", lambda L, x: x.sum(), np.sum, (S23,), "SumBackward0"),
+    OpSpec("sum_dim", lambda L, x: x.sum(dim=1), lambda x: x.sum(1), (S234,), "SumBackward1"),
+    OpSpec(
+        "sum_dims_keepdim", lambda L, x: L.sum(x, dim=(0, 2), keepdim=True),
+        lambda x: x.sum((0, 2), keepdims=True), (S234,), "SumBackward1",
+    ),
+    OpSpec(
+        "sum_neg_dim", lambda L, x: x.sum(-1, keepdim=True), lambda x: x.sum(-1, keepdims=True),
+        (S23,), "SumBackward1",
+    ),
+    OpSpec("mean", lambda L, x: x.mean(), np.mean, (S23,), "MeanBackward0"),
+    OpSpec("mean_dim", lambda L, x: x.mean(dim=0), lambda x: x.mean(0), (S234,), "MeanBackward1"),
+    OpSpec(
+        "mean_dim_keepdim", lambda L, x: L.mean(x, 1, keepdim=True),
+        lambda x: x.mean(1, keepdims=True), (S23,), "MeanBackward1",
+    ),
+    OpSpec("max", lambda L, x: x.max(), np.max, (S23,), "MaxBackward1", "distinct"),
+    OpSpec("min", lambda L, x: L.min(x), np.min, (S23,), "MinBackward1", "distinct"),
+    OpSpec(
+        "max_dim", lambda L, x: x.max(dim=1).values, lambda x: x.max(1), (S234,),
+        "MaxBackward0", "distinct",
+    ),
+    OpSpec(
+        "max_dim_keepdim", lambda L, x: L.max(x, 0, keepdim=True)[0],
+        lambda x: x.max(0, keepdims=True), (S23,), "MaxBackward0", "distinct",
+    ),
+    OpSpec(
+        "min_dim", lambda L, x: x.min(dim=-1).values, lambda x: x.min(-1), (S23,),
+        "MinBackward0", "distinct",
+    ),
+    OpSpec("amax", lambda L, x: L.amax(x), np.max, (S23,), "AmaxBackward0", "distinct"),
+    OpSpec(
+        "amax_dim", lambda L, x: x.amax(dim=1), lambda x: x.max(1), (S234,), "AmaxBackward0",
+        "distinct",
+    ),
+    OpSpec(
+        "amax_dims", lambda L, x: x.amax(dim=(0, 2)), lambda x: x.max((0, 2)), (S234,),
+        "AmaxBackward0", "distinct",
+    ),
+    OpSpec(
+        "amin_dim_keepdim", lambda L, x: L.amin(x, 0, keepdim=True),
+        lambda x: x.min(0, keepdims=True), (S23,), "AminBackward0", "distinct",
+    ),
+    OpSpec("var", lambda L, x: x.var(), lambda x: x.var(ddof=1), (S23,), "VarBackward0"),
+    OpSpec(
+        "var_dim", lambda L, x: L.var(x, dim=1), lambda x: x.var(1, ddof=1), (S234,),
+        "VarBackward0",
+    ),
+    OpSpec("std", lambda L, x: x.std(), lambda x: x.std(ddof=1), (S23,), "StdBackward0"),
+    OpSpec(
+        "std_dim_keepdim", lambda L, x: L.std(x, 0, keepdim=True),
+        lambda x: x.std(0, ddof=1, keepdims=True), (S23,), "StdBackward0",
+    ),
+    OpSpec(
+        "softmax", lambda L, x: L.softmax(x, dim=-1), lambda x: _softmax(x, -1), (S23,),
+        "SoftmaxBackward0",
+    ),
+    OpSpec(
+        "softmax_dim0", lambda L, x: x.softmax(0), lambda x: _softmax(x, 0), (S234,),
+        "SoftmaxBackward0",
+    ),
+    OpSpec(
+        "log_softmax", lambda L, x: L.log_softmax(x, dim=1), lambda x: np.log(_softmax(x, 1)),
+        (S23,), "LogSoftmaxBackward0",
+    ),
+    OpSpec(
+        "logsumexp", lambda L, x: L.logsumexp(x, dim=1),
+        lambda x: np.log(np.exp(x).sum(1)), (S23,), "LogsumexpBackward0",
+    ),
+    # --- matrix products ---------------------------------------------------------------------
+    OpSpec("matmul_1d_1d", lambda L, a, b: a @ b, np.matmul, ((4,), (4,)), "DotBackward0"),
+    OpSpec("matmul_2d_1d", lambda L, a, b: a @ b, np.matmul, ((3, 4), (4,)), "MvBackward0"),
+    OpSpec(
+        "matmul_1d_2d", lambda L, a, b: L.matmul(a, b), np.matmul, ((3,), (3, 4)),
+        "SqueezeBackward4", next_functions=("MmBackward0",),
+    ),
+    OpSpec("matmul_2d_2d", lambda L, a, b: a @ b, np.matmul, ((2, 3), (3, 4)), "MmBackward0"),
+    OpSpec(
+        "matmul_3d_3d", lambda L, a, b: a @ b, np.matmul, ((2, 3, 4), (2, 4, 2)),
+        "UnsafeViewBackward0", next_functions=("BmmBackward0",),
+    ),
+    OpSpec(
+        "matmul_3d_2d", lambda L, a, b: a @ b, np.matmul, ((2, 3, 4), (4, 2)),
+        "UnsafeViewBackward0", next_functions=("MmBackward0",),
+    ),
+    OpSpec(
+        "matmul_2d_3d", lambda L, a, b: a @ b, np.matmul, ((3, 4), (2, 4, 2)),
+        "CloneBackward0", next_functions=("TransposeBackward0",),
+    ),
+    OpSpec(
+        "matmul_3d_1d", lambda L, a, b: a @ b, np.matmul, ((2, 3, 4), (4,)),
+        "UnsafeViewBackward0", next_functions=("MvBackward0",),
+    ),
+    OpSpec(
+        "matmul_1d_3d", lambda L, a, b: a @ b, np.matmul, ((4,), (2, 4, 3)),
+        "UnsafeViewBackward0", next_functions=("MvBackward0",),
+    ),
+    OpSpec(
+        "matmul_batch_broadcast", lambda L, a, b: a @ b, np.matmul, ((2, 1, 3, 4), (3, 4, 2)),
+        "UnsafeViewBackward0", next_functions=("BmmBackward0",),
+    ),
+    OpSpec("mm", lambda L, a, b: L.mm(a, b), np.matmul, ((2, 3), (3, 4)), "MmBackward0"),
+    OpSpec("mv", lambda L, a, b: a.mv(b), np.matmul, ((3, 4), (4,)), "MvBackward0"),
+    OpSpec("dot", lambda L, a, b: L.dot(a, b), np.dot, ((4,), (4,)), "DotBackward0"),
+    OpSpec("bmm", lambda L, a, b: L.bmm(a, b), np.matmul, ((2, 3, 4), (2, 4, 2)), "BmmBackward0"),
+    # --- views and reshapes -------------------------------------------------------------------
+    OpSpec(
+        "reshape", lambda L, x: x.reshape(4, 6), lambda x: x.reshape(4, 6), (S234,),
+        "ViewBackward0",
+    ),
+    OpSpec(
+        "reshape_copy", lambda L, x: x.t().reshape(-1), lambda x: x.T.reshape(-1), (S23,),
+        "UnsafeViewBackward0", next_functions=("CloneBackward0",),
+    ),
+    OpSpec(
+        "view", lambda L, x: x.view(3, -1), lambda x: x.reshape(3, -1), (S234,), "ViewBackward0"
+    ),
+    OpSpec("flatten", lambda L, x: x.flatten(), np.ravel, (S234,), "ViewBackward0"),
+    OpSpec(
+        "flatten_start", lambda L, x: L.flatten(x, start_dim=1), lambda x: x.reshape(2, 12),
+        (S234,), "ViewBackward0",
+    ),
+    OpSpec("squeeze", lambda L, x: x.squeeze(), np.squeeze, ((1, 3, 1),), "SqueezeBackward0"),
+    OpSpec(
+        "squeeze_dim", lambda L, x: L.squeeze(x, 2), lambda x: x.squeeze(2), ((1, 3, 1),),
+        "SqueezeBackward1",
+    ),
+    OpSpec(
+        "unsqueeze", lambda L, x: x.unsqueeze(0), lambda x: x[None], (S23,),
+        "UnsqueezeBackward0",
+    ),
+    OpSpec(
+        "unsqueeze_neg", lambda L, x: L.unsqueeze(x, -1), lambda x: x[..., None], (S23,),
+        "UnsqueezeBackward0",
+    ),
+    OpSpec(
+        "expand", lambda L, x: x.expand(2, 3, 4), lambda x: np.broadcast_to(x, S234), (S31,),
+        "ExpandBackward0",
+    ),
+    OpSpec(
+        "expand_keep", lambda L, x: x.expand(-1, 4), lambda x: np.broadcast_to(x, (3, 4)),
+        (S31,), "ExpandBackward0",
+    ),
+    OpSpec(
+        "transpose", lambda L, x: x.transpose(0, 2), lambda x: x.swapaxes(0, 2), (S234,),
+        "TransposeBackward0",
+    ),
+    OpSpec(
+        "permute", lambda L, x: x.permute(2, 0, 1), lambda x: x.transpose(2, 0, 1), (S234,),
+        "PermuteBackward0",
+    ),
+    OpSpec("t", lambda L, x: x.t(), np.transpose, (S23,), "TBackward0"),
+    OpSpec("T", lambda L, x: x.T, np.transpose, (S234,), "PermuteBackward0"),
+    OpSpec("clone", lambda L, x: x.clone(), np.copy, (S23,), "CloneBackward0"),
+    OpSpec(
+        "contiguous", lambda L, x: x.t().contiguous(), lambda x: x.T.copy(), (S23,),
+        "CloneBackward0",
+    ),
+    # --- indexing -----------------------------------------------------------------------------
+    OpSpec("index_int", lambda L, x: x[1], lambda x: x[1], (S23,), "SelectBackward0"),
+    OpSpec("index_neg_int", lambda L, x: x[-1], lambda x: x[-1], (S234,), "SelectBackward0"),
+    OpSpec("index_slice", lambda L, x: x[1:], lambda x: x[1:], (S234,), "SliceBackward0"),
+    OpSpec("index_step", lambda L, x: x[:, ::2], lambda x: x[:, ::2], (S23,), "SliceBackward0"),
+    OpSpec(
+        "index_int_slice", lambda L, x: x[0, 1:], lambda x: x[0, 1:], (S23,), "SliceBackward0",
+        next_functions=("SelectBackward0",),
+    ),
+    OpSpec(
+        "index_col", lambda L, x: x[:, 1], lambda x: x[:, 1], (S234,), "SelectBackward0"
+    ),
+    OpSpec(
+        "index_ellipsis", lambda L, x: x[..., 0], lambda x: x[..., 0], (S234,),
+        "SelectBackward0",
+    ),
+    OpSpec("index_none", lambda L, x: x[None], lambda x: x[None], (S23,), "UnsqueezeBackward0"),
+    OpSpec(
+        "index_none_mid", lambda L, x: x[:, None], lambda x: x[:, None], (S23,),
+        "UnsqueezeBackward0",
+    ),
+    OpSpec(
+        "index_int_array", lambda L, x: x[L.tensor(IDX)], lambda x: x[IDX], ((4, 2),),
+        "IndexBackward0",
+    ),
+    OpSpec(
+        "index_list", lambda L, x: x[[0, 2, 0]], lambda x: x[[0, 2, 0]], ((3, 2),),
+        "IndexBackward0",
+    ),
+    OpSpec(
+        "index_bool_mask", lambda L, x: x[L.tensor(MASK_23)], lambda x: x[MASK_23], (S23,),
+        "IndexBackward0",
+    ),
+    OpSpec(
+        "index_bool_rows", lambda L, x: x[L.tensor(MASK_3)], lambda x: x[MASK_3], ((3, 2),),
+        "IndexBackward0",
+    ),
+    OpSpec(
+        "index_int_and_array", lambda L, x: x[1, L.tensor(IDX)], lambda x: x[1, IDX], (S234,),
+        "IndexBackward0", next_functions=("SelectBackward0",),
+    ),
+    OpSpec(
+        "index_slice_and_array", lambda L, x: x[:, [2, 0]], lambda x: x[:, [2, 0]], (S234,),
+        "IndexBackward0",
+    ),
+    OpSpec(
+        "index_ellipsis_array", lambda L, x: x[..., L.tensor(IDX)], lambda x: x[..., IDX],
+        (S234,), "IndexBackward0",
+    ),
+    OpSpec(
+        "index_two_arrays", lambda L, x: x[[0, 1, 1], [2, 0, 2]],
+        lambda x: x[[0, 1, 1], [2, 0, 2]], (S23,), "IndexBackward0",
+    ),
+    # --- joining and splitting ----------------------------------------------------------
+    OpSpec(
+        "cat", lambda L, a, b: L.cat([a, b]), lambda a, b: np.concatenate([a, b]),
+        (S23, (1, 3)), "CatBackward0",
+    ),
+    OpSpec(
+        "cat_dim1", lambda L, a, b, c: L.cat((a, b, c), dim=1),
+        lambda a, b, c: np.concatenate([a, b, c], 1), (S23, (2, 1), S23), "CatBackward0",
+    ),
+    OpSpec(
+        "stack", lambda L, a, b: L.stack([a, b]), lambda a, b: np.stack([a, b]), (S23, S23),
+        "StackBackward0",
+    ),
+    OpSpec(
+        "stack_last", lambda L, a, b: L.stack([a, b], dim=-1),
+        lambda a, b: np.stack([a, b], -1), (S23, S23), "StackBackward0",
+    ),
+    OpSpec(
+        "split", lambda L, x: x.split(2), lambda x: tuple(np.split(x, [2, 4])), ((5, 2),),
+        "SplitBackward0",
+    ),
+    OpSpec(
+        "split_sizes", lambda L, x: L.split(x, [1, 2], dim=1),
+        lambda x: tuple(np.split(x, [1], 1)), (S23,), "SplitWithSizesBackward0",
+    ),
+    OpSpec(
+        "chunk", lambda L, x: x.chunk(2, dim=-1), lambda x: tuple(np.split(x, [2], -1)),
+        (S234,), "SplitBackward0",
+    ),
+    OpSpec(
+        "unbind", lambda L, x: x.unbind(1), lambda x: tuple(np.moveaxis(x, 1, 0)), (S23,),
+        "UnbindBackward0",
+    ),
+]
+# fmt: on
+
+BINARY = [spec for spec in OPS if spec.broadcasts]
