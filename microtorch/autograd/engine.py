@@ -137,14 +137,26 @@ def _walk(
     buffers: dict[Node, list[Any]] = {}
     for node, nr, g in roots:
         buffers.setdefault(node, [None] * node._num_outputs)[nr] = g
-    ready = [(-node._sequence_nr, id(node), node) for node in buffers if deps[node] == 0]
+    # A max-heap on creation order (sequence numbers are unique, so nodes are never compared).
+    ready = [(-node._sequence_nr, node) for node in buffers if deps[node] == 0]
     heapq.heapify(ready)
+    pop, push = heapq.heappop, heapq.heappush
+    simple = not record and capture is None and accumulate  # plain loss.backward()
     index = 0
     anomaly = grad_mode.state.anomaly
     while ready:
-        node = heapq.heappop(ready)[2]
+        node = pop(ready)[1]
         grad_outputs = buffers.pop(node)
         if type(node) is AccumulateGrad:
+            if simple:
+                g = grad_outputs[0]
+                if g is not None:
+                    variable = node.variable
+                    if variable._hooks:
+                        for hook in variable._hooks:
+                            g = _call_tensor_hook(hook, g)
+                    variable._add_to_grad(g)
+                continue
             step = _accumulate(node, grad_outputs[0], record, capture, captured, accumulate, index)
             if record and step is not None:
                 yield step
@@ -152,10 +164,11 @@ def _walk(
             continue
         if node._pre_hooks or node._tensor_pre_hooks or node._retain_grad or capture:
             grad_outputs = _run_pre_hooks(node, grad_outputs, capture, captured)
-        if all(g is None for g in grad_outputs):
+        n_out = node._num_outputs
+        if (grad_outputs[0] is None) if n_out == 1 else all(g is None for g in grad_outputs):
             grad_inputs: tuple[Any, ...] = (None,) * len(node.next_functions)
         else:
-            if node._num_outputs > 1:
+            if n_out > 1:
                 grad_outputs = _materialize(node, grad_outputs)
             grad_inputs = node.apply_backward(grad_outputs)  # type: ignore[attr-defined]
             if anomaly:
@@ -164,7 +177,8 @@ def _walk(
                 for hook in node._hooks:
                     hook(grad_inputs, grad_outputs)
         if not retain_graph:
-            node._release()  # type: ignore[attr-defined]
+            node._saved = None  # type: ignore[attr-defined]  # free what forward saved
+            node._saved_meta = None  # type: ignore[attr-defined]
         if record:
             yield BackwardStep(
                 index, node, node.name(), _tensors(grad_outputs), _tensors(grad_inputs)
@@ -173,18 +187,16 @@ def _walk(
         for (child, nr), g in zip(node.next_functions, grad_inputs):
             if child is None:
                 continue
+            buf = buffers.get(child)
+            if buf is None:
+                buf = buffers[child] = [None] * child._num_outputs
             if g is not None:
-                buf = buffers.get(child)
-                if buf is None:
-                    buf = buffers[child] = [None] * child._num_outputs
                 prev = buf[nr]
                 buf[nr] = g if prev is None else prev + g  # out of place: g may be shared
             left = deps[child] - 1
             deps[child] = left
             if left == 0:
-                if child not in buffers:
-                    buffers[child] = [None] * child._num_outputs
-                heapq.heappush(ready, (-child._sequence_nr, id(child), child))
+                push(ready, (-child._sequence_nr, child))
 
 
 def _accumulate(

@@ -117,7 +117,7 @@ class AccumulateGrad(Node):
         self.variable = variable
         self.next_functions = ()
         # PyTorch gives AccumulateGrad the highest priority: leaves are filled as soon as ready.
-        self._sequence_nr = 1 << 62
+        self._sequence_nr = (1 << 62) + next(_sequence)
 
     def name(self) -> str:
         """``'torch::autograd::AccumulateGrad'``, the C++ name PyTorch reports."""
@@ -129,15 +129,25 @@ class BackwardNode(Node):
     (``ctx.anything = ...`` works, as in PyTorch)."""
 
     __slots__ = ("_saved", "_saved_meta", "_output_ref", "_out_meta")
-    _saved: tuple[Any, ...]
+    _saved: tuple[Any, ...] | None  # None once backward has freed it
     _saved_meta: list[Any] | None  # version counters of the saved values, to detect changes
     _output_ref: weakref.ref[Any]  # the tensor this node made (weak: no reference cycle)
     _out_meta: tuple[tuple[tuple[int, ...], Any], ...]  # (shape, dtype) of each output
     _function: ClassVar[type[Function]]
-    _freed = False
     _scope: str | None = None  # the nn.Module whose forward created this node
     _trace: str | None = None  # where in the user's code (anomaly mode only)
-    needs_input_grad: tuple[bool, ...] = ()
+
+    @property
+    def needs_input_grad(self) -> tuple[bool, ...]:
+        """For each input of ``forward``, whether it needs a gradient."""
+        given = self.__dict__.get("_needs_input_grad")
+        if given is not None:  # a student's Function: one entry per argument, as in PyTorch
+            return tuple(given)
+        return tuple(fn is not None for fn, _ in self.next_functions)
+
+    @needs_input_grad.setter
+    def needs_input_grad(self, value: tuple[bool, ...]) -> None:
+        self.__dict__["_needs_input_grad"] = value
 
     def __init__(self) -> None:
         self._saved = ()
@@ -166,7 +176,7 @@ class BackwardNode(Node):
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
         """What ``forward`` saved; raises if backward already freed it or it changed in place."""
-        if self._freed:
+        if self._saved is None:  # freed by a backward pass without retain_graph=True
             raise RuntimeError(FREED_MESSAGE)
         meta = self._saved_meta
         if meta is not None:
@@ -174,11 +184,6 @@ class BackwardNode(Node):
                 if entry is not None and entry[0][0] != entry[1]:
                     raise RuntimeError(_modified_message(entry, self))
         return self._saved
-
-    def _release(self) -> None:
-        self._saved = ()
-        self._saved_meta = None
-        self._freed = True
 
     def apply_backward(self, grad_outputs: list[np.ndarray]) -> tuple[np.ndarray | None, ...]:
         """Run this op's ``backward`` on gradients given as numpy arrays."""
@@ -310,6 +315,9 @@ class Function:
         return results
 
 
+_NO_EDGE = (None, 0)
+
+
 def _record(
     cls: type[Function],
     ctx: BackwardNode,
@@ -318,20 +326,23 @@ def _record(
     results: tuple[Any, ...],
     state: Any,
 ) -> None:
-    # Connect the new node to the graph: one edge per tensor input, in order.
-    ctx.next_functions = tuple(
-        (t.grad_fn, t._output_nr)
-        if t.grad_fn is not None
-        else (t._accumulate_grad(), 0)
-        if t._rg
-        else (None, 0)
-        for t in tensors
-    )
-    ctx._num_outputs = len(results)
+    # Connect the new node to the graph: one edge per tensor input, in order. (Plain loops
+    # rather than generator expressions: this runs for every recorded op.)
+    edges = []
+    for t in tensors:
+        if t.grad_fn is not None:
+            edges.append((t.grad_fn, t._output_nr))
+        elif t._rg:
+            edges.append((t._accumulate_grad(), 0))
+        else:
+            edges.append(_NO_EDGE)
+    ctx.next_functions = tuple(edges)
     ctx._output_ref = weakref.ref(results[0])
-    ctx._out_meta = tuple((r._data.shape, r._dtype) for r in results)
-    if cls._raw:
-        ctx.needs_input_grad = tuple(t._rg for t in tensors)
+    if len(results) == 1:
+        ctx._out_meta = ((results[0]._data.shape, results[0]._dtype),)
+    else:
+        ctx._num_outputs = len(results)
+        ctx._out_meta = tuple([(r._data.shape, r._dtype) for r in results])
     if ctx._saved:
         ctx._saved_meta = _saved_meta(ctx._saved, tensors, results, cls._raw)
     if not cls._raw:
@@ -391,7 +402,7 @@ def _finish_tensor_ctx(ctx: BackwardNode, args: tuple[Any, ...], results: tuple[
         Tensor._make(v._data, False, None, 0, v._device, False)
         if any(v is r for r in results)
         else v
-        for v in ctx._saved
+        for v in ctx._saved or ()
     )
     positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
     ctx.__dict__["_tensor_positions"] = positions
