@@ -31,8 +31,11 @@ class BackwardStep:
     """One node processed by a real backward pass, as the engine saw it.
 
     ``grad_outputs`` arrived at ``node`` (already summed over every use); ``grad_inputs`` went
-    out, one per entry of ``node.next_functions``. For an ``AccumulateGrad`` node, ``variable``
-    is the leaf and ``grad_before``/``grad_after`` its ``.grad`` around the ``+=``.
+    out, one per entry of ``node.next_functions``. ``saved`` holds copies of the values the
+    op's forward saved (what its local derivative is computed from) and ``formula`` the local
+    derivative in words, e.g. ``"z = a * b, so dz/da = b and dz/db = a."``. For an
+    ``AccumulateGrad`` node, ``variable`` is the leaf and ``grad_before``/``grad_after`` its
+    ``.grad`` around the ``+=``.
     """
 
     index: int
@@ -43,6 +46,8 @@ class BackwardStep:
     variable: Any = None
     grad_before: Any = None
     grad_after: Any = None
+    saved: tuple[Any, ...] = ()
+    formula: str = ""
 
 
 def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> list[np.ndarray]:
@@ -164,6 +169,7 @@ def _walk(
             continue
         if node._pre_hooks or node._tensor_pre_hooks or node._retain_grad or capture:
             grad_outputs = _run_pre_hooks(node, grad_outputs, capture, captured)
+        saved = _saved_copies(node) if record else ()
         n_out = node._num_outputs
         if (grad_outputs[0] is None) if n_out == 1 else all(g is None for g in grad_outputs):
             grad_inputs: tuple[Any, ...] = (None,) * len(node.next_functions)
@@ -181,7 +187,13 @@ def _walk(
             node._saved_meta = None  # type: ignore[attr-defined]
         if record:
             yield BackwardStep(
-                index, node, node.name(), _tensors(grad_outputs), _tensors(grad_inputs)
+                index,
+                node,
+                node.name(),
+                _tensors(grad_outputs),
+                _tensors(grad_inputs),
+                saved=saved,
+                formula=local_derivative(node),
             )
             index += 1
         for (child, nr), g in zip(node.next_functions, grad_inputs):
@@ -197,6 +209,27 @@ def _walk(
             deps[child] = left
             if left == 0:
                 push(ready, (-child._sequence_nr, child))
+
+
+def local_derivative(node: Node) -> str:
+    """The local derivative of ``node``'s op in words: the first line of its docstring."""
+    if type(node) is AccumulateGrad:
+        return "leaf.grad += incoming gradient (gradients add up, they are not replaced)."
+    doc = getattr(node, "_function", None).__doc__ or ""  # type: ignore[union-attr]
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
+def _saved_copies(node: Node) -> tuple[Any, ...]:
+    # What forward saved, copied before backward frees it (for the step-through widget).
+    values = getattr(node, "_saved", None) or ()
+    Tensor = _function.Tensor
+    out = []
+    for v in values:
+        if isinstance(v, np.ndarray):
+            out.append(Tensor._make(v.copy(), False, None, 0, None, False))
+        elif isinstance(v, Tensor):
+            out.append(Tensor._make(v._data.copy(), False, None, 0, None, False))
+    return tuple(out)
 
 
 def _accumulate(
@@ -231,6 +264,7 @@ def _accumulate(
         variable,
         None if before is None else Tensor._make(before, False, None, 0, None, False),
         Tensor._make(variable._grad._data.copy(), False, None, 0, None, False),
+        formula=local_derivative(node),
     )
 
 
