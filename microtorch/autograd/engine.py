@@ -215,7 +215,7 @@ def local_derivative(node: Node) -> str:
     """The local derivative of ``node``'s op in words: the first line of its docstring."""
     if type(node) is AccumulateGrad:
         return "leaf.grad += incoming gradient (gradients add up, they are not replaced)."
-    doc = getattr(node, "_function", None).__doc__ or ""  # type: ignore[union-attr]
+    doc = getattr(node, "_function", None).__doc__ or ""
     return " ".join(doc.strip().split("\n\n")[0].split())
 
 
