@@ -25,7 +25,8 @@ class Mm(Function):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
-        return grad_output @ b.T, a.T @ grad_output
+        need_a, need_b = ctx.needs_input_grad  # skip a product nobody needs (e.g. the input X)
+        return grad_output @ b.T if need_a else None, a.T @ grad_output if need_b else None
 
 
 class Mv(Mm):
@@ -78,7 +79,12 @@ class Addmm(Function):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
-        return unbroadcast(grad_output, ctx.c_shape), grad_output @ b.T, a.T @ grad_output
+        need_c, need_a, need_b = ctx.needs_input_grad  # skip products nobody needs
+        return (
+            unbroadcast(grad_output, ctx.c_shape) if need_c else None,
+            grad_output @ b.T if need_a else None,
+            a.T @ grad_output if need_b else None,
+        )
 
 
 def _shape(x: Any) -> str:
@@ -190,6 +196,12 @@ def matmul(a: Any, b: Any) -> Any:
         product = mm(folded, t2) if t2._data.ndim == 2 else mv(folded, t2)
         out = S.UnsafeView.apply(product, out_shape)
         return S.contiguous(S.transpose(out, -1, -2)) if transpose and da == 2 else out
+    if da == 3 and db == 3 and a._data.shape[0] != b._data.shape[0]:
+        # a batch of one that needs a gradient is squeezed, so its gradient is not expanded
+        if a._data.shape[0] == 1 and a.requires_grad:
+            return matmul(S.squeeze(a, 0), b)
+        if b._data.shape[0] == 1 and b.requires_grad:
+            return matmul(a, S.squeeze(b, 0))
     n = a._data.shape[-2] if da > 1 else 1
     m1, m2 = a._data.shape[-1], b._data.shape[-2] if db > 1 else b._data.shape[0]
     p = b._data.shape[-1] if db > 1 else 1
