@@ -150,3 +150,8 @@ __all__ = [
     "zeros", "zeros_like",
 ]  # fmt: skip
 __version__ = "0.1.0"
+
+from microtorch import nn, optim, utils  # noqa: E402 - after the core they are built on
+from microtorch.serialization import load, save  # noqa: E402
+
+__all__ += ["load", "nn", "optim", "save", "utils"]

@@ -65,6 +65,9 @@ class device:  # noqa: N801 - PyTorch's name
     def __hash__(self) -> int:
         return hash((self.type, self.index))
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (device, (str(self),))  # copy.deepcopy(model) gets the same cached device
+
 
 CPU = device("cpu")
 

@@ -1,0 +1,30 @@
+"""``Dropout``: randomly zero activations while training; do nothing in ``eval()`` mode."""
+
+from __future__ import annotations
+
+from microtorch.nn import functional as F
+from microtorch.nn.module import Module
+from microtorch.tensor import Tensor
+
+__all__ = ["Dropout"]
+
+
+class Dropout(Module):
+    """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p).
+
+    The scaling keeps the expected value unchanged, so ``eval()`` can simply pass the input
+    through.
+    """
+
+    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
+        super().__init__()
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - PyTorch's name
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"

@@ -1,0 +1,83 @@
+"""``Embedding``: a lookup table of learnable vectors, one row per token id."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.dtypes import dtype as dtype_
+from microtorch.dtypes import get_default_dtype
+from microtorch.nn import functional as F
+from microtorch.nn import init
+from microtorch.nn.module import Module
+from microtorch.nn.parameter import Parameter
+from microtorch.tensor import Tensor
+
+__all__ = ["Embedding"]
+
+
+class Embedding(Module):
+    """Row ``i`` of ``weight`` (shape (num_embeddings, embedding_dim)) for each index ``i``.
+
+    Initialised from N(0, 1), as in PyTorch; the ``padding_idx`` row starts at zero and
+    never receives a gradient.
+    """
+
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+        _weight: Tensor | None = None,
+        _freeze: bool = False,
+        device: Any = None,
+        dtype: dtype_ | None = None,
+    ) -> None:
+        super().__init__()
+        self.num_embeddings = num_embeddings
+        self.embedding_dim = embedding_dim
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx %= num_embeddings
+        self.padding_idx = padding_idx
+        self.max_norm = max_norm
+        if _weight is None:
+            data = np.zeros((num_embeddings, embedding_dim), (dtype or get_default_dtype()).numpy)
+            self.weight = Parameter(Tensor._make(data, False, None), requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self) -> None:
+        """Draw fresh N(0, 1) values; zero the padding row."""
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            self.weight._data[self.padding_idx] = 0
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        embeddings: Tensor,
+        freeze: bool = True,
+        padding_idx: int | None = None,
+        max_norm: float | None = None,
+    ) -> Embedding:
+        """An ``Embedding`` holding the given 2-D ``embeddings`` (frozen by default)."""
+        if embeddings.dim() != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        rows, cols = embeddings.shape
+        return cls(rows, cols, padding_idx, max_norm, _weight=embeddings, _freeze=freeze)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - PyTorch's name
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm)
+
+    def extra_repr(self) -> str:
+        s = f"{self.num_embeddings}, {self.embedding_dim}"
+        if self.padding_idx is not None:
+            s += f", padding_idx={self.padding_idx}"
+        if self.max_norm is not None:
+            s += f", max_norm={self.max_norm}"
+        return s

@@ -1,0 +1,171 @@
+"""``microtorch.nn.functional``: the layers and losses as plain functions (``import ... as F``).
+
+Each function records the same graph PyTorch 2.13 records for the same call, so a student's
+``loss.grad_fn`` reads ``NllLossBackward0`` here as it does in PyTorch. The losses live in
+``loss_functions.py`` and are re-exported here.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from microtorch.creation import Generator, default_generator
+from microtorch.nn import layer_ops
+from microtorch.nn.loss_functions import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    cross_entropy,
+    l1_loss,
+    mse_loss,
+    nll_loss,
+)
+from microtorch.ops import elementwise as ew
+from microtorch.ops import linalg, unary
+from microtorch.ops import reduction as red
+from microtorch.ops.shape import UnsafeView, as_view
+from microtorch.tensor import Tensor
+
+__all__ = [
+    "linear", "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
+    "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
+    "binary_cross_entropy", "binary_cross_entropy_with_logits",
+]  # fmt: skip
+
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
+    """y = x @ W.T + b, recorded as PyTorch records it (``AddmmBackward0`` for a batch)."""
+    ndim = input._data.ndim
+    if ndim == 0:
+        raise RuntimeError(
+            "both arguments to linear need to be at least 1D, but they are 0D and 2D"
+        )
+    k = input._data.shape[-1]
+    if weight._data.shape[-1] != k:
+        rows = int(np.prod(input._data.shape[:-1], dtype=np.int64))
+        o, i = weight._data.shape
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {i}x{o}) (the last "
+            f"dimension of the input, {k}, must equal in_features, {i})"
+        )
+    wt = weight.t()  # TBackward0
+    if bias is not None:
+        if ndim == 2:
+            return linalg.addmm(bias, input, wt)
+        out = linalg.addmm(bias, input.reshape(-1, k), wt)  # inputs are flattened to 2-D
+        return out.view(*input._data.shape[:-1], out._data.shape[-1])
+    if ndim == 2:
+        return linalg.mm(input, wt)
+    if ndim == 1:
+        out = linalg.mm(input.unsqueeze(0), wt)
+        return as_view(layer_ops.SqueezeDims.apply(out, (0,)), out)
+    out = linalg.mm(input.reshape(-1, k), wt)
+    return UnsafeView.apply(out, (*input._data.shape[:-1], out._data.shape[-1]))
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """max(x, 0) element-wise."""
+    return input.relu_() if inplace else unary.relu(input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x where x > 0, else ``negative_slope * x``."""
+    return layer_ops.LeakyRelu.apply(input, float(negative_slope))
+
+
+def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
+    """1 / (1 + exp(-x)) element-wise."""
+    return unary.sigmoid(input)
+
+
+def tanh(input: Tensor) -> Tensor:  # noqa: A002
+    """tanh(x) element-wise."""
+    return unary.tanh(input)
+
+
+def _softmax_dim(ndim: int) -> int:
+    warnings.warn(
+        "Implicit dimension choice for softmax has been deprecated. Change the call to include "
+        "dim=X as an argument.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
+    """exp(x) / sum(exp(x)) along ``dim``."""
+    if dim is None:
+        dim = _softmax_dim(input._data.ndim)
+    return red.softmax(input, dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
+    """log(softmax(x)) along ``dim``, computed stably."""
+    if dim is None:
+        dim = _softmax_dim(input._data.ndim)
+    return red.log_softmax(input, dim, dtype)
+
+
+def dropout(
+    input: Tensor,  # noqa: A002
+    p: float = 0.5,
+    training: bool = True,
+    inplace: bool = False,
+    generator: Generator | None = None,
+) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p) (training)."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0 or input._data.size == 0:
+        return input
+    dtype = input._data.dtype
+    keep = (generator or default_generator)._rng.random(input._data.shape) >= p
+    scale = keep.astype(dtype) * np.asarray(0.0 if p == 1 else 1 / (1 - p), dtype)
+    mask = Tensor._make(scale, False, None, 0, input._device)
+    return input.mul_(mask) if inplace else ew.mul(input, mask)  # MulBackward0, as in PyTorch
+
+
+def embedding(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+) -> Tensor:
+    """Rows of ``weight`` picked by the integer ``input`` (``EmbeddingBackward0``)."""
+    indices = input._data
+    if indices.dtype.kind not in "iu":
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar "
+            f"types: Long, Int; but got microtorch.{input._dtype._legacy} instead (while "
+            "checking arguments for embedding) (Fix: pass integer indices, e.g. x.long())"
+        )
+    n = weight._data.shape[0]
+    if indices.size and (indices.min() < -n or indices.max() >= n):
+        raise IndexError(
+            f"index out of range in self (indices must be in [0, {n - 1}] for an embedding with "
+            f"{n} rows; got {int(indices.min())}..{int(indices.max())})"
+        )
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += n
+    if max_norm is not None:
+        _renorm_rows(weight, indices, max_norm)
+    return layer_ops.Embedding.apply(weight, indices % n, padding_idx)
+
+
+def _renorm_rows(weight: Tensor, indices: np.ndarray, max_norm: float) -> None:
+    # PyTorch rescales, in place and outside the graph, the looked-up rows longer than max_norm.
+    rows = np.unique(indices)
+    norms = np.linalg.norm(weight._data[rows], axis=1, keepdims=True)
+    scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(weight._data.dtype)
+    weight._data[rows] *= scale
+    weight._version_counter[0] += 1
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices as rows of 0s with a 1 at the index (int64)."""
+    data = tensor._data
+    n = int(data.max()) + 1 if num_classes == -1 else num_classes
+    return Tensor._make((data[..., None] == np.arange(n)).astype(np.int64), False, None)

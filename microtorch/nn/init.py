@@ -1,0 +1,152 @@
+"""``nn.init``: fill a tensor in place with starting values (PyTorch's schemes and formulas).
+
+Every random draw comes from microtorch's seeded generator (or the ``generator`` passed), so
+``microtorch.manual_seed(0)`` makes a model's initial weights repeatable. The values are not
+the ones PyTorch draws for the same seed; the distributions are the same.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+
+from microtorch.creation import Generator, default_generator
+from microtorch.tensor import Tensor
+
+__all__ = [
+    "calculate_gain", "zeros_", "ones_", "constant_", "normal_", "uniform_", "eye_",
+    "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
+]  # fmt: skip
+
+
+def _fill(tensor: Tensor, make: Callable[[tuple[int, ...]], np.ndarray]) -> Tensor:
+    # Writes in place outside the graph (as under no_grad) and bumps the version counter.
+    np.copyto(tensor._data, make(tensor._data.shape), casting="unsafe")
+    tensor._version_counter[0] += 1
+    return tensor
+
+
+def _rng(generator: Generator | None) -> np.random.Generator:
+    return (generator or default_generator)._rng
+
+
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
+    """The factor that keeps activations' variance steady through ``nonlinearity``."""
+    linear = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "sigmoid")
+    if nonlinearity in linear or nonlinearity == "conv_transpose2d":
+        return 1.0
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        slope = 0.01 if param is None else param
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _fans(tensor: Tensor) -> tuple[int, int]:
+    shape = tensor._data.shape
+    if len(shape) < 2:
+        raise ValueError(
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+        )
+    receptive = int(np.prod(shape[2:])) if len(shape) > 2 else 1
+    return shape[1] * receptive, shape[0] * receptive
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    """Fill with 0."""
+    return _fill(tensor, lambda s: np.zeros(s))
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    """Fill with 1."""
+    return _fill(tensor, lambda s: np.ones(s))
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fill with ``val``."""
+    return _fill(tensor, lambda s: np.full(s, val))
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    """Fill a matrix with the identity."""
+    if tensor._data.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill(tensor, lambda s: np.eye(s[0], s[1]))
+
+
+def normal_(
+    tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None
+) -> Tensor:
+    """Fill with draws from N(mean, std**2)."""
+    return _fill(tensor, lambda s: _rng(generator).normal(mean, std, s))
+
+
+def uniform_(
+    tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None
+) -> Tensor:
+    """Fill with draws from U(a, b)."""
+    return _fill(tensor, lambda s: _rng(generator).uniform(a, b, s))
+
+
+def xavier_uniform_(
+    tensor: Tensor, gain: float = 1.0, generator: Generator | None = None
+) -> Tensor:
+    """U(-a, a) with a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
+    fan_in, fan_out = _fans(tensor)
+    bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """N(0, std**2) with std = gain * sqrt(2 / (fan_in + fan_out))."""
+    fan_in, fan_out = _fans(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
+
+
+def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float:
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _fans(tensor)
+    fan = fan_in if mode == "fan_in" else fan_out
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
+
+
+def kaiming_uniform_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
+) -> Tensor:
+    """U(-b, b) with b = gain * sqrt(3 / fan) (He et al., 2015); ``Linear`` uses a = sqrt(5)."""
+    if 0 in tensor._data.shape:
+        _warn_empty()
+        return tensor
+    bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(
+    tensor: Tensor,
+    a: float = 0,
+    mode: str = "fan_in",
+    nonlinearity: str = "leaky_relu",
+    generator: Generator | None = None,
+) -> Tensor:
+    """N(0, std**2) with std = gain / sqrt(fan) (He et al., 2015)."""
+    if 0 in tensor._data.shape:
+        _warn_empty()
+        return tensor
+    return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+def _warn_empty() -> None:
+    warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)

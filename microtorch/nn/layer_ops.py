@@ -1,0 +1,89 @@
+"""The ``Function``s behind the layers that the core ops do not cover: embedding lookup,
+leaky ReLU, and the scalar forms PyTorch records inside ``linear`` and ``cross_entropy``.
+
+Each op's forward and backward take numpy arrays (``_raw = True``), as in the core.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from microtorch.autograd.function import Function
+from microtorch.ops.shape import SqueezeDim
+
+__all__ = ["Embedding", "LeakyRelu", "MulScalar", "DivScalar", "SqueezeDims"]
+
+
+class Embedding(Function):
+    """z = weight[indices] (row lookup), so dL/dweight[i] = the sum of the gradients of every
+    position that looked up row i; the ``padding_idx`` row gets none."""
+
+    _raw, node_name = True, "EmbeddingBackward0"
+
+    @staticmethod
+    def forward(ctx, weight, indices, padding_idx):
+        ctx.shape, ctx.indices, ctx.padding_idx = weight.shape, indices, padding_idx
+        return weight[indices]
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        grad = np.zeros(ctx.shape, grad_output.dtype)
+        # np.add.at adds once per occurrence: a row used twice gets both gradients.
+        np.add.at(grad, ctx.indices.reshape(-1), grad_output.reshape(-1, *ctx.shape[1:]))
+        if ctx.padding_idx is not None:
+            grad[ctx.padding_idx] = 0
+        return grad
+
+
+class LeakyRelu(Function):
+    """z = a if a > 0 else slope * a, so dz/da = 1 where a > 0, else slope."""
+
+    _raw, node_name = True, "LeakyReluBackward0"
+
+    @staticmethod
+    def forward(ctx, a, slope):
+        positive = a > 0
+        ctx.positive, ctx.slope = positive, slope
+        return np.where(positive, a, a * np.asarray(slope, a.dtype))
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        slope = np.asarray(ctx.slope, grad_output.dtype)
+        return np.where(ctx.positive, grad_output, grad_output * slope)
+
+
+class MulScalar(Function):
+    """z = a * c for a number c, so dz/da = c (PyTorch's ``mul.Scalar``: ``MulBackward1``)."""
+
+    _raw, node_name = True, "MulBackward1"
+
+    @staticmethod
+    def forward(ctx, a, c):
+        ctx.c = c
+        return a * np.asarray(c, a.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * np.asarray(ctx.c, grad_output.dtype)
+
+
+class DivScalar(Function):
+    """z = a / c for a number c, so dz/da = 1 / c (``div.Scalar``: ``DivBackward1``)."""
+
+    _raw, node_name = True, "DivBackward1"
+
+    @staticmethod
+    def forward(ctx, a, c):
+        ctx.c = c
+        return a / np.asarray(c, a.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output / np.asarray(ctx.c, grad_output.dtype)
+
+
+class SqueezeDims(SqueezeDim):
+    """z = a without the listed size-1 dims (``squeeze.dims``, as ``linear`` on a vector
+    records it): the gradient gets them back."""
+
+    node_name = "SqueezeBackward4"

@@ -1,0 +1,98 @@
+"""Loss modules: ``MSELoss``, ``L1Loss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``,
+``BCEWithLogitsLoss``. Each calls its ``nn.functional`` counterpart with its settings."""
+
+from __future__ import annotations
+
+from microtorch.nn import functional as F
+from microtorch.nn.module import Module
+from microtorch.tensor import Tensor
+
+__all__ = ["MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+
+
+class _Loss(Module):
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+
+class _WeightedLoss(_Loss):
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)  # saved in state_dict, as in PyTorch
+        self.weight: Tensor | None
+
+
+class MSELoss(_Loss):
+    """Mean squared error: mean((input - target)**2)."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002 - PyTorch's name
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class L1Loss(_Loss):
+    """Mean absolute error: mean(|input - target|)."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_WeightedLoss):
+    """Negative log-likelihood of the target classes, on log-probabilities."""
+
+    def __init__(
+        self, weight: Tensor | None = None, ignore_index: int = -100, reduction: str = "mean"
+    ) -> None:
+        super().__init__(weight, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    """Cross entropy on raw scores (logits): ``log_softmax`` then ``nll_loss``."""
+
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        ignore_index: int = -100,
+        reduction: str = "mean",
+        label_smoothing: float = 0.0,
+    ) -> None:
+        super().__init__(weight, reduction)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.cross_entropy(
+            input, target, self.weight, self.ignore_index, self.reduction, self.label_smoothing
+        )
+
+
+class BCELoss(_WeightedLoss):
+    """Binary cross entropy on probabilities (after a sigmoid)."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.binary_cross_entropy(input, target, self.weight, self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Binary cross entropy on raw scores, with the sigmoid built in (numerically stable)."""
+
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        reduction: str = "mean",
+        pos_weight: Tensor | None = None,
+    ) -> None:
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+        self.weight: Tensor | None
+        self.pos_weight: Tensor | None
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.binary_cross_entropy_with_logits(
+            input, target, self.weight, self.reduction, self.pos_weight
+        )

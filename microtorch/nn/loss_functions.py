@@ -1,0 +1,227 @@
+"""The loss functions of ``nn.functional``: cross entropy, NLL, MSE, L1 and binary cross entropy.
+
+Each builds the graph PyTorch 2.13 builds: ``cross_entropy`` is ``NllLossBackward0`` over
+``LogSoftmaxBackward0``, ``mse_loss`` one ``MseLossBackward0``, ``l1_loss`` a mean of ``abs``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from microtorch.dtypes import result_type
+from microtorch.nn import layer_ops, loss_ops
+from microtorch.ops import elementwise as ew
+from microtorch.ops import reduction as red
+from microtorch.ops import unary
+from microtorch.ops._broadcast import broadcast_error
+from microtorch.tensor import Tensor
+
+__all__ = [
+    "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+]  # fmt: skip
+
+_REDUCTIONS = ("mean", "sum", "none")
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _values(weight: Tensor | None) -> np.ndarray | None:
+    return None if weight is None else weight._data
+
+
+def _constant(value: np.ndarray) -> Tensor:
+    return Tensor._make(np.asarray(value), False, None)
+
+
+def _same_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
+    if target._data.shape != input._data.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+            "Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def nll_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+) -> Tensor:
+    """-input[i, target[i]] averaged: the loss on log-probabilities (after ``log_softmax``)."""
+    _check_reduction(reduction)
+    t, shape = target._data, input._data.shape
+    if t.dtype.kind not in "iu":
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target._dtype._legacy[:-6]} "
+            "(Fix: class-index targets are integers, e.g. target.long())"
+        )
+    if len(shape) >= 2 and (t.ndim == 0 or t.shape[0] != shape[0]):
+        raise ValueError(
+            f"Expected input batch_size ({shape[0]}) to match target batch_size "
+            f"({t.shape[0] if t.ndim else 0})."
+        )
+    if len(shape) > 2 and t.shape[1:] != shape[2:]:
+        raise RuntimeError(f"Expected target size {[shape[0], *shape[2:]]}, got {list(t.shape)}")
+    args = (_values(weight), reduction, ignore_index)
+    if len(shape) <= 2:
+        return loss_ops.NllLoss.apply(input, t, *args)
+    if len(shape) == 4:
+        return loss_ops.NllLoss2d.apply(input, t, *args)
+    # Other ranks go through the 4-D form, as in PyTorch: (N, C, 1, -1), then back.
+    n, c = shape[:2]
+    out = loss_ops.NllLoss2d.apply(input.reshape(n, c, 1, -1), t.reshape(n, 1, -1), *args)
+    return out.view(n, *shape[2:]) if reduction == "none" else out
+
+
+def _along(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
+    # Per-class weights shaped to broadcast along the class dimension.
+    shape = [1] * ndim
+    shape[class_dim] = weight._data.shape[0]
+    return _constant(weight._data.reshape(shape))
+
+
+def cross_entropy(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    ignore_index: int = -100,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """``nll_loss(log_softmax(input, 1), target)``: the classification loss on raw logits.
+
+    ``target`` holds class indices, or class probabilities with the input's shape.
+    """
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input._data.ndim == 1 else 1
+    logp = red.log_softmax(input, class_dim)  # stable: the max is subtracted first
+    n_classes = input._data.shape[class_dim]
+    if target._data.shape == input._data.shape and target._dtype.is_floating_point:
+        return _cross_entropy_probs(logp, target, weight, reduction, label_smoothing, class_dim)
+    nll = nll_loss(logp, target, weight, ignore_index, reduction)
+    if label_smoothing == 0:
+        return nll
+    # PyTorch's label smoothing: mix the NLL with the average of -log p over all classes.
+    ignore = target._data == ignore_index
+    weighted = logp if weight is None else ew.mul(logp, _along(weight, logp.ndim, class_dim))
+    smooth = ew.masked_fill(unary.neg(red.sum(weighted, class_dim)), ignore, 0.0)
+    if reduction == "mean":
+        if weight is None:
+            count = (~ignore).sum()
+        else:
+            count = weight._data[np.where(ignore, 0, target._data)][~ignore].sum()
+        smooth = ew.div(red.sum(smooth), _constant(count))
+    elif reduction == "sum":
+        smooth = red.sum(smooth)
+    return ew.add(
+        layer_ops.MulScalar.apply(nll, 1 - label_smoothing),
+        layer_ops.MulScalar.apply(smooth, label_smoothing / n_classes),
+    )
+
+
+def _cross_entropy_probs(
+    logp: Tensor,
+    target: Tensor,
+    weight: Tensor | None,
+    reduction: str,
+    label_smoothing: float,
+    class_dim: int,
+) -> Tensor:
+    # -(sum over classes of p * log q), PyTorch's composite for probability targets.
+    n_classes = logp._data.shape[class_dim]
+    if label_smoothing > 0:
+        target = ew.add(ew.mul(target, 1 - label_smoothing), label_smoothing / n_classes)
+    product = ew.mul(logp, target)
+    if weight is not None:
+        product = ew.mul(product, _along(weight, logp.ndim, class_dim))
+    if reduction == "none":
+        return unary.neg(red.sum(product, class_dim))
+    total = unary.neg(red.sum(product))
+    if reduction == "sum":
+        return total
+    return layer_ops.DivScalar.apply(total, logp._data.size / n_classes)
+
+
+def mse_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    reduction: str = "mean",
+) -> Tensor:
+    """The mean of (input - target)**2 (``MseLossBackward0``)."""
+    _check_reduction(reduction)
+    _same_size(input, target)
+    if target._dtype is not input._dtype:
+        common = result_type(input, target)
+        input, target = ew.as_operand(input, common), ew.as_operand(target, common)
+    try:
+        return loss_ops.MseLoss.apply(input, target, reduction)
+    except ValueError:
+        raise broadcast_error(input._data.shape, target._data.shape) from None
+
+
+def l1_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    reduction: str = "mean",
+) -> Tensor:
+    """The mean of |input - target| (a mean of ``AbsBackward0``, as in PyTorch)."""
+    _check_reduction(reduction)
+    _same_size(input, target)
+    losses = unary.abs(ew.sub(input, target))
+    if reduction == "none":
+        return losses
+    return red.sum(losses) if reduction == "sum" else red.mean(losses)
+
+
+def binary_cross_entropy(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+) -> Tensor:
+    """-(y log p + (1 - y) log(1 - p)) on probabilities p (after a sigmoid)."""
+    _check_reduction(reduction)
+    if target._data.shape != input._data.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}) is deprecated. Please ensure they have the same size."
+        )
+    x = input._data
+    if x.size and (x.min() < 0 or x.max() > 1 or np.isnan(x).any()):
+        raise RuntimeError(
+            "all elements of input should be between 0 and 1 (Fix: apply torch.sigmoid first, "
+            "or use binary_cross_entropy_with_logits on the raw scores)"
+        )
+    target = ew.as_operand(target, input._dtype)
+    return loss_ops.BinaryCrossEntropy.apply(input, target, _values(weight), reduction)
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """Binary cross entropy on raw scores, with the sigmoid inside: stable for any logit."""
+    _check_reduction(reduction)
+    if target._data.shape != input._data.shape:
+        raise ValueError(
+            f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    target = ew.as_operand(target, input._dtype)
+    return loss_ops.BinaryCrossEntropyWithLogits.apply(
+        input, target, _values(weight), _values(pos_weight), reduction
+    )

@@ -1,0 +1,170 @@
+"""The ``Function``s behind the losses: negative log-likelihood, mean squared error, and
+binary cross entropy (on probabilities and, stably, on logits).
+
+Each op's forward and backward take numpy arrays (``_raw = True``). ``reduction`` is
+``"mean"``, ``"sum"`` or ``"none"``; the backward scales the incoming gradient to match.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from microtorch.autograd.function import Function
+from microtorch.ops._broadcast import unbroadcast
+
+__all__ = ["NllLoss", "NllLoss2d", "MseLoss", "BinaryCrossEntropy", "BinaryCrossEntropyWithLogits"]
+
+
+def _reduce(losses: np.ndarray, reduction: str) -> np.ndarray:
+    if reduction == "none":
+        return losses
+    return np.asarray(losses.sum() if reduction == "sum" else losses.mean(), losses.dtype)
+
+
+def _scale(grad_output: np.ndarray, reduction: str, n: int) -> np.ndarray:
+    # d(mean)/d(loss_i) = 1 / n; d(sum)/d(loss_i) = 1; "none" passes each gradient through.
+    return grad_output / np.asarray(n, grad_output.dtype) if reduction == "mean" else grad_output
+
+
+class NllLoss(Function):
+    """loss_i = -w[t_i] * logp[i, t_i], so dloss_i/dlogp[i, t_i] = -w[t_i] and 0 elsewhere.
+
+    ``logp`` is ``(N, C, ...)`` (or ``(C,)``), ``target`` holds class indices; targets equal
+    to ``ignore_index`` count for nothing. The mean divides by the summed weights.
+    """
+
+    _raw, node_name = True, "NllLossBackward0"
+
+    @staticmethod
+    def forward(ctx, logp, target, weight, reduction, ignore_index):
+        x = logp[None] if logp.ndim == 1 else logp  # (N, C, ...)
+        t = target.reshape(1) if logp.ndim == 1 else target  # (N, ...)
+        valid = t != ignore_index
+        safe = np.where(valid, t, 0)
+        bad = (safe < 0) | (safe >= x.shape[1])
+        if bad.any():
+            raise IndexError(f"Target {int(safe[bad].flat[0])} is out of bounds.")
+        index = np.expand_dims(safe, 1)
+        picked = np.take_along_axis(x, index, axis=1).squeeze(1)  # logp[i, t_i]
+        w = valid.astype(x.dtype) if weight is None else weight[safe] * valid
+        losses = -picked * w
+        total = w.sum()
+        ctx.shape, ctx.index, ctx.w, ctx.reduction = logp.shape, index, w, reduction
+        ctx.total = total
+        if reduction == "none":
+            return losses.reshape(target.shape)
+        if reduction == "sum":
+            return np.asarray(losses.sum(), x.dtype)
+        with np.errstate(invalid="ignore", divide="ignore"):  # all ignored: nan, as PyTorch
+            return np.asarray(losses.sum() / total, x.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        w = ctx.w
+        if ctx.reduction == "none":
+            coef = -w * grad_output.reshape(w.shape)
+        elif ctx.reduction == "sum":
+            coef = -w * grad_output
+        else:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                coef = -w * (grad_output / ctx.total)
+        shape = ctx.shape if len(ctx.shape) > 1 else (1, *ctx.shape)
+        grad = np.zeros(shape, grad_output.dtype)
+        np.put_along_axis(grad, ctx.index, np.expand_dims(coef.astype(grad.dtype), 1), axis=1)
+        return grad.reshape(ctx.shape)
+
+
+class NllLoss2d(NllLoss):
+    """The same loss for ``(N, C, H, W)`` inputs (one class score map per image)."""
+
+    node_name = "NllLoss2DBackward0"
+
+
+class MseLoss(Function):
+    """loss = (a - b)**2 averaged (or summed), so dloss/da = 2 (a - b) / n = -dloss/db."""
+
+    _raw, node_name = True, "MseLossBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b, reduction):
+        diff = a - b
+        ctx.diff, ctx.reduction, ctx.shapes = diff, reduction, (a.shape, b.shape)
+        return _reduce(diff * diff, reduction)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        diff = ctx.diff
+        g = 2 * diff * _scale(grad_output, ctx.reduction, diff.size)
+        sa, sb = ctx.shapes
+        return unbroadcast(g, sa), unbroadcast(-g, sb)
+
+
+def _clamped_log(x: np.ndarray) -> np.ndarray:
+    # PyTorch clamps log(p) at -100, so p = 0 gives a large finite loss instead of inf.
+    with np.errstate(divide="ignore"):
+        return np.maximum(np.log(x), np.asarray(-100, x.dtype))
+
+
+class BinaryCrossEntropy(Function):
+    """loss = -w (y log p + (1 - y) log(1 - p)), so dloss/dp = w (p - y) / (p (1 - p)) and
+    dloss/dy = w (log(1 - p) - log p); the logs are clamped at -100 as in PyTorch."""
+
+    _raw, node_name = True, "BinaryCrossEntropyBackward0"
+
+    @staticmethod
+    def forward(ctx, p, y, weight, reduction):
+        log_p, log_q = _clamped_log(p), _clamped_log(1 - p)
+        losses = -(y * log_p + (1 - y) * log_q)
+        if weight is not None:
+            losses = losses * weight
+        ctx.save_for_backward(p, y)
+        ctx.weight, ctx.reduction, ctx.logs = weight, reduction, (log_p, log_q)
+        return _reduce(losses, reduction)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        p, y = ctx.saved_tensors
+        g = _scale(grad_output, ctx.reduction, p.size)
+        if ctx.weight is not None:
+            g = g * ctx.weight
+        eps = np.asarray(1e-12, p.dtype)  # PyTorch's guard against dividing by 0 at p = 0 or 1
+        log_p, log_q = ctx.logs
+        return g * (p - y) / np.maximum((1 - p) * p, eps), g * (log_q - log_p)
+
+
+class BinaryCrossEntropyWithLogits(Function):
+    """loss = (1 - y) x + (1 + (pw - 1) y) softplus(-x), computed without overflow, so
+    dloss/dx = (pw y + 1 - y) sigmoid(x) - pw y (= sigmoid(x) - y when pw = 1) and
+    dloss/dy = -x + (pw - 1) softplus(-x)."""
+
+    _raw, node_name = True, "BinaryCrossEntropyWithLogitsBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y, weight, pos_weight, reduction):
+        e = np.exp(-np.abs(x))  # in (0, 1]: never overflows
+        softplus_neg = np.log1p(e) + np.maximum(-x, 0)  # log(1 + exp(-x))
+        sigmoid = np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+        if pos_weight is None:
+            losses = (1 - y) * x + softplus_neg
+        else:
+            losses = (1 - y) * x + (1 + (pos_weight - 1) * y) * softplus_neg
+        if weight is not None:
+            losses = losses * weight
+        ctx.save_for_backward(x, y)
+        ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
+        ctx.sigmoid, ctx.softplus_neg = sigmoid, softplus_neg
+        return _reduce(losses, reduction)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, y = ctx.saved_tensors
+        g = _scale(grad_output, ctx.reduction, x.size)
+        if ctx.weight is not None:
+            g = g * ctx.weight
+        pw = ctx.pos_weight
+        if pw is None:
+            gx, gy = ctx.sigmoid - y, -x
+        else:
+            gx = (pw * y + 1 - y) * ctx.sigmoid - pw * y
+            gy = -x + (pw - 1) * ctx.softplus_neg
+        return g * gx, g * gy

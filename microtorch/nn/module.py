@@ -1,0 +1,557 @@
+"""``Module``: the base class of every layer and model, with PyTorch's registration rules.
+
+Assigning a ``Parameter``, a ``Module`` or a registered buffer to an attribute records it
+in ``_parameters``, ``_modules`` or ``_buffers``, which ``parameters()``, ``state_dict()``
+and ``print(model)`` walk. The value is also kept in the instance ``__dict__``, so reading
+``self.fc1`` is an ordinary (fast) attribute lookup.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict, namedtuple
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd.function import _scope_stack
+from microtorch.autograd.grad_mode import no_grad
+from microtorch.nn.parameter import Parameter
+from microtorch.tensor import Tensor
+
+__all__ = ["Module"]
+
+_calling: list[Module] = []  # modules whose forward is running, outermost first
+_structure = [0]  # bumped whenever any module gains or loses a submodule (invalidates paths)
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: the keys it could not match."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+def _addindent(text: str, spaces: int) -> str:
+    # Indent every line but the first (PyTorch's helper for nested reprs).
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    rest = [(" " * spaces + line) if line.strip() else "" for line in lines[1:]]
+    return lines[0] + "\n" + "\n".join(rest)
+
+
+def _typename(value: Any) -> str:
+    if isinstance(value, Tensor):
+        return f"microtorch.{value._dtype._legacy}"
+    return f"{type(value).__module__}.{type(value).__qualname__}"
+
+
+class Module:
+    """Base class for all neural-network modules: subclass it and define ``forward``.
+
+    >>> import microtorch as torch
+    >>> class Net(torch.nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.fc = torch.nn.Linear(2, 1)
+    ...     def forward(self, x):
+    ...         return self.fc(x)
+    >>> [name for name, _ in Net().named_parameters()]
+    ['fc.weight', 'fc.bias']
+    """
+
+    training: bool
+
+    def __init__(self) -> None:
+        d = self.__dict__
+        d["training"] = True
+        d["_parameters"] = {}
+        d["_buffers"] = {}
+        d["_non_persistent_buffers_set"] = set()
+        d["_modules"] = {}
+        d["_forward_hooks"] = {}
+        d["_forward_pre_hooks"] = {}
+        d["_paths"] = None  # {submodule: dotted path below self}, rebuilt when _structure moves
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        """The computation; every subclass defines it."""
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
+
+    # --- calling ------------------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # The module's dotted name goes on the scope stack so graph nodes made inside its
+        # forward know which layer made them (drawings group them); "" is the outermost.
+        if _calling:
+            parent = _calling[-1]
+            local = parent._path_of(self)
+            outer = _scope_stack[-1] if _scope_stack else ""
+            name = f"{outer}.{local}" if outer else local
+        else:
+            name = ""
+        _calling.append(self)
+        _scope_stack.append(name)
+        try:
+            if self._forward_pre_hooks or self._forward_hooks:
+                return self._call_with_hooks(args, kwargs)
+            return self.forward(*args, **kwargs)
+        finally:
+            _calling.pop()
+            _scope_stack.pop()
+
+    def _call_with_hooks(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        for hook in list(self._forward_pre_hooks.values()):
+            new = hook(self, args)
+            if new is not None:
+                args = new if isinstance(new, tuple) else (new,)
+        result = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks.values()):
+            new = hook(self, args, result)
+            if new is not None:
+                result = new
+        return result
+
+    def _path_of(self, child: Module) -> str:
+        paths = self._paths
+        if paths is None or paths[0] != _structure[0]:
+            found: dict[Module, str] = {}
+            for name, m in self.named_modules():
+                if name:
+                    found.setdefault(m, name)
+            paths = self.__dict__["_paths"] = (_structure[0], found)
+        # A module called but not registered below the caller is shown by its class name.
+        return paths[1].get(child) or type(child).__name__
+
+    def register_forward_hook(self, hook: Callable[..., Any]) -> _Handle:
+        """Call ``hook(module, args, output)`` after each forward; it may return a new output."""
+        return _Handle.add(self._forward_hooks, hook)
+
+    def register_forward_pre_hook(self, hook: Callable[..., Any]) -> _Handle:
+        """Call ``hook(module, args)`` before each forward; it may return new args."""
+        return _Handle.add(self._forward_pre_hooks, hook)
+
+    # --- registration -------------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        d = self.__dict__
+        params = d.get("_parameters")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError(
+                    "cannot assign parameters before Module.__init__() call (Fix: call "
+                    "super().__init__() first in your __init__)"
+                )
+            self._forget(name)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                    "(torch.nn.Parameter or None expected)"
+                )
+            self.register_parameter(name, None)
+        elif isinstance(value, Module):
+            if params is None:
+                raise AttributeError(
+                    "cannot assign module before Module.__init__() call (Fix: call "
+                    "super().__init__() first in your __init__)"
+                )
+            self._forget(name)
+            self._modules[name] = d[name] = value
+            _structure[0] += 1
+        elif params is not None and name in self._modules:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{_typename(value)}' as child module '{name}' "
+                    "(torch.nn.Module or None expected)"
+                )
+            self._modules[name] = d[name] = None
+            _structure[0] += 1
+        elif params is not None and name in self._buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                    "(torch.Tensor or None expected)"
+                )
+            self._buffers[name] = d[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name: str) -> None:
+        if name in self._modules:
+            _structure[0] += 1
+        for registry in (self._parameters, self._buffers, self._modules):
+            registry.pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
+        self.__dict__.pop(name, None)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached when normal lookup fails: registered values live in __dict__ too.
+        d = self.__dict__
+        for registry in ("_parameters", "_buffers", "_modules"):
+            if name in d.get(registry, ()):
+                return d[registry][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters or name in self._buffers or name in self._modules:
+            self._forget(name)
+        else:
+            object.__delattr__(self, name)
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Add ``param`` under ``name`` (None reserves the name, as for ``bias=False``)."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        _check_name(self, name, "parameter", self._parameters)
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(
+                f"cannot assign '{_typename(param)}' object to parameter '{name}' "
+                "(torch.nn.Parameter or None required)"
+            )
+        self._parameters[name] = self.__dict__[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Add a tensor that is state but not learnable (saved in ``state_dict`` if persistent)."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        _check_name(self, name, "buffer", self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(
+                f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                "(torch Tensor or None required)"
+            )
+        self._buffers[name] = self.__dict__[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Add ``module`` as a child called ``name``."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        _check_name(self, name, "module", self._modules)
+        self._modules[name] = self.__dict__[name] = module
+        _structure[0] += 1
+
+    register_module = add_module
+
+    def get_submodule(self, target: str) -> Module:
+        """The submodule at a dotted path such as ``'blocks.0'``."""
+        module = self
+        for item in target.split(".") if target else ():
+            if item not in module._modules:
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = module._modules[item]
+        return module
+
+    # --- walking the tree ---------------------------------------------------------------
+    def named_modules(
+        self, memo: set[Module] | None = None, prefix: str = "", remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Module]]:
+        """Every module in the tree (this one first, as ``''``), depth first, with its path."""
+        if memo is None:
+            memo = set()
+        if remove_duplicate:
+            if self in memo:
+                return
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is None:
+                continue
+            sub = f"{prefix}.{name}" if prefix else name
+            yield from module.named_modules(memo, sub, remove_duplicate)
+
+    def modules(self) -> Iterator[Module]:
+        """Every module in the tree, this one first."""
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """The direct submodules with their names."""
+        seen: set[Module] = set()
+        for name, m in self._modules.items():
+            if m is not None and m not in seen:
+                seen.add(m)
+                yield name, m
+
+    def children(self) -> Iterator[Module]:
+        """The direct submodules."""
+        for _, m in self.named_children():
+            yield m
+
+    def _named_members(
+        self, registry: str, prefix: str, recurse: bool, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Any]]:
+        seen: set[int] = set()
+        walk = (
+            self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+            if recurse
+            else [(prefix, self)]
+        )
+        for mod_prefix, module in walk:
+            for name, value in module.__dict__[registry].items():
+                if value is None or (remove_duplicate and id(value) in seen):
+                    continue
+                seen.add(id(value))
+                yield (f"{mod_prefix}.{name}" if mod_prefix else name), value
+
+    def named_parameters(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Parameter]]:
+        """``('fc1.weight', Parameter)`` pairs in registration order; shared ones once."""
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """Every learnable tensor in the tree: what you hand to an optimizer."""
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
+        """``(name, buffer)`` pairs of the registered buffers."""
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        """Every registered buffer in the tree."""
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    def apply(self, fn: Callable[[Module], Any]) -> Module:
+        """Call ``fn`` on every submodule (children first) and on this module."""
+        for m in self.children():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    # --- modes and gradients ------------------------------------------------------------
+    def train(self, mode: bool = True) -> Module:
+        """Training mode (``Dropout`` active); ``train(False)`` is ``eval()``."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for m in self.modules():
+            m.__dict__["training"] = mode
+        return self
+
+    def eval(self) -> Module:
+        """Evaluation mode (``Dropout`` does nothing)."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        """Switch gradient recording on or off for every parameter (freezing layers)."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Clear every parameter's ``.grad`` (to None by default, as in PyTorch)."""
+        for p in self.parameters():
+            if p._grad is None:
+                continue
+            if set_to_none:
+                p._grad = None
+            else:
+                p._grad._data[...] = 0
+                p._grad._version_counter[0] += 1
+
+    # --- state_dict ---------------------------------------------------------------------
+    def state_dict(
+        self, destination: Any = None, prefix: str = "", keep_vars: bool = False
+    ) -> OrderedDict[str, Tensor]:
+        """Every parameter and persistent buffer by dotted name, sharing memory with them."""
+        out = OrderedDict() if destination is None else destination
+        for mod_prefix, module in self.named_modules(prefix=prefix.rstrip(".")):
+            head = f"{mod_prefix}." if mod_prefix else ""
+            for name, p in module._parameters.items():
+                if p is not None:
+                    out[head + name] = p if keep_vars else p.detach()
+            for name, b in module._buffers.items():
+                if b is not None and name not in module._non_persistent_buffers_set:
+                    out[head + name] = b if keep_vars else b.detach()
+        return out
+
+    def load_state_dict(
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
+    ) -> _IncompatibleKeys:
+        """Copy values into the parameters and buffers; PyTorch's errors for mismatches."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing: list[str] = []
+        unexpected: list[str] = []
+        errors: list[str] = []
+        for prefix, module in self.named_modules():
+            head = f"{prefix}." if prefix else ""
+            local = [(n, p) for n, p in module._parameters.items() if p is not None]
+            local += [
+                (n, b)
+                for n, b in module._buffers.items()
+                if b is not None and n not in module._non_persistent_buffers_set
+            ]
+            for name, target in local:
+                key = head + name
+                if key not in state_dict:
+                    missing.append(key)
+                    continue
+                error = _copy_into(module, name, target, state_dict[key], key, assign)
+                if error:
+                    errors.append(error)
+            names = {n for n, _ in local}
+            for key in state_dict:
+                if not key.startswith(head):
+                    continue
+                first = key[len(head) :].split(".", 1)[0]
+                if first not in module._modules and first not in names:
+                    unexpected.append(key)
+        if strict:
+            if unexpected:
+                keys = ", ".join(f'"{k}"' for k in unexpected)
+                errors.insert(0, f"Unexpected key(s) in state_dict: {keys}. ")
+            if missing:
+                keys = ", ".join(f'"{k}"' for k in missing)
+                errors.insert(0, f"Missing key(s) in state_dict: {keys}. ")
+        if errors:
+            raise RuntimeError(
+                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
+                + "\n\t".join(errors)
+            )
+        return _IncompatibleKeys(missing, unexpected)
+
+    # --- dtype and device ---------------------------------------------------------------
+    def _tensors(self) -> Iterator[Tensor]:
+        for module in self.modules():
+            for t in list(module._parameters.values()) + list(module._buffers.values()):
+                if t is not None:
+                    yield t
+
+    def _apply(self, convert: Callable[[np.ndarray], np.ndarray]) -> Module:
+        for t in self._tensors():
+            t.data = Tensor._make(convert(t._data), False, None, 0, t._device)
+            if t._grad is not None:
+                t._grad = Tensor._make(convert(t._grad._data), False, None, 0, t._device)
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> Module:
+        """Convert floating parameters and buffers to a dtype; devices other than cpu fail."""
+        from microtorch.device import as_device
+        from microtorch.dtypes import dtype
+
+        target, where = kwargs.get("dtype"), kwargs.get("device")
+        for a in args:
+            if isinstance(a, dtype):
+                target = a
+            elif isinstance(a, Tensor):
+                target, where = a._dtype, a._device
+            else:
+                where = a
+        if where is not None:
+            dev = as_device(where)  # PyTorch's error for 'cuda' on a machine without a GPU
+            for t in self._tensors():
+                t._device = dev
+        if target is None:
+            return self
+        np_dtype = target.numpy
+        return self._apply(lambda a: a.astype(np_dtype) if a.dtype.kind == "f" else a)
+
+    def float(self) -> Module:
+        """Floating parameters and buffers to float32."""
+        return self._apply(lambda a: a.astype(np.float32) if a.dtype.kind == "f" else a)
+
+    def double(self) -> Module:
+        """Floating parameters and buffers to float64."""
+        return self._apply(lambda a: a.astype(np.float64) if a.dtype.kind == "f" else a)
+
+    def cpu(self) -> Module:
+        """Already on the cpu: returns the module itself."""
+        return self
+
+    # --- printing -----------------------------------------------------------------------
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def extra_repr(self) -> str:
+        """The text inside the parentheses, e.g. ``in_features=5, out_features=8``."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [
+            f"({key}): " + _addindent(repr(module), 2) for key, module in self._modules.items()
+        ]
+        lines = extra_lines + child_lines
+        main = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                main += extra_lines[0]
+            else:
+                main += "\n  " + "\n  ".join(lines) + "\n"
+        return main + ")"
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(dir(type(self))) | set(self.__dict__))
+
+
+class _Handle:
+    """Returned by ``register_forward_hook``; ``handle.remove()`` unregisters the hook."""
+
+    _next = 0
+
+    def __init__(self, hooks: dict[int, Any], key: int) -> None:
+        self._hooks, self._key = hooks, key
+
+    @classmethod
+    def add(cls, hooks: dict[int, Any], hook: Callable[..., Any]) -> _Handle:
+        cls._next += 1
+        hooks[cls._next] = hook
+        return cls(hooks, cls._next)
+
+    def remove(self) -> None:
+        self._hooks.pop(self._key, None)
+
+
+def _check_name(module: Module, name: str, kind: str, registry: dict[str, Any]) -> None:
+    if not isinstance(name, str):
+        raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
+    if "." in name:
+        raise KeyError(f'{kind} name can\'t contain ".", got: {name}')
+    if name == "":
+        raise KeyError(f'{kind} name can\'t be empty string ""')
+    if name not in registry and (name in module.__dict__ or hasattr(type(module), name)):
+        raise KeyError(f"attribute '{name}' already exists")
+
+
+def _copy_into(
+    module: Module, name: str, target: Tensor, value: Any, key: str, assign: bool
+) -> str:
+    # One entry of load_state_dict: PyTorch's checks, then an in-place copy (or assignment).
+    if not isinstance(value, Tensor):
+        return (
+            f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
+            f"object from checkpoint but received {type(value)}"
+        )
+    data = value._data
+    if target._data.ndim == 0 and data.ndim == 1 and data.shape[0] == 1:
+        data = data.reshape(())  # PyTorch accepts shape [1] for a 0-d parameter
+    if data.shape != target._data.shape:
+        return (
+            f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
+            f"the shape in current model is {target.shape}."
+        )
+    if assign:
+        new = Parameter(value, target._rg) if isinstance(target, Parameter) else value
+        setattr(module, name, new)
+        return ""
+    with no_grad():
+        np.copyto(target._data, data, casting="unsafe")
+        target._version_counter[0] += 1
+    return ""

@@ -1,0 +1,78 @@
+"""``SGD``: stochastic gradient descent, with momentum, dampening, weight decay and Nesterov."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from microtorch.optim.optimizer import Optimizer
+from microtorch.tensor import Tensor
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """p <- p - lr * g, where g is the gradient (plus weight decay, through momentum).
+
+    PyTorch's formulas: ``g = grad + weight_decay * p``; with momentum,
+    ``buf = momentum * buf + (1 - dampening) * g`` (``buf = g`` on the first step) and
+    ``g = buf``, or ``g = g + momentum * buf`` with ``nesterov=True``.
+    """
+
+    def __init__(
+        self,
+        params: Iterable[Any],
+        lr: float = 1e-3,
+        momentum: float = 0,
+        dampening: float = 0,
+        weight_decay: float = 0,
+        nesterov: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        defaults = dict(
+            lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
+            nesterov=nesterov, maximize=maximize, foreach=foreach,
+            differentiable=differentiable, fused=fused,
+        )  # fmt: skip
+        super().__init__(params, defaults)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """One update of every parameter that has a ``.grad`` (the others are skipped)."""
+        loss = self._closure(closure)
+        for group in self.param_groups:
+            lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
+            weight_decay, nesterov = group["weight_decay"], group["nesterov"]
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                g = p._grad._data
+                if group["maximize"]:
+                    g = -g
+                if weight_decay != 0:
+                    g = g + weight_decay * p._data
+                if momentum != 0:
+                    state = self.state[p]
+                    buf = state.get("momentum_buffer")
+                    if buf is None:
+                        buf = Tensor._make(g.copy(), False, None, 0, p._device)
+                        state["momentum_buffer"] = buf
+                    else:
+                        b = buf._data
+                        b *= momentum
+                        b += g if dampening == 0 else (1 - dampening) * g
+                    g = g + momentum * buf._data if nesterov else buf._data
+                p._data -= lr * g  # in place, outside the graph (PyTorch: p.add_(g, alpha=-lr))
+                p._version_counter[0] += 1
+        return loss

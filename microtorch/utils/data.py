@@ -1,0 +1,190 @@
+"""Mini-batches: ``Dataset``, ``TensorDataset``, ``Subset``, ``random_split``, ``DataLoader``.
+
+``for xb, yb in DataLoader(TensorDataset(X, y), batch_size=32, shuffle=True):`` works as in
+PyTorch. Shuffling draws from microtorch's seeded generator (or the ``generator`` given), so a
+seeded run sees the same batches every time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from microtorch.creation import Generator, default_generator
+from microtorch.ops.shape import stack
+from microtorch.tensor import Tensor
+
+__all__ = ["Dataset", "TensorDataset", "Subset", "random_split", "DataLoader", "default_collate"]
+
+
+class Dataset:
+    """Base class for map-style datasets: define ``__getitem__`` (and ``__len__``)."""
+
+    def __getitem__(self, index: int) -> Any:
+        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+
+class TensorDataset(Dataset):
+    """Sample ``i`` is ``(t[i] for t in tensors)``: inputs and targets side by side."""
+
+    def __init__(self, *tensors: Tensor) -> None:
+        if any(t._data.shape[:1] != tensors[0]._data.shape[:1] for t in tensors):
+            raise AssertionError(
+                "Size mismatch between tensors (every tensor needs the same first dimension, "
+                f"got {[t._data.shape[0] if t._data.ndim else None for t in tensors]})"
+            )
+        self.tensors = tensors
+
+    def __getitem__(self, index: int) -> tuple[Tensor, ...]:
+        return tuple(t[index] for t in self.tensors)
+
+    def __len__(self) -> int:
+        return self.tensors[0]._data.shape[0]
+
+
+class Subset(Dataset):
+    """The samples of ``dataset`` at ``indices``, in that order."""
+
+    def __init__(self, dataset: Any, indices: Sequence[int]) -> None:
+        self.dataset = dataset
+        self.indices = indices
+
+    def __getitem__(self, index: int) -> Any:
+        return self.dataset[self.indices[index]]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+def random_split(
+    dataset: Any, lengths: Sequence[float], generator: Generator | None = None
+) -> list[Subset]:
+    """Split into non-overlapping random subsets of the given sizes (or fractions)."""
+    n = len(dataset)
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
+        sizes = [int(math.floor(n * f)) for f in lengths]
+        for i in range(n - sum(sizes)):  # the remainder goes round-robin, as in PyTorch
+            sizes[i % len(sizes)] += 1
+    else:
+        sizes = [int(s) for s in lengths]
+    if sum(sizes) != n:
+        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
+    order = (generator or default_generator)._rng.permutation(n).tolist()
+    ends = list(itertools.accumulate(sizes))
+    return [Subset(dataset, order[end - size : end]) for end, size in zip(ends, sizes)]
+
+
+def default_collate(batch: Sequence[Any]) -> Any:
+    """Merge a list of samples into a batch: tensors are stacked along a new first dim."""
+    elem = batch[0]
+    if isinstance(elem, Tensor):
+        return stack(batch)
+    if isinstance(elem, np.ndarray):
+        return Tensor._make(np.stack(batch), False, None)
+    if isinstance(elem, float):
+        return Tensor._make(np.array(batch, np.float64), False, None)
+    if isinstance(elem, bool):
+        return Tensor._make(np.array(batch, np.bool_), False, None)
+    if isinstance(elem, int):
+        return Tensor._make(np.array(batch, np.int64), False, None)
+    if isinstance(elem, (str, bytes)):
+        return batch
+    if isinstance(elem, Mapping):
+        return {key: default_collate([d[key] for d in batch]) for key in elem}
+    if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
+        return type(elem)(*(default_collate(s) for s in zip(*batch)))
+    if isinstance(elem, Sequence):
+        if any(len(sample) != len(elem) for sample in batch):
+            raise RuntimeError("each element in list of batch should be of equal size")
+        return [default_collate(list(s)) for s in zip(*batch)]
+    raise TypeError(
+        "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
+        f"found {type(elem)}"
+    )
+
+
+class DataLoader:
+    """Iterate over a dataset in mini-batches, optionally shuffled each epoch.
+
+    ``num_workers`` and ``pin_memory`` are accepted for compatibility; loading runs in the
+    main process.
+    """
+
+    def __init__(
+        self,
+        dataset: Any,
+        batch_size: int | None = 1,
+        shuffle: bool | None = None,
+        sampler: Iterable[int] | None = None,
+        batch_sampler: Iterable[list[int]] | None = None,
+        num_workers: int = 0,
+        collate_fn: Callable[[list[Any]], Any] | None = None,
+        pin_memory: bool = False,
+        drop_last: bool = False,
+        timeout: float = 0,
+        worker_init_fn: Callable[[int], None] | None = None,
+        generator: Generator | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if batch_size is not None and (not isinstance(batch_size, int) or batch_size <= 0):
+            raise ValueError(
+                f"batch_size should be a positive integer value, but got batch_size={batch_size}"
+            )
+        if shuffle and sampler is not None:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self.shuffle = bool(shuffle)
+        self.sampler = sampler
+        self.batch_sampler = batch_sampler
+        self.num_workers = num_workers
+        self.collate_fn = collate_fn
+        self.drop_last = drop_last
+        self.generator = generator
+
+    def _indices(self) -> Iterable[int]:
+        if self.sampler is not None:
+            return self.sampler
+        n = len(self.dataset)
+        if self.shuffle:
+            return (self.generator or default_generator)._rng.permutation(n)
+        return range(n)
+
+    def _batches(self) -> Iterator[Any]:
+        if self.batch_sampler is not None:
+            yield from self.batch_sampler
+            return
+        indices = np.fromiter(self._indices(), dtype=np.int64)
+        size = self.batch_size or 1
+        stop = len(indices) - len(indices) % size if self.drop_last else len(indices)
+        for start in range(0, stop, size):
+            yield indices[start : start + size]
+
+    def __iter__(self) -> Iterator[Any]:
+        if self.batch_size is None and self.batch_sampler is None:
+            for i in self._indices():  # no batching: one sample at a time, as in PyTorch
+                yield self.dataset[int(i)]
+            return
+        fast = (
+            type(self.dataset) is TensorDataset
+            and self.collate_fn is None
+            and not any(t._rg for t in self.dataset.tensors)
+        )
+        collate = self.collate_fn or default_collate
+        for idx in self._batches():
+            if fast:  # the same batch default_collate would stack, by one numpy fancy index
+                yield [Tensor._make(t._data[idx], False, None) for t in self.dataset.tensors]
+            else:
+                yield collate([self.dataset[int(i)] for i in idx])
+
+    def __len__(self) -> int:
+        if self.batch_sampler is not None:
+            return len(self.batch_sampler)  # type: ignore[arg-type]
+        n = len(self.sampler) if self.sampler is not None else len(self.dataset)  # type: ignore[arg-type]
+        if self.batch_size is None:
+            return n
+        return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
