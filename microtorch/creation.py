@@ -17,7 +17,7 @@ import numpy as np
 from microtorch.autograd import grad_mode
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
-from microtorch.dtypes import dtype, get_default_dtype, int64
+from microtorch.dtypes import dtype, from_numpy_dtype, get_default_dtype, int64, promote_types
 from microtorch.tensor import Tensor
 
 __all__ = [
@@ -102,10 +102,8 @@ def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
         raise ValueError(
             "expected a rectangular nested list of numbers (every row the same length)"
         )
-    if arr.dtype.kind == "f" and dtype_ is None and not _holds_arrays(data):
-        arr = arr.astype(get_default_dtype().numpy)  # Python floats become the default dtype
-    elif arr.dtype.kind in "iu" and not _holds_arrays(data):
-        arr = arr.astype(np.int64)
+    if dtype_ is None:
+        arr = arr.astype(_inferred_dtype(data).numpy, copy=False)
     return arr
 
 
@@ -113,13 +111,29 @@ def _has_str(data: Any) -> bool:
     return any(isinstance(d, str) or (isinstance(d, (list, tuple)) and _has_str(d)) for d in data)
 
 
-def _holds_arrays(data: Any) -> bool:
-    # A list of tensors keeps their dtype (torch.tensor([x[0], x[1]]) of float64 stays float64).
-    if isinstance(data, Tensor):
-        return True
-    if isinstance(data, (list, tuple)) and data:
-        return _holds_arrays(data[0])
-    return False
+def _inferred_dtype(data: Any) -> dtype:
+    # PyTorch's rule: promote the types of all elements, where a Python float counts as the
+    # default dtype, an int as int64, a bool as bool, and numpy scalars and tensors keep
+    # theirs (so torch.tensor([x[0], x[1]]) of a float64 x stays float64).
+    found = None
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+            continue
+        if isinstance(x, Tensor):
+            d = x._dtype
+        elif isinstance(x, (np.ndarray, np.generic)):
+            d = from_numpy_dtype(x.dtype)
+        elif isinstance(x, builtins.bool):
+            d = bool_
+        elif isinstance(x, builtins.int):
+            d = int64
+        else:
+            d = get_default_dtype()
+        found = d if found is None else promote_types(found, d)
+    return found or get_default_dtype()  # an empty list is float32
 
 
 def tensor(

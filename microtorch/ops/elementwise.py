@@ -174,9 +174,11 @@ class Maximum(Function):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
-        share = np.where(a == b, 0.5, (a > b).astype(grad_output.dtype)).astype(grad_output.dtype)
-        return unbroadcast(grad_output * share, a.shape), unbroadcast(
-            grad_output * (1 - share), b.shape
+        # PyTorch: where(a == b, g / 2, g), then 0 where the other input wins (a +0, not -0)
+        g = np.where(a == b, grad_output / 2, grad_output)
+        zero = np.zeros((), g.dtype)
+        return unbroadcast(np.where(a < b, zero, g), a.shape), unbroadcast(
+            np.where(a > b, zero, g), b.shape
         )
 
 
@@ -193,9 +195,11 @@ class Minimum(Function):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
-        share = np.where(a == b, 0.5, (a < b).astype(grad_output.dtype)).astype(grad_output.dtype)
-        return unbroadcast(grad_output * share, a.shape), unbroadcast(
-            grad_output * (1 - share), b.shape
+        # PyTorch: where(a == b, g / 2, g), then 0 where the other input wins (a +0, not -0)
+        g = np.where(a == b, grad_output / 2, grad_output)
+        zero = np.zeros((), g.dtype)
+        return unbroadcast(np.where(a > b, zero, g), a.shape), unbroadcast(
+            np.where(a < b, zero, g), b.shape
         )
 
 

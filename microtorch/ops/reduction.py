@@ -109,6 +109,7 @@ class _Extreme(Function):
     split evenly when several tie."""
 
     _raw = True
+    _fill = False  # PyTorch's max()/min() fill zeros (+0.0); amax/amin multiply (-0.0 if g < 0)
 
     @classmethod
     def forward(cls, ctx, a, axes, keepdim):
@@ -124,19 +125,21 @@ class _Extreme(Function):
         hit = a == ctx.out
         count = hit.sum(axis=ctx.axes, keepdims=True)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
-        return np.where(hit, g / count, np.zeros((), g.dtype))
+        if ctx._function._fill:
+            return np.where(hit, g / count, np.zeros((), g.dtype))
+        return hit * (g / count)
 
 
 class MaxAll(_Extreme):
     """z = max(a): dz/da = 1 at the largest element (split evenly among ties), else 0."""
 
-    node_name, reduce = "MaxBackward1", staticmethod(np.max)
+    node_name, reduce, _fill = "MaxBackward1", staticmethod(np.max), True
 
 
 class MinAll(_Extreme):
     """z = min(a): dz/da = 1 at the smallest element (split evenly among ties), else 0."""
 
-    node_name, reduce = "MinBackward1", staticmethod(np.min)
+    node_name, reduce, _fill = "MinBackward1", staticmethod(np.min), True
 
 
 class Amax(_Extreme):

@@ -86,11 +86,19 @@ def view(a: Any, *shape: Any) -> Any:
         ) from None
 
 
+class ReshapeAlias(View):
+    """z = a non-contiguous a viewed with a new shape: the gradient is reshaped back."""
+
+    node_name = "ReshapeAliasBackward0"
+
+
 def reshape(a: Any, *shape: Any) -> Any:
     """A view with the new shape when possible, otherwise a copy."""
     new = parse_shape(shape, a._data.size)
     if _viewable(a._data, new):
-        return as_view(View.apply(a, new), a)
+        # PyTorch records a non-contiguous input's view as ReshapeAliasBackward0
+        fn = View if a._data.flags.c_contiguous else ReshapeAlias
+        return as_view(fn.apply(a, new), a)
     return UnsafeView.apply(clone(a), new)
 
 

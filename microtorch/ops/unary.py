@@ -203,7 +203,7 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * (out > 0)
+        return np.where(out > 0, grad_output, np.zeros((), grad_output.dtype))
 
 
 class Clamp(Function):
@@ -226,7 +226,7 @@ class Clamp(Function):
             inside &= a >= lo
         if hi is not None:
             inside &= a <= hi
-        return grad_output * inside
+        return np.where(inside, grad_output, np.zeros((), grad_output.dtype))
 
 
 class Reciprocal(Function):

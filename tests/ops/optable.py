@@ -326,7 +326,10 @@ OPS: list[OpSpec] = [
         "PermuteBackward0",
     ),
     OpSpec("t", lambda L, x: x.t(), np.transpose, (S23,), "TBackward0"),
-    OpSpec("T", lambda L, x: x.T, np.transpose, (S234,), "PermuteBackward0"),
+    OpSpec("T", lambda L, x: x.T, np.transpose, (S23,), "PermuteBackward0"),
+    OpSpec(
+        "mT", lambda L, x: x.mT, lambda x: x.swapaxes(-1, -2), (S234,), "TransposeBackward0"
+    ),
     OpSpec("clone", lambda L, x: x.clone(), np.copy, (S23,), "CloneBackward0"),
     OpSpec(
         "contiguous", lambda L, x: x.t().contiguous(), lambda x: x.T.copy(), (S23,),
