@@ -44,6 +44,8 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
             "https://github.com/pytorch/rfcs/pull/17 for more details."
         )
     if not (enabled and (t._rg or others_need_grad)):
+        if name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
+            return t
         with grad_mode.no_grad():
             out = op(t.detach(), *args, **kwargs)
         _write(t, out._data, name)
@@ -62,6 +64,34 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     if out.grad_fn is not None:
         out.grad_fn._output_ref = weakref.ref(t)
     return t
+
+
+_UFUNCS = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply, "div_": np.true_divide}
+
+
+def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    # The optimizer's fast path (``p -= lr * p.grad`` under no_grad): one numpy ufunc writing
+    # straight into t's memory. Anything unusual returns False and takes the general path,
+    # which gives PyTorch's errors.
+    (other,) = args
+    if isinstance(other, _function.Tensor):
+        if other._device is not t._device or other._data.ndim > t._data.ndim:
+            return False
+        other = other._data
+    elif not isinstance(other, (int, float)) or isinstance(other, bool):
+        return False
+    alpha = kwargs.get("alpha", 1)
+    if alpha != 1:
+        other = np.multiply(other, alpha)
+    target = t._data
+    if not target.flags.writeable or (name == "div_" and target.dtype.kind != "f"):
+        return False
+    try:
+        _UFUNCS[name](target, other, out=target, casting="same_kind")
+    except (TypeError, ValueError):  # e.g. float into int, or shapes that do not fit
+        return False
+    t._version_counter[0] += 1
+    return True
 
 
 def _write(t: Any, data: np.ndarray, name: str) -> None:
