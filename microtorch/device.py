@@ -41,7 +41,9 @@ class device:  # noqa: N801 - PyTorch's name
             )
         if kind not in _KNOWN:
             raise RuntimeError(
-                f"Expected one of cpu, cuda, meta device type at start of device string: {spec}"
+                "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
+                "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type "
+                f"at start of device string: {spec} (microtorch has 'cpu' and 'meta')"
             )
         self = object.__new__(cls)
         self.type = kind

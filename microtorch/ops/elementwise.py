@@ -287,8 +287,8 @@ def sub(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
     """a - alpha * b, broadcasting. Not for two bool tensors (use ``~`` or ``logical_xor``)."""
     if _is_bool(a) and _is_bool(b):
         raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. If you are "
-            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+            "or `logical_xor()` operator instead. (To invert a mask, use `~` or logical_not().)"
         )
     return _binary(Sub, a, b, None, *(() if alpha == 1 else (alpha,)))
 
@@ -358,7 +358,7 @@ def where(condition: Any, a: Operand, b: Operand) -> Any:
     if cond.dtype != np.bool_:
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{wrap(cond).dtype} (Fix: pass a comparison such as x > 0)"
+            f"{wrap(cond).dtype._legacy[: -len('Tensor')]} (Fix: pass a comparison such as x > 0)"
         )
     target = result_type(a, b)
     a, b = as_operand(a, target), as_operand(b, target)

@@ -432,15 +432,24 @@ def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Join tensors along an existing dimension."""
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     (d,) = normalize_dims(dim, tensors[0]._data.ndim)
-    try:
-        return Cat.apply(d, *tensors)
-    except ValueError:
-        shapes = [list(t._data.shape) for t in tensors]
-        raise RuntimeError(
-            f"Sizes of tensors must match except in dimension {d}. Got shapes {shapes}"
-        ) from None
+    first = tensors[0]._data.shape
+    for i, t in enumerate(tensors[1:], 1):
+        shape = t._data.shape
+        if len(shape) != len(first):
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {len(first)} and {len(shape)}"
+            )
+        for k, (n0, n) in enumerate(zip(first, shape)):
+            if k != d and n0 != n:
+                shapes = [list(t._data.shape) for t in tensors]
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {n0} "
+                    f"but got size {n} for tensor number {i} in the list. (shapes {shapes}: "
+                    f"only dimension {d}, the one joined, may differ)"
+                )
+    return Cat.apply(d, *tensors)
 
 
 def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
