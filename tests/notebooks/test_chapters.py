@@ -90,3 +90,13 @@ def test_every_check_cell_fails_on_the_unfinished_exercise(
     for cell in checks:
         errors = [o for o in cell.outputs if o.output_type == "error"]
         assert [e.ename for e in errors] == ["NotImplementedError"], cell.source
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_the_index_lists_the_chapter_with_its_time(path: Path):
+    time = re.search(r"\*\*Time:\*\* (about \d+ minutes)", read(path).cells[0].source)
+    assert time, f"{path.name}: the title cell should say **Time:** about N minutes"
+    index = (path.parent / "README.md").read_text(encoding="utf-8")
+    line = next((x for x in index.splitlines() if f"]({path.name})" in x), None)
+    assert line is not None, f"notebooks/README.md needs a line linking {path.name}"
+    assert line.rstrip(" |").endswith(time.group(1)), f"the index should say {time.group(1)}"
