@@ -415,25 +415,30 @@ class LogSoftmax(Function):
         return grad_output - np.exp(out) * grad_output.sum(axis=ctx.dim, keepdims=True)
 
 
-def _softmax_input(a: Any, dim: int | None, dtype: Any) -> tuple[Any, int]:
+def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any, int]:
     if dim is None:
-        raise TypeError("softmax() missing required argument 'dim' (e.g. dim=-1 for the last)")
-    from microtorch.dtypes import get_default_dtype
-
-    target = dtype or (a._dtype if a._dtype.is_floating_point else get_default_dtype())
+        raise TypeError(
+            f'{name}() missing 1 required positional arguments: "dim" (e.g. dim=-1, the last)'
+        )
     (d,) = normalize_dims(dim, a._data.ndim) if a._data.ndim else (0,)
-    return as_operand(a, target), d
+    if dtype is None and not a._dtype.is_floating_point:
+        kernel = "lastdim_kernel_impl" if d == builtins_max(a._data.ndim - 1, 0) else "kernel_impl"
+        raise NotImplementedError(
+            f"\"{name}_{kernel}\" not implemented for '{a._dtype._legacy[: -len('Tensor')]}' "
+            f"(Fix: convert first, x.float().{name}(dim), or pass dtype=torch.float32)"
+        )
+    return as_operand(a, dtype or a._dtype), d
 
 
 def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """exp(a) / sum(exp(a)) along ``dim``: probabilities that sum to 1."""
-    a, d = _softmax_input(a, dim, dtype)
+    a, d = _softmax_input(a, dim, dtype, "softmax")
     return Softmax.apply(a, d if a._data.ndim else None)
 
 
 def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """log(softmax(a)) along ``dim``, computed stably."""
-    a, d = _softmax_input(a, dim, dtype)
+    a, d = _softmax_input(a, dim, dtype, "log_softmax")
     return LogSoftmax.apply(a, d if a._data.ndim else None)
 
 

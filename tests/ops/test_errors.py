@@ -101,6 +101,9 @@ ERRORS: dict[str, Callable[[ModuleType], Any]] = {
     "split_sizes": lambda L: _x(L, 5).split([2, 2]),
     # dtypes
     "mean_int": lambda L: L.tensor([1, 2]).mean(),
+    "softmax_int": lambda L: L.tensor([1, 2]).softmax(0),
+    "log_softmax_int_dim0": lambda L: L.log_softmax(L.tensor([[1, 2]]), dim=0),
+    "softmax_no_dim": lambda L: L.softmax(_x(L, 2)),
     "sub_bools": lambda L: L.tensor([True]) - L.tensor([False]),
     "neg_bool": lambda L: -L.tensor([True]),
     "clamp_no_bounds": lambda L: L.clamp(_x(L, 2)),
