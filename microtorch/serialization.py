@@ -37,7 +37,7 @@ def _encode(obj: Any, arrays: dict[str, np.ndarray], memo: dict[int, str]) -> di
         key = memo.get(id(obj))
         if key is None:
             key = memo[id(obj)] = f"t{len(arrays)}"
-            arrays[key] = np.ascontiguousarray(obj._data)
+            arrays[key] = obj._data  # np.save writes views and 0-d arrays as they are
         return {
             "type": "tensor",
             "array": key,

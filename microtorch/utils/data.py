@@ -100,7 +100,7 @@ def default_collate(batch: Sequence[Any]) -> Any:
     if isinstance(elem, Sequence):
         if any(len(sample) != len(elem) for sample in batch):
             raise RuntimeError("each element in list of batch should be of equal size")
-        return [default_collate(list(s)) for s in zip(*batch)]
+        return [default_collate(s) for s in zip(*batch)]
     raise TypeError(
         "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
         f"found {type(elem)}"
