@@ -1,0 +1,211 @@
+"""``BackwardStepper``: click through ``loss.backward()`` one node at a time.
+
+The graph is laid out once; each step re-styles that picture (current node, done, pending,
+the gradient on each arrow) and fills a side panel from the step the real engine recorded.
+Going forward runs the engine one more node, so ``.grad`` fills as the student steps.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as widgets
+
+from microtorch.viz import RenderError, text_graph
+from microtorch.widgets._errors import report_errors
+from microtorch.widgets._panel import panel_html, status_text, value_text
+from microtorch.widgets._svg import StyledSVG
+from microtorch.widgets.replay import BackwardReplay
+from microtorch.widgets.static import StaticView, html_table, text_table
+
+__all__ = ["BackwardStepper"]
+
+_LAYOUT_CSS = (
+    "<style>.mt-stepper-panel pre.mt-value { margin: 2px 0; font-size: 11px; }"
+    ".mt-stepper-panel h4 { margin: 8px 0 2px 0; }</style>"
+)
+
+
+def _output_name(output: Any, names: Mapping[str, Any] | None) -> str:
+    for key, value in (names or {}).items():
+        if value is output and not key.startswith("_"):
+            return key
+    return "loss"
+
+
+class BackwardStepper:
+    """Step through ``output.backward()``: ``BackwardStepper(loss, names=dict(...))``.
+
+    ``stepper.next()``/``prev()``/``first()``/``last()``/``go(k)`` drive it from code, the
+    buttons from the page. ``stepper.static()`` runs the remaining steps and returns a table.
+    """
+
+    def __init__(
+        self,
+        output: Any,
+        names: Mapping[str, Any] | None = None,
+        *,
+        gradient: Any = None,
+        retain_graph: bool | None = None,
+        style: str = "default",
+        renderer: str = "auto",
+    ) -> None:
+        self.replay = BackwardReplay(output, names, gradient=gradient, retain_graph=retain_graph)
+        self.output_name = _output_name(output, names)
+        self.position = 0
+        try:
+            self.picture: StyledSVG | None = StyledSVG(
+                self.replay.graph, style=style, renderer=renderer
+            )
+            self._text_picture = ""
+        except RenderError as error:  # no Graphviz: the text drawing, without highlights
+            self.picture = None
+            drawing = text_graph(output, names=names)
+            self._text_picture = f"<pre>{html.escape(drawing)}\n\n{html.escape(str(error))}</pre>"
+        self._build()
+        self._show()
+
+    def _build(self) -> None:
+        self.output = widgets.Output()  # errors from callbacks land here
+        button = widgets.Button
+        self.first_button = button(description="first", icon="fast-backward", tooltip="step 0")
+        self.prev_button = button(description="prev", icon="step-backward")
+        self.next_button = button(description="next", icon="step-forward")
+        self.last_button = button(description="last", icon="fast-forward", tooltip="run all")
+        total = self.replay.total
+        self.slider = widgets.IntSlider(0, min=0, max=total, description="step")
+        self.play = widgets.Play(0, min=0, max=total, interval=700, description="play")
+        self.speed = widgets.FloatSlider(1.5, min=0.5, max=10.0, step=0.5, description="steps/s")
+        widgets.link((self.play, "value"), (self.slider, "value"))
+        guard = report_errors(self.output)
+        for btn, action in (
+            (self.first_button, self.first),
+            (self.prev_button, self.prev),
+            (self.next_button, self.next),
+            (self.last_button, self.last),
+        ):
+            btn.on_click(guard(lambda _button, act=action: act()))
+        self.slider.observe(guard(lambda change: self.go(change["new"])), names="value")
+        self.speed.observe(guard(lambda change: self._set_speed(change["new"])), names="value")
+        self._set_speed(self.speed.value)
+        self.graph_view = widgets.HTML(layout=widgets.Layout(flex="3 1 0%", overflow="auto"))
+        self.panel = widgets.HTML(layout=widgets.Layout(flex="2 1 0%", overflow="auto"))
+        self.panel.add_class("mt-stepper-panel")
+        self.status = widgets.HTML()
+        controls = widgets.HBox(
+            [self.first_button, self.prev_button, self.next_button, self.last_button]
+        )
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML(_LAYOUT_CSS),
+                controls,
+                widgets.HBox([self.play, self.slider, self.speed]),
+                self.status,
+                widgets.HBox([self.graph_view, self.panel]),
+                self.output,
+            ]
+        )
+        self.widget.add_class("mt-stepper")
+
+    def _set_speed(self, steps_per_second: float) -> None:
+        self.play.interval = int(1000 / steps_per_second)
+
+    @property
+    def current_step(self) -> Any:
+        """The engine's ``BackwardStep`` on show, or None before the first step."""
+        return self.replay.steps[self.position - 1] if self.position else None
+
+    @property
+    def highlight(self) -> Any:
+        """The ``microtorch.viz.Highlight`` drawn for the current position."""
+        return self.replay.highlight(self.position)
+
+    def go(self, position: int) -> None:
+        """Show step ``position`` (0 = before backward), running the engine that far if needed."""
+        position = max(0, min(int(position), self.replay.total))
+        try:
+            self.replay.run_to(position)
+        finally:  # also after an engine error: show how far it got, then let the error out
+            self.position = min(position, len(self.replay.steps))
+            self._show()
+
+    def next(self) -> None:
+        """One step forward: runs the next node of the real backward pass if not run yet."""
+        self.go(self.position + 1)
+
+    def prev(self) -> None:
+        """One step back: only re-displays a recorded step, ``.grad`` does not change."""
+        self.go(self.position - 1)
+
+    def first(self) -> None:
+        """Back to the start (display only)."""
+        self.go(0)
+
+    def last(self) -> None:
+        """Run the rest of the backward pass and show its last step."""
+        self.replay.run_to(self.replay.total + 1)  # to the end, even if the count was a guess
+        self.go(self.replay.total)
+
+    def _show(self) -> None:
+        replay, position = self.replay, self.position
+        total = replay.total
+        self.slider.max = self.play.max = total
+        self.slider.value = position  # observe() calls go() again only if the value changed
+        if self.picture is not None:
+            self.graph_view.value = self.picture.svg(replay.highlight(position))
+        else:
+            self.graph_view.value = self._text_picture
+        self.panel.value = panel_html(replay, position)
+        self.status.value = f"<b>{html.escape(status_text(replay, position, self.output_name))}</b>"
+        at_end = position == total and (replay.finished or replay.error is not None)
+        self.first_button.disabled = self.prev_button.disabled = position == 0
+        self.next_button.disabled = self.last_button.disabled = at_end
+
+    def frame_html(self) -> str:
+        """The picture, status and panel for the current position, as one piece of HTML."""
+        return (
+            f"{_LAYOUT_CSS}<p><b>{self.status.value}</b></p>"
+            '<div style="display:flex;gap:1em"><div style="flex:3">'
+            f'{self.graph_view.value}</div><div class="mt-stepper-panel" style="flex:2">'
+            f"{self.panel.value}</div></div>"
+        )
+
+    def static(self, frames: bool = False) -> StaticView:
+        """All steps as a table (runs the rest of backward first); ``frames=True`` adds pictures."""
+        self.last()
+        header = ["step", "node", "gradient arriving", "sent to inputs / .grad after"]
+        rows = []
+        for step in self.replay.steps:
+            if step.variable is not None:
+                sent = [".grad = " + value_text(step.grad_after)]
+            else:
+                sent = [value_text(g) for g in step.grad_inputs]
+            arriving = [value_text(g) for g in step.grad_outputs]
+            rows.append([str(step.index + 1), step.name, "; ".join(arriving), "; ".join(sent)])
+        text = text_table(header, rows)
+        body = html_table(header, rows)
+        if frames:
+            pictures = []
+            for position in range(self.replay.total + 1):
+                self.go(position)
+                pictures.append(self.frame_html())
+            body += "<hr>".join(pictures)
+        else:
+            body = self.frame_html() + body
+        title = f"{len(rows)} steps of {self.output_name}.backward()"
+        return StaticView(f"<h4>{html.escape(title)}</h4>{body}", f"{title}\n{text}")
+
+    def __repr__(self) -> str:
+        status = status_text(self.replay, self.position, self.output_name)
+        return (
+            f"BackwardStepper: step {self.position} of {self.replay.total} of "
+            f"{self.output_name}.backward() ({status})"
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = repr(self)
+        bundle["text/html"] = self.frame_html()  # where widgets cannot run: this position
+        return bundle

@@ -1,0 +1,180 @@
+"""``TrainingLoopExplorer``: train the seed's network with and without ``optimizer.zero_grad()``.
+
+A checkbox chooses whether the loop calls ``optimizer.zero_grad()``; "train" runs the real loop
+from the same starting weights and draws (matplotlib) the loss and the size of ``.grad`` for
+both choices side by side. Without ``zero_grad()`` each step's ``.grad`` is the sum of every
+gradient so far, so the step ``optimizer.step()`` takes keeps growing: the seed's bug.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.figure import Figure
+
+import microtorch as torch
+from microtorch import nn
+from microtorch.optim import SGD
+from microtorch.widgets._errors import report_errors
+from microtorch.widgets.static import StaticView, html_table, text_table
+
+__all__ = ["TrainingLoopExplorer", "TwoLayerNet"]
+
+LABELS = {True: "with optimizer.zero_grad()", False: "without optimizer.zero_grad()"}
+CAPTION = (
+    "<p>Train once with the box ticked and once without. Without <code>zero_grad()</code>, "
+    "<code>.grad</code> holds the sum of every gradient so far: the right plot grows, so "
+    "<code>optimizer.step()</code> no longer follows this step's gradient. Here that acts "
+    "like an ever larger step in an old direction; the loss may even fall faster at first, "
+    "but it is not the update you wrote.</p>"
+)
+COLOURS = {True: "#0072B2", False: "#D55E00"}  # Okabe-Ito blue and vermillion
+
+
+class TwoLayerNet(nn.Module):
+    """The seed chapter's network: ``sigmoid(fc2(sigmoid(fc1(x))))``."""
+
+    def __init__(self, n_in: int, n_hidden: int, n_out: int) -> None:
+        super().__init__()
+        self.fc1 = nn.Linear(n_in, n_hidden)
+        self.fc2 = nn.Linear(n_hidden, n_out)
+
+    def forward(self, x: Any) -> Any:
+        h = torch.sigmoid(self.fc1(x))
+        return torch.sigmoid(self.fc2(h))
+
+
+def seed_data(make_model: Callable[[], Any], seed: int = 0) -> tuple[Any, Any]:
+    """The seed's data: after ``manual_seed(0)`` and the model, ``X = randn(200, 5)`` and
+    ``y = (X.sum(1) > 0)`` as floats, the draws in the seed's order."""
+    torch.manual_seed(seed)
+    make_model()
+    X = torch.randn(200, 5)
+    return X, (X.sum(dim=1, keepdim=True) > 0).float()
+
+
+def _grad_norm(model: Any) -> float:
+    grads = [p.grad.numpy() for p in model.parameters() if p.grad is not None]
+    return float(np.sqrt(sum((g.astype(np.float64) ** 2).sum() for g in grads)))
+
+
+class TrainingLoopExplorer:
+    """``TrainingLoopExplorer()`` trains ``TwoLayerNet(5, 8, 1)`` with SGD(lr=1.0) for 50 steps."""
+
+    def __init__(
+        self,
+        make_model: Callable[[], Any] | None = None,
+        X: Any = None,
+        y: Any = None,
+        *,
+        lr: float = 1.0,
+        steps: int = 50,
+        seed: int = 0,
+        plot_every: int = 10,
+    ) -> None:
+        self.make_model = make_model or (lambda: TwoLayerNet(5, 8, 1))
+        self.X, self.y = (X, y) if X is not None else seed_data(self.make_model, seed)
+        self.lr, self.steps, self.seed, self.plot_every = lr, steps, seed, plot_every
+        self.losses: dict[bool, list[float]] = {}  # keyed by "called zero_grad()"
+        self.grad_norms: dict[bool, list[float]] = {}
+        self.output = widgets.Output()
+        guard = report_errors(self.output)
+        self.zero_grad_box = widgets.Checkbox(True, description="call optimizer.zero_grad()")
+        self.train_button = widgets.Button(description=f"train {steps} steps", icon="play")
+        self.train_button.on_click(guard(lambda _b: self.train()))
+        self.status = widgets.HTML()
+        self.image = widgets.Image(format="png")
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML(CAPTION),
+                widgets.HBox([self.zero_grad_box, self.train_button]),
+                self.status,
+                self.image,
+                self.output,
+            ]
+        )
+        self._draw()
+
+    def train(self, zero_grad: bool | None = None) -> list[float]:
+        """Run the loop from the same start, calling zero_grad() if the checkbox (or arg) says."""
+        choice = bool(self.zero_grad_box.value if zero_grad is None else zero_grad)
+        torch.manual_seed(self.seed)  # the same starting weights for both choices
+        model = self.make_model()
+        optimizer = SGD(model.parameters(), lr=self.lr)
+        losses = self.losses[choice] = []
+        norms = self.grad_norms[choice] = []
+        for step in range(self.steps):
+            if choice:
+                optimizer.zero_grad()
+            loss = ((model(self.X) - self.y) ** 2).mean()
+            loss.backward()
+            norms.append(_grad_norm(model))  # the size of what optimizer.step() will use
+            optimizer.step()
+            losses.append(loss.item())
+            if (step + 1) % self.plot_every == 0 or step + 1 == self.steps:
+                self.status.value = f"{LABELS[choice]}: step {step + 1} of {self.steps}"
+                self._draw()
+        return losses
+
+    def figure(self) -> Figure:
+        """Loss and size of ``.grad`` per step, one line per choice trained so far."""
+        fig = Figure(figsize=(9, 3.2), dpi=80, layout="constrained")
+        loss_ax, grad_ax = fig.subplots(1, 2)
+        for choice in (True, False):
+            if choice in self.losses:
+                steps = range(1, len(self.losses[choice]) + 1)
+                style = {"color": COLOURS[choice], "label": LABELS[choice]}
+                loss_ax.plot(steps, self.losses[choice], **style)
+                grad_ax.plot(steps, self.grad_norms[choice], **style)
+        loss_ax.set(title="loss", xlabel="step", xlim=(0, self.steps))
+        grad_ax.set(title="size of .grad used by optimizer.step()", xlabel="step")
+        grad_ax.set_xlim(0, self.steps)
+        if self.losses:
+            loss_ax.legend()
+        return fig
+
+    def _png(self) -> bytes:
+        buffer = io.BytesIO()
+        self.figure().savefig(buffer, format="png", metadata={"Software": None})
+        return buffer.getvalue()
+
+    def _draw(self) -> None:
+        self.image.value = self._png()
+
+    def _rows(self) -> list[list[str]]:
+        return [
+            [
+                LABELS[c],
+                ", ".join(f"{v:.3f}" for v in self.losses[c][:5]),
+                f"{self.losses[c][-1]:.3f}",
+            ]
+            for c in (True, False)
+            if c in self.losses
+        ]
+
+    def static(self) -> StaticView:
+        """Both loss series (trains the choices not trained yet) and the figure as a PNG."""
+        for choice in (True, False):
+            if choice not in self.losses:
+                self.train(choice)
+        header = ["loop", "loss over the first 5 steps", f"loss at step {self.steps}"]
+        rows = self._rows()
+        image = base64.b64encode(self._png()).decode()
+        body = f'{html_table(header, rows)}<img src="data:image/png;base64,{image}">'
+        return StaticView(body, text_table(header, rows))
+
+    def __repr__(self) -> str:
+        trained = " and ".join(LABELS[c] for c in (True, False) if c in self.losses) or "nothing"
+        return f"TrainingLoopExplorer: {self.steps} steps of SGD(lr={self.lr}); trained {trained}"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
+        bundle["text/plain"] = repr(self)
+        bundle["text/html"] = f"<p>{html.escape(repr(self))}</p>"
+        return bundle
