@@ -54,7 +54,7 @@ def test_layout_title_setup_summary(path: Path):
     nb = read(path)
     title = nb.cells[0].source
     number = path.name[:2]
-    assert re.match(rf"# {number}[a-z]? · ", title), f"{path.name}: title cell first"
+    assert re.match(rf"# {number}[a-z]?\b", title), f"{path.name}: a '# {number} ...' title first"
     for part in ("You will", "**Prerequisites:**", "**Time:**"):
         assert part in title, f"{path.name}: the title cell needs {part!r}"
     assert 2 <= title.count("\n- ") <= 4, f"{path.name}: 2-4 'you will' bullets"

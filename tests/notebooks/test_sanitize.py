@@ -1,0 +1,32 @@
+"""notebooks/sanitize.cfg: each pattern, read exactly as nbval reads it, hides only what varies."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("printed", "compared"),
+    [
+        ("<MulBackward0 object at 0x7f3a9c2d5e10>", "<MulBackward0 object at 0x...>"),
+        (
+            "/tmp/ipykernel_4242/3141592653.py:1: UserWarning: The .grad attribute",
+            "<cell>:1: UserWarning: The .grad attribute",
+        ),
+        ("10/10 [00:01<00:00,  9.87it/s]", "10/10 [elapsed<remaining, rate]"),
+        ("Wall time: 1.23 ms", "Wall time: ..."),
+        ("tensor([[0.3500, -0.1200]])", "tensor([[0.3500, -0.1200]])"),  # values are never hidden
+    ],
+)
+def test_pattern(execute_notebooks: ModuleType, printed: str, compared: str):
+    text = printed
+    for regex, replace in execute_notebooks.sanitize_patterns():
+        text = regex.sub(replace, text)
+    assert text == compared
+
+
+def test_nbval_reads_every_section(execute_notebooks: ModuleType):
+    text = execute_notebooks.SANITIZE_CFG.read_text(encoding="utf-8")
+    assert len(execute_notebooks.sanitize_patterns()) == text.count("\n[") + text.startswith("[")
