@@ -424,6 +424,11 @@ class Tensor:
                 target_device = a
         out = self if target_dtype is None else shape_ops.to_dtype(self, target_dtype)
         if target_device is not None and as_device(target_device) is not self._device:
+            if self._device.type == "meta":  # a meta tensor has a shape but no values to copy
+                raise NotImplementedError(
+                    "Cannot copy out of meta tensor; no data! (Fix: create the tensor on the "
+                    "device you need, e.g. torch.zeros(2, 2, device='cpu').)"
+                )
             out = _make(
                 out._data.copy(),
                 out._rg,
