@@ -3,7 +3,7 @@
 ``meta`` is PyTorch's device for tensors that have a shape and dtype but no values. microtorch
 supports it so that the device-mismatch error can be shown on any machine: ``cpu`` and
 ``meta`` tensors cannot be mixed, exactly as ``cpu`` and ``cuda`` tensors cannot.
-Asking for ``cuda`` raises the error PyTorch raises on a machine without a GPU.
+Putting a tensor on ``cuda`` raises the error PyTorch raises on a machine without a GPU.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 __all__ = ["device", "as_device", "check_same_device"]
 
 _KNOWN = ("cpu", "meta")
+_ABSENT = ("cuda", "mps", "xpu")  # valid names (torch.device("cuda") works) but no tensors there
 
 
 class device:  # noqa: N801 - PyTorch's name
@@ -33,13 +34,7 @@ class device:  # noqa: N801 - PyTorch's name
         if cached is not None:
             return cached
         kind, _, idx = key.partition(":")
-        if kind in ("cuda", "mps", "xpu"):
-            raise AssertionError(
-                f"Torch not compiled with CUDA enabled. (microtorch runs on the CPU only: there is "
-                f"no '{kind}' device here. Use device='cpu', or device='meta' to practise "
-                "device-mismatch errors.)"
-            )
-        if kind not in _KNOWN:
+        if kind not in _KNOWN + _ABSENT:
             raise RuntimeError(
                 "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
                 "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type "
@@ -61,7 +56,7 @@ class device:  # noqa: N801 - PyTorch's name
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, str):
-            other = as_device(other)
+            other = device(other)
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self) -> int:
@@ -78,7 +73,15 @@ def as_device(spec: str | device | None) -> device:
     """Turn ``'cpu'``, ``device('cpu')`` or ``None`` (meaning cpu) into a device."""
     if spec is None:
         return CPU
-    return device(spec)
+    d = device(spec)
+    if d.type in _ABSENT:
+        # PyTorch raises this when a tensor is put there, not when the device object is made
+        raise AssertionError(
+            f"Torch not compiled with CUDA enabled. (microtorch runs on the CPU only: there is "
+            f"no '{d.type}' device here. Use device='cpu', or device='meta' to practise "
+            "device-mismatch errors.)"
+        )
+    return d
 
 
 def check_same_device(op: str, *devices: device) -> None:

@@ -240,12 +240,12 @@ class MaskedFill(Function):
         )
 
 
-def wrap(data: np.ndarray) -> Any:
+def wrap(data: np.ndarray, device: Any = None) -> Any:
     """A Tensor around ``data`` with no graph (for results that have no gradient)."""
-    return _function.Tensor._make(data, False, None, 0, None, False)
+    return _function.Tensor._make(data, False, None, 0, device, False)
 
 
-def as_operand(value: Operand, like: dtype) -> Any:
+def as_operand(value: Operand, like: dtype, device: Any = None) -> Any:
     """``value`` as a Tensor of dtype ``like``; a Python number becomes a 0-d constant tensor.
 
     PyTorch wraps numbers the same way, which is why ``(x * 3).grad_fn.next_functions`` has
@@ -254,8 +254,10 @@ def as_operand(value: Operand, like: dtype) -> Any:
     if isinstance(value, _function.Tensor):
         if value._dtype is like:
             return value
-        return value.to(like) if value.requires_grad else wrap(value._data.astype(like.numpy))
-    return wrap(np.array(value, dtype=like.numpy))
+        if value.requires_grad:
+            return value.to(like)
+        return wrap(value._data.astype(like.numpy), value._device)
+    return wrap(np.array(value, dtype=like.numpy), device)  # on the other operand's device
 
 
 def _binary(
@@ -264,10 +266,10 @@ def _binary(
     # Cast both operands to PyTorch's result dtype, then run; numpy's broadcasting error
     # becomes PyTorch's, which names the clashing sizes.
     if not isinstance(a, _function.Tensor):
-        a = wrap(np.array(a, dtype=result_type(a, b).numpy))
+        a = wrap(np.array(a, dtype=result_type(a, b).numpy), b._device)
     if not (isinstance(b, _function.Tensor) and a._dtype is b._dtype and out is None):
         target = out or result_type(a, b)
-        a, b = as_operand(a, target), as_operand(b, target)
+        a, b = as_operand(a, target), as_operand(b, target, a._device)
     try:
         return fn.apply(a, b, *extra)
     except ValueError:
@@ -361,7 +363,8 @@ def where(condition: Any, a: Operand, b: Operand) -> Any:
             f"{wrap(cond).dtype._legacy[: -len('Tensor')]} (Fix: pass a comparison such as x > 0)"
         )
     target = result_type(a, b)
-    a, b = as_operand(a, target), as_operand(b, target)
+    device = getattr(a, "_device", None) or getattr(b, "_device", None)
+    a, b = as_operand(a, target, device), as_operand(b, target, device)
     try:
         return Where.apply(cond, a, b)
     except ValueError:
