@@ -57,14 +57,13 @@ def sanitize_patterns(path: Path = SANITIZE_CFG) -> list[tuple[re.Pattern[str], 
     return [(re.compile(regex), replace) for regex, replace in pairs]
 
 
-def execute(nb: nbformat.NotebookNode, cwd: Path, allow_errors: bool = False) -> None:
+def execute(nb: nbformat.NotebookNode, cwd: Path) -> None:
     """Run every code cell of ``nb`` in a fresh kernel of this Python, storing the outputs."""
     km = KernelManager(kernel_name=CURRENT_ENV, kernel_spec_manager=_CurrentEnvSpecs())
     client = NotebookClient(
         nb,
         km=km,
         timeout=CELL_TIMEOUT,
-        allow_errors=allow_errors,
         record_timing=False,
         resources={"metadata": {"path": str(cwd)}},
     )
@@ -94,7 +93,6 @@ def _clean_output(out: nbformat.NotebookNode, patterns: list[tuple[re.Pattern[st
         for key, value in out.data.items():
             if key.startswith("text/") and isinstance(value, str):
                 out.data[key] = _apply(value, patterns)
-        out.metadata = {}
 
 
 def clean(nb: nbformat.NotebookNode, patterns: list[tuple[re.Pattern[str], str]]) -> None:
