@@ -1,6 +1,6 @@
 """``microtorch.nn``: modules, layers, losses, ``functional`` and ``init``, as in PyTorch."""
 
-from microtorch.nn import functional, init
+from microtorch.nn import functional, init, utils
 from microtorch.nn.activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
 from microtorch.nn.dropout import Dropout
@@ -22,5 +22,5 @@ __all__ = [
     "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten",
     "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module",
     "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
-    "Softmax", "Tanh", "functional", "init",
+    "Softmax", "Tanh", "functional", "init", "utils",
 ]  # fmt: skip

@@ -1,0 +1,59 @@
+"""``nn.utils``: gradient clipping, as used in training loops (``clip_grad_norm_``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+from microtorch.tensor import Tensor
+
+__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+
+
+def _grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
+    params = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    return [p._grad for p in params if p._grad is not None]
+
+
+def clip_grad_norm_(
+    parameters: Tensor | Iterable[Tensor],
+    max_norm: float,
+    norm_type: float | str = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach: bool | None = None,
+) -> Tensor:
+    """Scale all gradients together so their joint norm is at most ``max_norm``.
+
+    Returns the norm before clipping. The scale is ``max_norm / (norm + 1e-6)``, capped at 1.
+    """
+    grads = _grads(parameters)
+    p = float(norm_type)
+    if not grads:
+        return Tensor._make(np.zeros((), np.float32), False, None)
+    if math.isinf(p):
+        norms = [np.abs(g._data).max(initial=0) for g in grads]
+        total = np.max(norms)
+    else:
+        norms = [np.sum(np.abs(g._data) ** p) ** (1 / p) for g in grads]
+        total = np.sum(np.asarray(norms) ** p) ** (1 / p)
+    total = np.asarray(total, grads[0]._data.dtype)
+    if error_if_nonfinite and not np.isfinite(total):
+        raise RuntimeError(
+            f"The total norm of order {p} for gradients from `parameters` is non-finite, so it "
+            "cannot be clipped. To disable this error and scale the gradients by the non-finite "
+            "norm anyway, set `error_if_nonfinite=False`"
+        )
+    scale = np.minimum(max_norm / (total + 1e-6), 1.0).astype(total.dtype)
+    for g in grads:
+        g._data *= scale  # in place, as PyTorch's g.mul_(clip_coef_clamped)
+        g._version_counter[0] += 1
+    return Tensor._make(total, False, None)
+
+
+def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -> None:
+    """Clamp every gradient element into ``[-clip_value, clip_value]``, in place."""
+    for g in _grads(parameters):
+        np.clip(g._data, -clip_value, clip_value, out=g._data)
+        g._version_counter[0] += 1
