@@ -143,7 +143,7 @@ def embedding(
             "checking arguments for embedding) (Fix: pass integer indices, e.g. x.long())"
         )
     n = weight._data.shape[0]
-    if indices.size and (indices.min() < -n or indices.max() >= n):
+    if indices.size and (indices.min() < 0 or indices.max() >= n):
         raise IndexError(
             f"index out of range in self (indices must be in [0, {n - 1}] for an embedding with "
             f"{n} rows; got {int(indices.min())}..{int(indices.max())})"
@@ -152,7 +152,7 @@ def embedding(
         padding_idx += n
     if max_norm is not None:
         _renorm_rows(weight, indices, max_norm)
-    return layer_ops.Embedding.apply(weight, indices % n, padding_idx)
+    return layer_ops.Embedding.apply(weight, indices, padding_idx)
 
 
 def _renorm_rows(weight: Tensor, indices: np.ndarray, max_norm: float) -> None:

@@ -60,7 +60,7 @@ def nll_loss(
     """-input[i, target[i]] averaged: the loss on log-probabilities (after ``log_softmax``)."""
     _check_reduction(reduction)
     t, shape = target._data, input._data.shape
-    if t.dtype.kind not in "iu":
+    if t.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target._dtype._legacy[:-6]} "
             "(Fix: class-index targets are integers, e.g. target.long())"

@@ -77,6 +77,8 @@ def test_error_messages_match_torch(torch_module: ModuleType) -> None:
             lambda: f.binary_cross_entropy_with_logits(x, lib.zeros(4)),
             lambda: f.embedding(lib.tensor([1.0]), lib.zeros(3, 2)),
             lambda: f.embedding(lib.tensor([3]), lib.zeros(3, 2)),
+            lambda: f.embedding(lib.tensor([-1]), lib.zeros(3, 2)),
+            lambda: f.nll_loss(x, lib.tensor([1, 2, 3, 4], dtype=lib.int32)),
             lambda: f.cross_entropy(lib.zeros(4, 5, 6), lib.zeros(4, 5).long()),
             lambda: f.dropout(x, 1.5),
             lambda: lib.nn.Linear(3, 2)(x),
