@@ -91,20 +91,30 @@ def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
         )
     if isinstance(data, np.ndarray):
         return np.array(data, copy=True)
+    inferred = _inferred_dtype(data)  # also refuses None and other non-numbers
     try:
         arr = np.array(_plain(data))
-    except ValueError as e:
-        raise ValueError(
-            f"expected a rectangular nested list of numbers (every row the same "
-            f"length), but could not build one: {e}"
-        ) from None
+    except ValueError:
+        arr = np.array(None, dtype=object)
     if arr.dtype == object:
-        raise ValueError(
-            "expected a rectangular nested list of numbers (every row the same length)"
-        )
+        raise ValueError(_ragged(data) + " (every row of a nested list needs the same length)")
     if dtype_ is None:
-        arr = arr.astype(_inferred_dtype(data).numpy, copy=False)
+        arr = arr.astype(inferred.numpy, copy=False)
     return arr
+
+
+def _ragged(data: Any) -> str:
+    # PyTorch's message: the first list, walking breadth-first, whose length differs
+    level, depth = [data], 0
+    while level:
+        lists = [x for x in level if isinstance(x, (list, tuple))]
+        if lists:
+            want = len(lists[0])
+            for x in lists:
+                if len(x) != want:
+                    return f"expected sequence of length {want} at dim {depth} (got {len(x)})"
+        level, depth = [y for x in lists for y in x], depth + 1
+    return "expected a rectangular nested list of numbers"
 
 
 def _has_str(data: Any) -> bool:
@@ -130,8 +140,10 @@ def _inferred_dtype(data: Any) -> dtype:
             d = bool_
         elif isinstance(x, builtins.int):
             d = int64
-        else:
+        elif isinstance(x, builtins.float):
             d = get_default_dtype()
+        else:
+            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
         found = d if found is None else promote_types(found, d)
     return found or get_default_dtype()  # an empty list is float32
 
@@ -312,7 +324,9 @@ def randint(
     device: Any = None,
 ) -> Tensor:
     """Random integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
-    if high is None:
+    if isinstance(high, (tuple, list)):  # randint(10, (3,)): PyTorch's (high, size) form
+        low, high, size = 0, low, high
+    elif high is None:
         low, high = 0, low
     data = _rng(generator).integers(low, high, size=_shape((size,)))
     return _finish(data.astype((dtype or int64).numpy), None, device, False)

@@ -1,0 +1,175 @@
+"""Factories: dtype inference as PyTorch's, shared memory, ranges, seeded random numbers."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+import microtorch
+
+# Each case runs on microtorch and on torch: same values, dtype and shape (or same error).
+FACTORIES: dict[str, Callable[[ModuleType], Any]] = {
+    "ints": lambda L: L.tensor([1, 2]),
+    "floats": lambda L: L.tensor([1.0, 2.0]),
+    "mixed_int_float": lambda L: L.tensor([1, 2.5]),
+    "bools": lambda L: L.tensor([True, False]),
+    "bool_and_int": lambda L: L.tensor([True, 2]),
+    "nested": lambda L: L.tensor([[1, 2], [3, 4.0]]),
+    "scalar_int": lambda L: L.tensor(3),
+    "scalar_float": lambda L: L.tensor(2.5),
+    "scalar_bool": lambda L: L.tensor(True),
+    "tuple": lambda L: L.tensor((1, 2)),
+    "empty": lambda L: L.tensor([]),
+    "empty_nested": lambda L: L.tensor([[]]),
+    "numpy_float64_scalar": lambda L: L.tensor(np.float64(1.5)),
+    "numpy_int32_scalar": lambda L: L.tensor(np.int32(3)),
+    "numpy_scalar_in_list": lambda L: L.tensor([np.float64(1.0), 2.0]),
+    "numpy_int32_array": lambda L: L.tensor(np.array([1, 2], dtype=np.int32)),
+    "numpy_float64_array": lambda L: L.tensor(np.array([1.0, 2.0])),
+    "explicit_dtype": lambda L: L.tensor([1.7, -1.7], dtype=L.int64),
+    "explicit_float64": lambda L: L.tensor(0.52, dtype=L.float64),
+    # the seed's analytic gradient: a list of 0-d tensors keeps their dtype
+    "list_of_0d": lambda L: (lambda x: L.tensor([2 * x[0] + x[1], x[0]]))(L.tensor([2.0, 3.0])),
+    "list_of_0d_float64": lambda L: (lambda x: L.tensor([x[1], 2.0 * x[0]]))(
+        L.tensor([2.0, 3.0], dtype=L.float64)
+    ),
+    "list_of_0d_int": lambda L: (lambda x: L.tensor([x[0], x[1]]))(L.tensor([2, 3])),
+    "zeros": lambda L: L.zeros(2, 3),
+    "zeros_tuple": lambda L: L.zeros((2, 3)),
+    "zeros_0d": lambda L: L.zeros(()),
+    "ones_int": lambda L: L.ones(2, dtype=L.int64),
+    "full_int": lambda L: L.full((2,), 7),
+    "full_float": lambda L: L.full([2, 2], 1.5),
+    "full_bool": lambda L: L.full((2,), True),
+    "arange_int": lambda L: L.arange(5),
+    "arange_start_end": lambda L: L.arange(1, 4),
+    "arange_step": lambda L: L.arange(0, 10, 3),
+    "arange_float": lambda L: L.arange(5.0),
+    "arange_float_step": lambda L: L.arange(0, 1, 0.25),
+    "arange_negative_step": lambda L: L.arange(10, 0, -3),
+    "arange_dtype": lambda L: L.arange(5, dtype=L.float32),
+    "arange_empty": lambda L: L.arange(0),
+    "linspace": lambda L: L.linspace(0, 1, 5),
+    "linspace_one": lambda L: L.linspace(0, 1, steps=1),
+    "eye": lambda L: L.eye(3),
+    "eye_rect": lambda L: L.eye(2, 3),
+    "zeros_like_int": lambda L: L.zeros_like(L.tensor([1, 2])),
+    "ones_like_float64": lambda L: L.ones_like(L.tensor([1.0], dtype=L.float64)),
+    "full_like_rounds": lambda L: L.full_like(L.tensor([1, 2]), 2.5),
+    "zeros_requires_grad": lambda L: L.zeros(2, requires_grad=True),
+    "as_tensor": lambda L: L.as_tensor([1, 2]),
+    # errors
+    "ragged": lambda L: L.tensor([[1, 2], [3]]),
+    "ragged_deep": lambda L: L.tensor([[[1, 2], [3, 4]], [[1, 2], [3]]]),
+    "string": lambda L: L.tensor("a"),
+    "none": lambda L: L.tensor([1, None]),
+    "int_requires_grad": lambda L: L.ones(2, dtype=L.int64, requires_grad=True),
+    "negative_size": lambda L: L.ones(2, -1),
+    "from_numpy_list": lambda L: L.from_numpy([1, 2]),
+}
+
+
+def _run(fn: Callable[[ModuleType], Any], lib: ModuleType) -> tuple[Any, ...]:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t = fn(lib)
+    except Exception as e:
+        return (type(e).__name__, str(e).split(" (")[0])
+    return (str(t.dtype).split(".")[1], tuple(t.shape), t.tolist(), t.requires_grad)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(FACTORIES))
+def test_factory_matches_torch(name: str, torch_module: ModuleType) -> None:
+    assert _run(FACTORIES[name], microtorch) == _run(FACTORIES[name], torch_module)
+
+
+def test_dtype_inference_without_torch() -> None:
+    m = microtorch
+    assert m.tensor([1, 2]).dtype is m.int64
+    assert m.tensor([1.0, 2.0]).dtype is m.float32
+    assert m.tensor([True, False]).dtype is m.bool
+    assert m.tensor([1, 2.5]).dtype is m.float32
+    x = m.tensor([2.0, 3.0], requires_grad=True)
+    grad = m.tensor([2 * x[0] + x[1], x[0]])  # the seed's analytic_grad(x)
+    assert repr(grad) == "tensor([7., 2.])" and not grad.requires_grad and grad.is_leaf
+    assert m.tensor([x.double()[0], 1.0]).dtype is m.float64  # any element decides
+    with pytest.raises(ValueError, match=r"expected sequence of length 2 at dim 1 \(got 1\)"):
+        m.tensor([[1, 2], [3]])
+
+
+def test_tensor_copies_its_data_but_from_numpy_shares_memory() -> None:
+    a = np.array([1.0, 2.0, 3.0])
+    copied, shared = microtorch.tensor(a), microtorch.from_numpy(a)
+    assert copied.dtype is shared.dtype is microtorch.float64
+    a[0] = 10.0
+    assert copied.tolist() == [1.0, 2.0, 3.0]
+    assert shared.tolist() == [10.0, 2.0, 3.0]
+    shared[1] = 20.0  # and the other way round
+    assert a.tolist() == [10.0, 20.0, 3.0]
+    assert microtorch.as_tensor(a).numpy() is a or np.shares_memory(
+        microtorch.as_tensor(a).numpy(), a
+    )
+
+
+def test_tensor_of_a_tensor_warns_as_pytorch_does() -> None:
+    x = microtorch.tensor([1.0, 2.0])
+    with pytest.warns(UserWarning, match=r"To copy construct from a tensor"):
+        y = microtorch.tensor(x)
+    assert y.tolist() == x.tolist() and not np.shares_memory(y.numpy(), x.numpy())
+
+
+RANDOM: dict[str, Callable[[], Any]] = {
+    "rand": lambda: microtorch.rand(2, 3),
+    "randn": lambda: microtorch.randn(4),
+    "randint": lambda: microtorch.randint(0, 10, (5,)),
+    "randint_high_size": lambda: microtorch.randint(10, (5,)),
+    "randperm": lambda: microtorch.randperm(6),
+    "randn_like": lambda: microtorch.randn_like(microtorch.zeros(3, dtype=microtorch.float64)),
+}
+
+
+@pytest.mark.parametrize("name", list(RANDOM))
+def test_manual_seed_makes_random_numbers_reproducible(name: str) -> None:
+    microtorch.manual_seed(0)
+    first, second = RANDOM[name](), RANDOM[name]()
+    microtorch.manual_seed(0)
+    again = RANDOM[name]()
+    assert again.tolist() == first.tolist() and again.dtype is first.dtype
+    assert second.tolist() != first.tolist()  # the sequence moves on
+    microtorch.manual_seed(1)
+    assert RANDOM[name]().tolist() != first.tolist()
+
+
+def test_random_factories_shapes_dtypes_and_ranges() -> None:
+    microtorch.manual_seed(0)
+    u = microtorch.rand(1000)
+    assert u.dtype is microtorch.float32 and u.min().item() >= 0 and u.max().item() < 1
+    n = microtorch.randn(2000, dtype=microtorch.float64)
+    assert n.dtype is microtorch.float64 and abs(n.mean().item()) < 0.1
+    assert abs(n.std().item() - 1) < 0.1
+    r = microtorch.randint(3, 7, (100,))
+    assert r.dtype is microtorch.int64 and set(r.tolist()) <= {3, 4, 5, 6}
+    assert sorted(microtorch.randperm(5).tolist()) == [0, 1, 2, 3, 4]
+    g = microtorch.Generator().manual_seed(5)
+    assert (
+        microtorch.randn(3, generator=g).tolist()
+        == microtorch.randn(3, generator=microtorch.Generator().manual_seed(5)).tolist()
+    )
+    assert microtorch.randn(2, 3, requires_grad=True).requires_grad
+
+
+def test_arange_and_linspace_values() -> None:
+    assert microtorch.arange(5).tolist() == [0, 1, 2, 3, 4]
+    assert microtorch.arange(5).dtype is microtorch.int64
+    assert microtorch.arange(0, 1, 0.25).tolist() == [0.0, 0.25, 0.5, 0.75]
+    assert microtorch.arange(0, 1, 0.25).dtype is microtorch.float32
+    assert microtorch.linspace(-1, 1, 3).tolist() == [-1.0, 0.0, 1.0]
+    with pytest.raises(RuntimeError, match="step must be nonzero"):
+        microtorch.arange(0, 1, 0)
