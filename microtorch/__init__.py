@@ -151,7 +151,8 @@ __all__ = [
 ]  # fmt: skip
 __version__ = "0.1.0"
 
-from microtorch import nn, optim, utils  # noqa: E402 - after the core they are built on
+from microtorch import cuda, nn, optim, utils  # noqa: E402 - after the core they are built on
+from microtorch.ops.elementwise import allclose, equal, isclose  # noqa: E402
 from microtorch.serialization import load, save  # noqa: E402
 
-__all__ += ["load", "nn", "optim", "save", "utils"]
+__all__ += ["allclose", "cuda", "equal", "isclose", "load", "nn", "optim", "save", "utils"]

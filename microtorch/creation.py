@@ -71,7 +71,7 @@ def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: 
         data = data.astype(dtype_.numpy, copy=False)
     t = Tensor._make(data, False, None, 0, as_device(device), grad_mode.state.inference)
     if requires_grad:
-        t.requires_grad_(True)
+        t._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
     return t
 
 

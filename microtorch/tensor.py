@@ -145,10 +145,14 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        self.requires_grad_(value)
+        self._set_requires_grad(value, "only Tensors of floating point and complex dtype")
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place (leaves only) and return ``self``."""
+        return self._set_requires_grad(requires_grad, "only Tensors of floating point dtype")
+
+    def _set_requires_grad(self, requires_grad: bool, who: str) -> Tensor:
+        # PyTorch words this error three ways (method, attribute, factory); `who` keeps each.
         if self.grad_fn is not None and not requires_grad:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
@@ -157,9 +161,8 @@ class Tensor:
             )
         if requires_grad and not self._dtype.is_floating_point:
             raise RuntimeError(
-                "Only Tensors of floating point and complex dtype can require gradients (this "
-                f"one is {self._dtype}; create it with floats, e.g. torch.tensor([1.0, 2.0]), "
-                "or convert it with .float())"
+                f"{who} can require gradients (this one is {self._dtype}; create it with "
+                "floats, e.g. torch.tensor([1.0, 2.0]), or convert it with .float())"
             )
         self._rg = bool(requires_grad)
         return self
@@ -595,7 +598,7 @@ class Tensor:
     add, sub, mul, div, pow = ew.add, ew.sub, ew.mul, ew.div, ew.pow
     maximum, minimum, masked_fill = ew.maximum, ew.minimum, ew.masked_fill
     eq, ne, lt, le, gt, ge = ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge
-    logical_not = ew.logical_not
+    logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
     neg, exp, log, log1p, sqrt, abs = (
         unary.neg,
         unary.exp,

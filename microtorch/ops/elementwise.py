@@ -19,7 +19,7 @@ from microtorch.ops._broadcast import broadcast_error, unbroadcast
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "rdiv", "pow", "rpow", "maximum", "minimum", "where",
     "masked_fill", "eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and",
-    "logical_or", "as_operand", "wrap",
+    "logical_or", "as_operand", "wrap", "isclose", "allclose", "equal",
 ]  # fmt: skip
 
 Operand = Any  # a Tensor, a numpy array standing for a constant, or a Python number
@@ -430,3 +430,25 @@ def logical_and(a: Any, b: Any) -> Any:
 def logical_or(a: Any, b: Any) -> Any:
     """a or b, element by element."""
     return _compare(np.logical_or, a, b)
+
+
+def isclose(
+    a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> Any:
+    """|a - b| <= atol + rtol * |b|, element by element, as a bool tensor."""
+    return wrap(np.isclose(_data(a), _data(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def allclose(
+    a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
+) -> bool:
+    """True if every element of a is close to b (see ``isclose``)."""
+    try:
+        return bool(np.allclose(_data(a), _data(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    except ValueError:
+        raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+
+
+def equal(a: Any, b: Any) -> bool:
+    """True if a and b have the same shape and the same values."""
+    return bool(np.shape(_data(a)) == np.shape(_data(b)) and np.array_equal(_data(a), _data(b)))
