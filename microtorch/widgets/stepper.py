@@ -23,7 +23,8 @@ from microtorch.widgets.static import StaticView, html_table, text_table
 __all__ = ["BackwardStepper"]
 
 _LAYOUT_CSS = (
-    "<style>.mt-stepper-panel pre.mt-value { margin: 2px 0; font-size: 11px; }"
+    "<style>.mt-stepper-panel pre.mt-value { margin: 2px 0; font-size: 11px; white-space: pre; "
+    "overflow-x: auto; }"
     ".mt-stepper-panel h4 { margin: 8px 0 2px 0; }</style>"
 )
 

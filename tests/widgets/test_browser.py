@@ -1,0 +1,154 @@
+"""The stepper in a real JupyterLab, driven through Debian's Chromium by Playwright.
+
+Starts JupyterLab on 127.0.0.1 (a free port, a token, a temp dir holding the test notebook),
+runs all cells, clicks "next" three times and checks the highlighted node moves each time,
+then saves a screenshot to ``artifacts/``. Skips without Chromium (fails in CI, see conftest).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+NOTEBOOK = Path(__file__).with_name("stepper_browser.ipynb")
+ARTIFACTS = Path(__file__).parents[2] / "artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_until_up(url: str, server: subprocess.Popen[bytes], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with code {server.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise TimeoutError(f"JupyterLab did not answer {url} within {timeout} s")
+
+
+@pytest.fixture
+def lab_url(tmp_path: Path) -> Iterator[str]:
+    """A JupyterLab serving a temp dir with the test notebook; always stopped afterwards."""
+    pytest.importorskip("jupyterlab", reason="pip install jupyterlab to run the browser test")
+    shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
+    settings = tmp_path / ".settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)  # no "get Jupyter news?" toast over the screenshot
+    (settings / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False})
+    )
+    port, token = _free_port(), secrets.token_hex(16)
+    env = dict(
+        os.environ,
+        JUPYTER_CONFIG_DIR=str(tmp_path / ".config"),  # no user settings, no saved workspace
+        JUPYTER_RUNTIME_DIR=str(tmp_path / ".runtime"),
+    )
+    command = [
+        sys.executable, "-m", "jupyter", "lab", "--no-browser",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}",
+        f"--LabApp.user_settings_dir={tmp_path / '.settings'}",
+        f"--LabApp.workspaces_dir={tmp_path / '.workspaces'}",
+        "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]  # fmt: skip
+    if hasattr(os, "getuid") and os.getuid() == 0:
+        command.append("--allow-root")  # containers run as root; Jupyter refuses otherwise
+    log = (tmp_path / "lab.log").open("wb")
+    server = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=log,
+                              start_new_session=True)  # fmt: skip
+    try:
+        _wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", server, 60)
+        yield f"http://127.0.0.1:{port}/lab/tree/{NOTEBOOK.name}?token={token}"
+    finally:
+        # the server and the kernels it started share its process group
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait(timeout=10)
+        log.close()
+
+
+def _current_nodes(page: object) -> list[str]:
+    nodes = page.locator("svg.mt-graph g.node.mt-current")  # type: ignore[attr-defined]
+    return sorted(nodes.evaluate_all("els => els.map(e => e.getAttribute('data-mt'))"))
+
+
+@pytest.mark.timeout(120)
+def test_stepper_in_jupyterlab(chromium_path: str, lab_url: str) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
+        )
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(30_000)
+        try:
+            page.goto(lab_url)
+            page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
+            # "Run All Cells" before the kernel is connected would run nothing
+            page.locator(".jp-StatusBar-Widget", has_text="| Idle").first.wait_for()
+            page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+            page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+            stepper = page.locator(".mt-stepper")
+            stepper.locator("svg.mt-graph").wait_for()
+            seen = [_current_nodes(page)]
+            assert seen[0] == ["n0"]  # the loss: backward starts there
+            for _ in range(3):
+                stepper.locator("button", has_text="next").click()
+                page.wait_for_function(
+                    "prev => JSON.stringify([...document.querySelectorAll("
+                    "'svg.mt-graph g.node.mt-current')].map(e => e.getAttribute('data-mt'))"
+                    ".sort()) !== prev",
+                    arg=str(seen[-1]).replace("'", '"').replace(", ", ","),
+                )
+                seen.append(_current_nodes(page))
+                assert seen[-1] != seen[-2]
+            assert "Step 3 of 13: SubBackward0" in stepper.inner_text()
+            assert "3 of 13 steps run: .grad partially filled" in stepper.inner_text()
+            text = page.locator(".jp-NotebookPanel").inner_text()
+            assert "Loading widget..." not in text
+            for bad in ("Error", "Traceback", "Exception"):
+                assert bad not in text, f"{bad!r} shown in the notebook"
+            assert page.locator(".jp-OutputArea-output[data-mime-type*='stderr']").count() == 0
+            stepper.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / "widgets_stepper_browser.png"), full_page=True)
+        except Exception:  # keep what the page showed, to see why
+            page.screenshot(path=str(ARTIFACTS / "widgets_stepper_browser_failed.png"))
+            raise
+        finally:
+            browser.close()
+    assert seen[1:] == [["n1"], ["n2"], ["n3"]]  # MeanBackward0, PowBackward0, SubBackward0
