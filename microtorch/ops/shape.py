@@ -607,6 +607,14 @@ class IndexPut(Function):
         return ga, unbroadcast(grad_output[ctx.key], ctx.v_shape)
 
 
+def _copy_slices_name(node: Any) -> str:
+    """``'torch::autograd::CopySlices'``: a C++ node, which PyTorch names with its namespace."""
+    return "torch::autograd::CopySlices"
+
+
+setattr(IndexPut._backward_cls, "name", _copy_slices_name)  # noqa: B010 - a method override
+
+
 class AdvancedIndexPut(IndexPut):
     """z = a with z[indices] = v for integer or boolean indices."""
 

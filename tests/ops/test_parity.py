@@ -177,3 +177,36 @@ def test_binary_ops_broadcast_like_torch(spec: OpSpec, shapes: tuple, seed: int)
     for m, t in zip(*grads):
         assert m.shape == t.shape
         assert_close(m, t, rtol=1e-10, atol=1e-12)
+
+
+INPLACE = {
+    "add_": lambda y, o: y.add_(1),
+    "add_tensor_alpha": lambda y, o: y.add_(o, alpha=2),
+    "sub_": lambda y, o: y.sub_(o),
+    "mul_": lambda y, o: y.mul_(o),
+    "div_": lambda y, o: y.div_(2),
+    "clamp_": lambda y, o: y.clamp_(min=0),
+    "relu_": lambda y, o: y.relu_(),
+    "pow_": lambda y, o: y.pow_(2),
+    "iadd": lambda y, o: y.__iadd__(o),
+    "masked_fill_": lambda y, o: y.masked_fill_(y > 0, 0.0),
+    "setitem_number": lambda y, o: y.__setitem__(0, 5.0),
+    "setitem_tensor": lambda y, o: y.__setitem__((slice(None), 1), o[:, 0]),
+    "setitem_mask": lambda y, o: y.__setitem__(y > 1, 0.0),
+}
+
+
+@pytest.mark.parametrize("name", list(INPLACE))
+def test_inplace_ops_on_a_non_leaf_match_torch(name: str, torch_module: ModuleType) -> None:
+    x0 = np.array([[0.5, -1.0, 2.0], [1.5, -0.2, 0.3]])
+    results = []
+    for lib in (microtorch, torch_module):
+        x = lib.tensor(x0, requires_grad=True)
+        other = lib.tensor(x0 * 2 + 1, requires_grad=True)
+        y = x * 1
+        INPLACE[name](y, other)
+        assert y._version == 1
+        y.backward(lib.tensor(np.arange(6.0).reshape(2, 3) - 2))
+        grads = [None if t.grad is None else t.grad.numpy().tolist() for t in (x, other)]
+        results.append((graph(y.grad_fn), y.detach().numpy().tolist(), grads))
+    assert results[0] == results[1]
