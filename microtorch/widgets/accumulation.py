@@ -42,8 +42,9 @@ class AccumulationExplorer:
         self.history: list[tuple[str, str]] = []  # (what was called, repr of .grad after it)
         self.output = widgets.Output()
         guard = report_errors(self.output)
-        self.backward_button = widgets.Button(description="loss.backward()")
-        self.zero_grad_button = widgets.Button(description="optimizer.zero_grad()")
+        fit = widgets.Layout(width="auto")  # the whole call stays readable
+        self.backward_button = widgets.Button(description="loss.backward()", layout=fit)
+        self.zero_grad_button = widgets.Button(description="optimizer.zero_grad()", layout=fit)
         self.set_to_none = widgets.Checkbox(True, description="set_to_none=True", indent=False)
         self.backward_button.on_click(guard(lambda _b: self.backward()))
         self.zero_grad_button.on_click(guard(lambda _b: self.zero_grad()))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from microtorch.autograd import iter_backward
-from microtorch.autograd.engine import BackwardStep
+from microtorch.autograd.engine import BackwardStep, root_grads
 from microtorch.viz import Graph, Highlight, walk
 from microtorch.viz.describe import shape_text, values_text
 
@@ -48,6 +48,7 @@ class BackwardReplay:
         gradient: Any = None,
         retain_graph: bool | None = None,
     ) -> None:
+        root_grads([output], None if gradient is None else [gradient])  # the engine's errors, now
         self.output = output
         self.root_grad = "1" if gradient is None else short_text(gradient)
         self.graph: Graph = walk(output, names)  # before backward frees anything

@@ -85,7 +85,9 @@ class TrainingLoopExplorer:
         self.grad_norms: dict[bool, list[float]] = {}
         self.output = widgets.Output()
         guard = report_errors(self.output)
-        self.zero_grad_box = widgets.Checkbox(True, description="call optimizer.zero_grad()")
+        self.zero_grad_box = widgets.Checkbox(
+            True, description="call optimizer.zero_grad()", indent=False
+        )
         self.train_button = widgets.Button(description=f"train {steps} steps", icon="play")
         self.train_button.on_click(guard(lambda _b: self.train()))
         self.status = widgets.HTML()

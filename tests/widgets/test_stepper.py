@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 import microtorch as torch
 from microtorch.autograd import iter_backward
@@ -234,3 +235,11 @@ def test_one_step_on_a_100_node_graph_is_fast() -> None:
     result = bench["bench_stepper"](100)
     assert result["nodes"] >= 100
     assert result["median_ms"] < 50, result  # the budget for one step
+
+
+def test_an_output_without_grad_fails_at_once_with_the_engines_message() -> None:
+    with pytest.raises(RuntimeError, match="does not require grad and does not have a grad_fn"):
+        BackwardStepper(torch.tensor([1.0]).sum())
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar"):
+        BackwardStepper(x * 2)
