@@ -195,8 +195,8 @@ class BackwardNode(Node):
 
 
 def _modified_message(entry: tuple[Any, ...], node: Node) -> str:
-    counter, expected, tensor, grad_fn, output_nr = entry
-    desc = _describe(tensor, grad_fn, output_nr, node)
+    counter, expected, tensor, output_nr = entry
+    desc = _describe(tensor, output_nr, node)
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {desc} is at version {counter[0]}; expected version {expected} instead. "
@@ -207,14 +207,16 @@ def _modified_message(entry: tuple[Any, ...], node: Node) -> str:
     )
 
 
-def _describe(tensor: Any, grad_fn: Node | None, output_nr: int, node: Node) -> str:
-    # PyTorch's "[torch.FloatTensor [3]], which is output 0 of Sigmoid"; a saved output
-    # (tensor None) is described by the node that saved it.
-    data = tensor._data if tensor is not None else None
-    legacy = tensor._dtype._legacy if tensor is not None else "Tensor"
-    shape = "" if data is None else ", ".join(str(s) for s in data.shape)
-    desc = f"[microtorch.{legacy} [{shape}]]"
-    creator = grad_fn if tensor is not None else node
+def _describe(tensor: Any, output_nr: int, node: Node) -> str:
+    # PyTorch's "[torch.FloatTensor [3]], which is output 0 of Sigmoid". A saved input is
+    # described as it is now (an in-place op made it "output 0 of Add"), a saved output
+    # (tensor None) by the node that saved it, as PyTorch does.
+    if tensor is not None:
+        shape, dt, creator = tensor._data.shape, tensor._dtype, tensor.grad_fn
+        output_nr = tensor._output_nr
+    else:
+        (shape, dt), creator = node._out_meta[output_nr], node  # type: ignore[attr-defined]
+    desc = f"[microtorch.{dt._legacy} [{', '.join(str(s) for s in shape)}]]"
     if creator is not None:
         name = creator.name()
         base = name[: name.rfind("Backward")] if "Backward" in name else name
@@ -365,13 +367,12 @@ def _saved_meta(
             if (t._data if raw else t) is value:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                # Described as it was when saved ("output 0 of Sigmoid"), as PyTorch does.
-                entry = (t._version_counter, t._version_counter[0], t, t.grad_fn, t._output_nr)
+                entry = (t._version_counter, t._version_counter[0], t, 0)
                 break
         else:
             for i, t in enumerate(results):
                 if (t._data if raw else t) is value:
-                    entry = (t._version_counter, t._version_counter[0], None, None, i)
+                    entry = (t._version_counter, t._version_counter[0], None, i)
                     break
         meta.append(entry)
     return meta
