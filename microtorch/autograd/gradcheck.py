@@ -10,7 +10,11 @@ import numpy as np
 from microtorch.autograd import function as _function
 from microtorch.autograd.engine import root_grads, run_backward
 
-__all__ = ["gradcheck", "numerical_jacobian", "analytical_jacobian"]
+__all__ = ["GradcheckError", "gradcheck", "numerical_jacobian", "analytical_jacobian"]
+
+
+class GradcheckError(RuntimeError):
+    """Raised by ``gradcheck`` when autograd's gradients differ from finite differences."""
 
 
 def _outputs(fn: Callable[..., Any], inputs: Sequence[Any]) -> list[Any]:
@@ -76,13 +80,14 @@ def gradcheck(
     """True if autograd's gradients match finite differences for every input that requires
     grad. Use float64 inputs: in float32 the differences are too coarse to compare."""
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
-    for x in inputs:
+    for k, x in enumerate(inputs):
         if isinstance(x, _function.Tensor) and x.requires_grad and x._data.dtype != np.float64:
             import warnings
 
             warnings.warn(
-                "Input #0 requires gradient and is not a double precision floating point. "
-                "As a result, the check may fail (Fix: use dtype=torch.float64).",
+                f"Input #{k} requires gradient and is not a double precision floating point or "
+                "complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. (Fix: use dtype=torch.float64.)",
                 UserWarning,
                 stacklevel=2,
             )
@@ -92,8 +97,9 @@ def gradcheck(
         if not np.allclose(a, n, atol=atol, rtol=rtol):
             if not raise_exception:
                 return False
-            raise RuntimeError(
+            as_tensor = _function.Tensor._make  # printed as PyTorch prints them
+            raise GradcheckError(
                 f"Jacobian mismatch for output 0 with respect to input {i},\n"
-                f"numerical:{n}\nanalytical:{a}\n"
+                f"numerical:{as_tensor(n, False, None)}\nanalytical:{as_tensor(a, False, None)}\n"
             )
     return True

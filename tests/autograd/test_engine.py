@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import weakref
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -303,6 +304,21 @@ def test_gradcheck_accepts_right_and_rejects_wrong_gradients() -> None:
 
     with pytest.raises(RuntimeError, match="Jacobian mismatch"):
         torch.autograd.gradcheck(lambda t: Wrong.apply(t).sum(), (x,))
+
+
+def test_gradcheck_error_and_warning_read_as_pytorchs(torch_module: ModuleType) -> None:
+    errors = []
+    for lib in (torch, torch_module):
+        x = lib.tensor([0.5, -1.5], dtype=lib.float64, requires_grad=True)
+        with pytest.raises(RuntimeError) as info:
+            lib.autograd.gradcheck(lambda t: t * t.detach(), (x,))  # misses half of d(t*t)
+        errors.append(info.value)
+        with pytest.warns(UserWarning, match=r"Input #1 requires gradient and is not a double"):
+            lib.autograd.gradcheck(lib.mul, (x, x.float()), raise_exception=False)
+    ours, theirs = errors
+    assert type(ours).__name__ == type(theirs).__name__ == "GradcheckError"
+    # "numerical:tensor([[ 1.0000, ...]], dtype=torch.float64)\nanalytical:tensor(...)"
+    assert str(ours).replace("microtorch.", "torch.") == str(theirs)
 
 
 def test_inference_tensors_cannot_be_saved_for_backward() -> None:
