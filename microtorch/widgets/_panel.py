@@ -8,6 +8,7 @@ from typing import Any
 
 from microtorch.autograd.engine import BackwardStep
 from microtorch.viz.describe import shape_text, values_text
+from microtorch.viz.nodes import node_name
 from microtorch.widgets.replay import BackwardReplay
 
 __all__ = ["panel_html", "status_text", "value_text"]
@@ -59,7 +60,7 @@ def _node_title(replay: BackwardReplay, node: Any) -> str:
     if node is None:
         return "nothing (this input does not require grad)"
     graph = replay.graph
-    name = str(node.name()).rsplit("::", 1)[-1]
+    name = node_name(node)
     variable = getattr(node, "variable", None)
     leaf = graph.node_id(variable) if variable is not None else None
     if leaf is not None:
@@ -123,13 +124,13 @@ def panel_html(replay: BackwardReplay, position: int) -> str:
     """The side panel for ``position`` (0: before backward, k: the k-th step's record)."""
     if position == 0:
         first = replay.output.grad_fn
-        start = first.name().rsplit("::", 1)[-1] if first is not None else "AccumulateGrad"
+        start = node_name(first) if first is not None else "AccumulateGrad"
         return (
             "<h3>Before backward</h3><p>The gradient of the output with respect to itself is "
             f"{html.escape(replay.root_grad)}; the engine starts at {start}.</p>"
         )
     step = replay.steps[position - 1]
-    rows = [f"<h3>Step {position} of {replay.total}: {step.name}</h3>"]
+    rows = [f"<h3>Step {position} of {replay.total}: {node_name(step.node)}</h3>"]
     rows += _arriving(replay, step)
     if step.variable is not None:
         rows += _leaf(replay, step)

@@ -16,6 +16,7 @@ from microtorch.autograd import iter_backward
 from microtorch.autograd.engine import BackwardStep, root_grads
 from microtorch.viz import Graph, Highlight, walk
 from microtorch.viz.describe import shape_text, values_text
+from microtorch.viz.nodes import node_name
 
 __all__ = ["Arrival", "BackwardReplay", "short_text"]
 
@@ -94,7 +95,7 @@ class BackwardReplay:
 
     def _record(self, step: BackwardStep) -> None:
         self.steps.append(step)
-        sender = step.name
+        sender = node_name(step.node)  # PyTorch's short name, never "torch::autograd::..."
         inputs = [child for child, _ in step.node.next_functions]
         for child, grad in zip(inputs, step.grad_inputs):
             if child is not None and grad is not None:

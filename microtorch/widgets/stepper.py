@@ -14,6 +14,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from microtorch.viz import RenderError, text_graph
+from microtorch.viz.nodes import node_name
 from microtorch.widgets._errors import report_errors
 from microtorch.widgets._panel import panel_html, status_text, value_text
 from microtorch.widgets._svg import StyledSVG
@@ -182,9 +183,12 @@ class BackwardStepper:
             if step.variable is not None:
                 sent = [".grad = " + value_text(step.grad_after)]
             else:
-                sent = [value_text(g) for g in step.grad_inputs]
+                inputs = zip(step.node.next_functions, step.grad_inputs)
+                sent = [value_text(g) if child else "not needed" for (child, _), g in inputs]
             arriving = [value_text(g) for g in step.grad_outputs]
-            rows.append([str(step.index + 1), step.name, "; ".join(arriving), "; ".join(sent)])
+            rows.append(
+                [str(step.index + 1), node_name(step.node), "; ".join(arriving), "; ".join(sent)]
+            )
         text = text_table(header, rows)
         body = html_table(header, rows)
         if frames:
