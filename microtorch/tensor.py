@@ -466,6 +466,10 @@ class Tensor:
     def cpu(self) -> Tensor:
         return self.to("cpu")
 
+    def cuda(self, device: Any = None) -> Tensor:
+        """``self.to("cuda")``: raises PyTorch's error, as there is no GPU here."""
+        return self.to("cuda" if device is None else device)
+
     def clone(self) -> Tensor:
         return shape_ops.clone(self)
 

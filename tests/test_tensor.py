@@ -239,6 +239,8 @@ def test_cuda_raises_a_clear_error_when_a_tensor_is_put_there() -> None:
         lambda: microtorch.zeros(2, device="cuda"),
         lambda: microtorch.tensor([1.0]).to("cuda"),
         lambda: microtorch.tensor([1.0]).to(microtorch.device("cuda:0")),
+        lambda: microtorch.tensor([1.0]).cuda(),
+        lambda: microtorch.nn.Linear(2, 2).cuda(),
     ):
         with pytest.raises(AssertionError, match="Torch not compiled with CUDA enabled") as info:
             make()

@@ -474,6 +474,10 @@ class Module:
         """Already on the cpu: returns the module itself."""
         return self
 
+    def cuda(self, device: Any = None) -> Module:
+        """``self.to("cuda")``: raises PyTorch's error, as there is no GPU here."""
+        return self.to("cuda" if device is None else device)
+
     # --- printing -----------------------------------------------------------------------
     def _get_name(self) -> str:
         return type(self).__name__
