@@ -8,14 +8,14 @@ and ``print(model)`` walk. The value is also kept in the instance ``__dict__``, 
 
 from __future__ import annotations
 
-from collections import OrderedDict, namedtuple
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
 from microtorch.autograd.function import _scope_stack
-from microtorch.autograd.grad_mode import no_grad
+from microtorch.nn import state_dict as _state
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor
 
@@ -23,19 +23,6 @@ __all__ = ["Module"]
 
 _calling: list[Module] = []  # modules whose forward is running, outermost first
 _structure = [0]  # bumped whenever any module gains or loses a submodule (invalidates paths)
-
-
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    """What ``load_state_dict`` returns: the keys it could not match."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
 
 
 def _addindent(text: str, spaces: int) -> str:
@@ -78,7 +65,7 @@ class Module:
         d["_modules"] = {}
         d["_forward_hooks"] = {}
         d["_forward_pre_hooks"] = {}
-        d["_paths"] = None  # {submodule: dotted path below self}, rebuilt when _structure moves
+        d["_paths"] = None  # (structure version, {submodule: dotted path below self})
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """The computation; every subclass defines it."""
@@ -364,67 +351,18 @@ class Module:
                 p._grad._data[...] = 0
                 p._grad._version_counter[0] += 1
 
-    # --- state_dict ---------------------------------------------------------------------
+    # --- state_dict (the work is in state_dict.py) -------------------------------------
     def state_dict(
         self, destination: Any = None, prefix: str = "", keep_vars: bool = False
     ) -> OrderedDict[str, Tensor]:
         """Every parameter and persistent buffer by dotted name, sharing memory with them."""
-        out = OrderedDict() if destination is None else destination
-        for mod_prefix, module in self.named_modules(prefix=prefix.rstrip(".")):
-            head = f"{mod_prefix}." if mod_prefix else ""
-            for name, p in module._parameters.items():
-                if p is not None:
-                    out[head + name] = p if keep_vars else p.detach()
-            for name, b in module._buffers.items():
-                if b is not None and name not in module._non_persistent_buffers_set:
-                    out[head + name] = b if keep_vars else b.detach()
-        return out
+        return _state.state_dict(self, destination, prefix, keep_vars)
 
     def load_state_dict(
         self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
-    ) -> _IncompatibleKeys:
+    ) -> _state._IncompatibleKeys:
         """Copy values into the parameters and buffers; PyTorch's errors for mismatches."""
-        if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        missing: list[str] = []
-        unexpected: list[str] = []
-        errors: list[str] = []
-        for prefix, module in self.named_modules():
-            head = f"{prefix}." if prefix else ""
-            local = [(n, p) for n, p in module._parameters.items() if p is not None]
-            local += [
-                (n, b)
-                for n, b in module._buffers.items()
-                if b is not None and n not in module._non_persistent_buffers_set
-            ]
-            for name, target in local:
-                key = head + name
-                if key not in state_dict:
-                    missing.append(key)
-                    continue
-                error = _copy_into(module, name, target, state_dict[key], key, assign)
-                if error:
-                    errors.append(error)
-            names = {n for n, _ in local}
-            for key in state_dict:
-                if not key.startswith(head):
-                    continue
-                first = key[len(head) :].split(".", 1)[0]
-                if first not in module._modules and first not in names:
-                    unexpected.append(key)
-        if strict:
-            if unexpected:
-                keys = ", ".join(f'"{k}"' for k in unexpected)
-                errors.insert(0, f"Unexpected key(s) in state_dict: {keys}. ")
-            if missing:
-                keys = ", ".join(f'"{k}"' for k in missing)
-                errors.insert(0, f"Missing key(s) in state_dict: {keys}. ")
-        if errors:
-            raise RuntimeError(
-                f"Error(s) in loading state_dict for {type(self).__name__}:\n\t"
-                + "\n\t".join(errors)
-            )
-        return _IncompatibleKeys(missing, unexpected)
+        return _state.load_state_dict(self, state_dict, strict, assign)
 
     # --- dtype and device ---------------------------------------------------------------
     def _tensors(self) -> Iterator[Tensor]:
@@ -532,30 +470,3 @@ def _check_name(module: Module, name: str, kind: str, registry: dict[str, Any]) 
         raise KeyError(f'{kind} name can\'t be empty string ""')
     if name not in registry and (name in module.__dict__ or hasattr(type(module), name)):
         raise KeyError(f"attribute '{name}' already exists")
-
-
-def _copy_into(
-    module: Module, name: str, target: Tensor, value: Any, key: str, assign: bool
-) -> str:
-    # One entry of load_state_dict: PyTorch's checks, then an in-place copy (or assignment).
-    if not isinstance(value, Tensor):
-        return (
-            f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
-            f"object from checkpoint but received {type(value)}"
-        )
-    data = value._data
-    if target._data.ndim == 0 and data.ndim == 1 and data.shape[0] == 1:
-        data = data.reshape(())  # PyTorch accepts shape [1] for a 0-d parameter
-    if data.shape != target._data.shape:
-        return (
-            f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
-            f"the shape in current model is {target.shape}."
-        )
-    if assign:
-        new = Parameter(value, target._rg) if isinstance(target, Parameter) else value
-        setattr(module, name, new)
-        return ""
-    with no_grad():
-        np.copyto(target._data, data, casting="unsafe")
-        target._version_counter[0] += 1
-    return ""
