@@ -168,7 +168,7 @@ class BackwardStepper:
     def frame_html(self) -> str:
         """The picture, status and panel for the current position, as one piece of HTML."""
         return (
-            f"{_LAYOUT_CSS}<p><b>{self.status.value}</b></p>"
+            f"{_LAYOUT_CSS}<p>{self.status.value}</p>"
             '<div style="display:flex;gap:1em"><div style="flex:3">'
             f'{self.graph_view.value}</div><div class="mt-stepper-panel" style="flex:2">'
             f"{self.panel.value}</div></div>"

@@ -243,3 +243,17 @@ def test_an_output_without_grad_fails_at_once_with_the_engines_message() -> None
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar"):
         BackwardStepper(x * 2)
+
+
+def test_in_place_graphs_show_short_names() -> None:
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 1
+    b[0] = 10.0  # records CopySlices, whose name() is "torch::autograd::CopySlices"
+    loss = (b * b).sum()
+    stepper = BackwardStepper(loss, {"a": a, "loss": loss})
+    stepper.go(3)
+    assert "Step 3 of 5: CopySlices</h3>" in stepper.panel.value
+    rows = repr(stepper.static()).splitlines()
+    assert rows[5].split()[:2] == ["3", "CopySlices"]
+    assert rows[6].split()[-2:] == ["not", "needed"]  # the constant 1 needs no gradient
+    assert a.grad.tolist() == [0.0, 4.0]
