@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.creation import Generator, default_generator
+from microtorch.creation import default_generator
 from microtorch.nn import layer_ops
 from microtorch.nn.loss_functions import (
     binary_cross_entropy,
@@ -25,6 +25,7 @@ from microtorch.nn.loss_functions import (
 from microtorch.ops import elementwise as ew
 from microtorch.ops import linalg, unary
 from microtorch.ops import reduction as red
+from microtorch.ops.inplace import apply_inplace
 from microtorch.ops.shape import UnsafeView, as_view
 from microtorch.tensor import Tensor
 
@@ -72,6 +73,8 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
     """x where x > 0, else ``negative_slope * x``."""
+    if inplace:
+        return apply_inplace(input, "leaky_relu_", layer_ops.LeakyRelu_.apply, negative_slope)
     return layer_ops.LeakyRelu.apply(input, float(negative_slope))
 
 
@@ -114,7 +117,6 @@ def dropout(
     p: float = 0.5,
     training: bool = True,
     inplace: bool = False,
-    generator: Generator | None = None,
 ) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p) (training)."""
     if not 0.0 <= p <= 1.0:
@@ -122,7 +124,7 @@ def dropout(
     if not training or p == 0 or input._data.size == 0:
         return input
     dtype = input._data.dtype
-    keep = (generator or default_generator)._rng.random(input._data.shape) >= p
+    keep = default_generator._rng.random(input._data.shape) >= p  # the seeded generator
     scale = keep.astype(dtype) * np.asarray(0.0 if p == 1 else 1 / (1 - p), dtype)
     mask = Tensor._make(scale, False, None, 0, input._device)
     return input.mul_(mask) if inplace else ew.mul(input, mask)  # MulBackward0, as in PyTorch

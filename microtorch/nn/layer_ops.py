@@ -11,7 +11,7 @@ import numpy as np
 from microtorch.autograd.function import Function
 from microtorch.ops.shape import SqueezeDim
 
-__all__ = ["Embedding", "LeakyRelu", "MulScalar", "DivScalar", "SqueezeDims"]
+__all__ = ["Embedding", "LeakyRelu", "LeakyRelu_", "MulScalar", "DivScalar", "SqueezeDims"]
 
 
 class Embedding(Function):
@@ -50,6 +50,12 @@ class LeakyRelu(Function):
     def backward(ctx, grad_output):
         slope = np.asarray(ctx.slope, grad_output.dtype)
         return np.where(ctx.positive, grad_output, grad_output * slope)
+
+
+class LeakyRelu_(LeakyRelu):  # noqa: N801 - PyTorch's trailing underscore for in place
+    """The in-place form (``leaky_relu(x, inplace=True)``), recorded as ``LeakyReluBackward1``."""
+
+    node_name = "LeakyReluBackward1"
 
 
 class MulScalar(Function):
