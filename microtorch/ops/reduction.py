@@ -35,6 +35,12 @@ def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _axes(dim: Dims, ndim: int) -> tuple[int, ...]:
+    # a 0-d tensor accepts dim 0 or -1 (as PyTorch), but has no axis to reduce
+    dims = normalize_dims(dim, ndim)
+    return dims if ndim else ()
+
+
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keep: bool):
     # Put the reduced dimensions back as size 1, then broadcast to the input's shape.
     if not keep and axes:
@@ -80,7 +86,8 @@ class Mean(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.shape = a.shape
-        return a.mean()
+        with np.errstate(invalid="ignore"):  # the mean of nothing is nan, without a warning
+            return a.sum() / a.dtype.type(a.size)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -96,7 +103,9 @@ class MeanDim(Function):
     @staticmethod
     def forward(ctx, a, axes, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
-        return a.mean(axis=axes, keepdims=keepdim)
+        n = a.dtype.type(_count(a.shape, axes))
+        with np.errstate(invalid="ignore"):
+            return a.sum(axis=axes, keepdims=keepdim) / n
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -162,12 +171,16 @@ class _SelectAlong(Function):
     @staticmethod
     def forward(ctx, a, dim, keepdim, indices):
         ctx.shape, ctx.dim, ctx.keepdim, ctx.indices = a.shape, dim, keepdim, indices
+        if dim is None:  # a 0-d input: its only element
+            return a.copy()
         idx = indices if keepdim else np.expand_dims(indices, dim)
         out = np.take_along_axis(a, idx, axis=dim)
         return out if keepdim else np.squeeze(out, axis=dim)
 
     @staticmethod
     def backward(ctx, grad_output):
+        if ctx.dim is None:
+            return grad_output
         idx = ctx.indices if ctx.keepdim else np.expand_dims(ctx.indices, ctx.dim)
         g = grad_output if ctx.keepdim else np.expand_dims(grad_output, ctx.dim)
         out = np.zeros(ctx.shape, grad_output.dtype)
@@ -197,7 +210,7 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     if dim is None:
         return Sum.apply(a, _reduce_dtype(a, dtype))
-    return SumDim.apply(a, normalize_dims(dim, a._data.ndim), keepdim, _reduce_dtype(a, dtype))
+    return SumDim.apply(a, _axes(dim, a._data.ndim), keepdim, _reduce_dtype(a, dtype))
 
 
 def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
@@ -211,18 +224,20 @@ def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) 
         )
     if dim is None:
         return Mean.apply(a)
-    return MeanDim.apply(a, normalize_dims(dim, a._data.ndim), keepdim)
+    return MeanDim.apply(a, _axes(dim, a._data.ndim), keepdim)
 
 
-def _check_nonempty(a: Any, name: str, dim: int | None = None) -> None:
-    if a._data.size == 0:
-        where = "" if dim is None else f" on dimension {dim}"
-        raise IndexError(
-            f"{name}(): Expected reduction dim {dim} to have non-zero size."
-            if dim is not None
-            else f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
-            f"Specify the reduction dim with the 'dim' argument{where}."
+def _check_nonempty(a: Any, name: str, axes: tuple[int, ...] | None = None) -> None:
+    if a._data.size != 0:
+        return
+    if axes is None:
+        raise RuntimeError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
         )
+    for d in axes:
+        if a._data.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
 def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
@@ -231,6 +246,10 @@ def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
         _check_nonempty(a, name)
         return (MaxAll if largest else MinAll).apply(a, None, False)
     (d,) = normalize_dims(dim, a._data.ndim)
+    if a._data.ndim == 0:
+        values = (MaxDim if largest else MinDim).apply(a, None, keepdim, None)
+        return _MinMax(values, wrap(np.zeros((), np.int64)))
+    _check_nonempty(a, name, (d,))
     idx = (np.argmax if largest else np.argmin)(a._data, axis=d, keepdims=keepdim)
     values = (MaxDim if largest else MinDim).apply(a, d, keepdim, idx)
     return _MinMax(values, wrap(idx.astype(np.int64)))
@@ -257,13 +276,15 @@ def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # 
 
 def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Largest values along ``dim`` (all dims if empty); ties share the gradient."""
-    axes = normalize_dims(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    _check_nonempty(a, "amax", axes if dim not in ((), None) else None)
     return Amax.apply(a, axes, keepdim)
 
 
 def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Smallest values along ``dim`` (all dims if empty); ties share the gradient."""
-    axes = normalize_dims(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    _check_nonempty(a, "amin", axes if dim not in ((), None) else None)
     return Amin.apply(a, axes, keepdim)
 
 
@@ -340,7 +361,7 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None) 
         dim, unbiased = None, dim
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
-    axes = normalize_dims(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
+    axes = _axes(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
     return axes, correction
 
 
@@ -381,9 +402,8 @@ class Softmax(Function):
 
     @staticmethod
     def forward(ctx, a, dim):
-        shifted = a - a.max(
-            axis=dim, keepdims=True
-        )  # softmax is shift-invariant; keeps exp() finite
+        # softmax is shift-invariant; keeps exp() finite (initial: an empty dim has no max)
+        shifted = a - a.max(axis=dim, keepdims=True, initial=-np.inf)
         e = np.exp(shifted)
         out = e / e.sum(axis=dim, keepdims=True)
         ctx.save_for_backward(out)
@@ -403,7 +423,7 @@ class LogSoftmax(Function):
 
     @staticmethod
     def forward(ctx, a, dim):
-        shifted = a - a.max(axis=dim, keepdims=True)  # shift-invariant; keeps exp() finite
+        shifted = a - a.max(axis=dim, keepdims=True, initial=-np.inf)  # keeps exp() finite
         out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
         ctx.save_for_backward(out)
         ctx.dim = dim
@@ -469,5 +489,5 @@ def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
         from microtorch.dtypes import get_default_dtype
 
         a = as_operand(a, get_default_dtype())
-    axes = normalize_dims(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
     return Logsumexp.apply(a, axes, keepdim)

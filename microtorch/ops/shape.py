@@ -252,6 +252,8 @@ def permute(a: Any, *dims: Any) -> Any:
 def transpose(a: Any, dim0: int, dim1: int) -> Any:
     """Swap two dimensions (a view)."""
     d0, d1 = normalize_dims((dim0, dim1), a._data.ndim)
+    if a._data.ndim == 0:  # transpose(0, 0) of a 0-d tensor, as PyTorch allows
+        return as_view(Transpose.apply(a, ()), a)
     order = list(range(a._data.ndim))
     order[d0], order[d1] = order[d1], order[d0]
     return as_view(Transpose.apply(a, tuple(order)), a)
@@ -325,12 +327,39 @@ def getitem(a: Any, index: Any) -> Any:
     )
     if any(_advanced(i) for i in items):
         return _advanced_index(a, items)
-    return _basic_index(a, items)
+    out = _basic_index(a, items)
+    if out is not a:
+        return out
+    # nothing to do: PyTorch records x[:] as a Slice, but x[...] or x[:, :] as an Alias
+    if isinstance(index, slice):
+        return as_view(Slice.apply(a, (slice(None),)), a)
+    return as_view(Alias.apply(a), a)
+
+
+class Alias(Function):
+    """z = a, the same memory under a new name (``x[...]``): the gradient passes through."""
+
+    _raw, node_name = True, "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return a.view()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
 
 
 def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
     ndim = a._data.ndim
     used = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if ndim == 0 and used:
+        if any(isinstance(i, slice) for i in items):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
     if used > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     out, d = a, 0
@@ -352,7 +381,7 @@ def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
             if not -size <= i < size:
                 raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
             out = as_view(Select.apply(out, (slice(None),) * d + (i,)), a)
-    return out if out is not a else as_view(Slice.apply(a, (slice(None),)), a)
+    return out
 
 
 def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
@@ -433,6 +462,12 @@ def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if t._data.ndim == 0:
+            raise RuntimeError(
+                f"zero-dimensional tensor (at position {i}) cannot be concatenated (Fix: use "
+                "torch.stack, or unsqueeze it first)"
+            )
     (d,) = normalize_dims(dim, tensors[0]._data.ndim)
     first = tensors[0]._data.shape
     for i, t in enumerate(tensors[1:], 1):
@@ -506,6 +541,8 @@ class Unbind(Function):
 
 def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple[Any, ...]:
     """Cut into pieces of a given size (the last may be smaller) or of the given sizes."""
+    if a._data.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     (d,) = normalize_dims(dim, a._data.ndim)
     n = a._data.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -534,6 +571,8 @@ def chunk(a: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
 
 def unbind(a: Any, dim: int = 0) -> tuple[Any, ...]:
     """The slices along ``dim``, as a tuple."""
+    if a._data.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     (d,) = normalize_dims(dim, a._data.ndim)
     outs = Unbind.apply(a, d)
     outs = outs if isinstance(outs, tuple) else (outs,)

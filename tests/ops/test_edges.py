@@ -1,0 +1,80 @@
+"""0-d and empty tensors through the ops: the same results, graphs and errors as PyTorch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+import microtorch
+
+from .test_parity import graph
+
+pytestmark = pytest.mark.torch
+
+# s is a 0-d float64 leaf (1.5), e an empty float64 leaf of shape (0,); both require grad
+EDGES: dict[str, Callable[[ModuleType, Any, Any], Any]] = {
+    "0d_sum": lambda L, s, e: s.sum(),
+    "0d_sum_dim0": lambda L, s, e: s.sum(0),
+    "0d_mean_dim_last": lambda L, s, e: s.mean(-1),
+    "0d_max": lambda L, s, e: s.max(),
+    "0d_max_dim": lambda L, s, e: s.max(0).values,
+    "0d_amax": lambda L, s, e: s.amax(),
+    "0d_softmax": lambda L, s, e: s.softmax(0),
+    "0d_log_softmax": lambda L, s, e: s.log_softmax(-1),
+    "0d_logsumexp": lambda L, s, e: s.logsumexp(0),
+    "0d_var_dim": lambda L, s, e: s.var(0, correction=0),
+    "0d_unsqueeze": lambda L, s, e: s.unsqueeze(0),
+    "0d_view": lambda L, s, e: s.view(1, 1),
+    "0d_reshape": lambda L, s, e: s.reshape(-1),
+    "0d_flatten": lambda L, s, e: s.flatten(),
+    "0d_squeeze": lambda L, s, e: s.squeeze(),
+    "0d_t": lambda L, s, e: s.t(),
+    "0d_transpose": lambda L, s, e: s.transpose(0, 0),
+    "0d_expand": lambda L, s, e: s.expand(2, 3),
+    "0d_index_none": lambda L, s, e: s[None],
+    "0d_index_ellipsis": lambda L, s, e: s[...],
+    "0d_times_vector": lambda L, s, e: s * L.tensor([1.0, 2.0], dtype=L.float64),
+    "0d_stack": lambda L, s, e: L.stack([s, s]),
+    "0d_cat": lambda L, s, e: L.cat([s, s]),
+    "0d_unbind": lambda L, s, e: s.unbind(),
+    "0d_split": lambda L, s, e: s.split(1),
+    "0d_index_int": lambda L, s, e: s[0],
+    "0d_index_slice": lambda L, s, e: s[0:1],
+    "empty_sum": lambda L, s, e: e.sum(),
+    "empty_mean": lambda L, s, e: e.mean(),
+    "empty_max": lambda L, s, e: e.max(),
+    "empty_max_dim": lambda L, s, e: e.max(0),
+    "empty_amax": lambda L, s, e: e.amax(),
+    "empty_amin_dim": lambda L, s, e: e.amin(0),
+    "empty_softmax": lambda L, s, e: e.softmax(0),
+    "empty_reshape": lambda L, s, e: e.reshape(0, 3),
+    "empty_exp": lambda L, s, e: e.exp(),
+    "empty_dot": lambda L, s, e: e @ e,
+    "empty_cat": lambda L, s, e: L.cat([e, e]),
+    "alias_of_matrix": lambda L, s, e: s.expand(2, 3)[:, :],
+    "slice_of_vector": lambda L, s, e: s.expand(3)[:],
+    "alias_ellipsis_slice": lambda L, s, e: s.expand(3)[..., :],
+}
+
+
+def _run(fn: Callable[..., Any], lib: ModuleType) -> Any:
+    s = lib.tensor(1.5, dtype=lib.float64, requires_grad=True)
+    e = lib.zeros(0, dtype=lib.float64, requires_grad=True)
+    try:
+        out = fn(lib, s, e)
+    except Exception as error:
+        return type(error).__name__, str(error).split(" (Fix")[0]
+    result = [tuple(out.shape), str(out.dtype).split(".")[1], graph(out.grad_fn)]
+    result.append(np.nan_to_num(out.detach().numpy(), nan=-1.0).tolist())
+    out.sum().backward()
+    result.append([None if t.grad is None else t.grad.numpy().tolist() for t in (s, e)])
+    return result
+
+
+@pytest.mark.parametrize("name", list(EDGES))
+def test_edge_case_matches_torch(name: str, torch_module: ModuleType) -> None:
+    assert _run(EDGES[name], microtorch) == _run(EDGES[name], torch_module)
