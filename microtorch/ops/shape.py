@@ -300,7 +300,9 @@ class Index(Function):
     @staticmethod
     def forward(ctx, a, key):
         ctx.shape, ctx.key = a.shape, key
-        return a[key]
+        # numpy may lay a fancy-indexed result out column-first; PyTorch's is row-major, and
+        # that decides whether a later reshape is a view.
+        return np.ascontiguousarray(a[key])
 
     @staticmethod
     def backward(ctx, grad_output):
