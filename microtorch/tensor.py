@@ -23,6 +23,7 @@ import numpy as np
 from microtorch import _tensor_str
 from microtorch.autograd import function as _function
 from microtorch.autograd.function import AccumulateGrad, RemovableHandle
+from microtorch.autograd.grad_mode import state as _grad_state
 from microtorch.device import CPU, as_device, device
 from microtorch.dtypes import (
     _FROM_NUMPY,
@@ -158,6 +159,12 @@ class Tensor:
                 "you can only change requires_grad flags of leaf variables. If you want to use "
                 "a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach()."
+            )
+        if requires_grad and self._inference and not _grad_state.inference:
+            raise RuntimeError(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not "
+                "allowed. (Fix: make a normal tensor with .clone(), or compute it under "
+                "torch.no_grad() instead of torch.inference_mode().)"
             )
         if requires_grad and not self._dtype.is_floating_point:
             raise RuntimeError(

@@ -330,6 +330,19 @@ def test_inference_tensors_cannot_be_saved_for_backward() -> None:
     assert (w + x).grad_fn.name() == "AddBackward0"  # add saves nothing: allowed, as in PyTorch
 
 
+def test_inference_tensors_cannot_require_grad_outside_inference_mode() -> None:
+    with torch.inference_mode():
+        x = torch.ones(2)
+    text = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+    for make_it_require_grad in (x.requires_grad_, lambda: setattr(x, "requires_grad", True)):
+        with pytest.raises(RuntimeError, match=text):
+            make_it_require_grad()
+    assert not x.requires_grad
+    x.requires_grad_(False)  # switching it off is allowed, as in PyTorch
+    with torch.inference_mode():
+        assert x.requires_grad_().requires_grad  # inside the mode it is allowed
+
+
 def test_no_grad_as_bare_decorator() -> None:
     w = torch.ones(2, requires_grad=True)
 
