@@ -9,6 +9,7 @@ from microtorch.autograd import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
@@ -139,7 +140,8 @@ __all__ = [
     "empty_like", "enable_grad", "eq", "exp", "eye", "flatten", "float", "float16", "float32",
     "float64", "from_numpy", "full", "full_like", "ge", "get_default_dtype",
     "get_printoptions", "gt", "half", "inference_mode", "int", "int8", "int16", "int32",
-    "int64", "is_grad_enabled", "le", "linspace", "log", "log1p", "log_softmax",
+    "int64", "is_grad_enabled", "is_inference_mode_enabled", "le", "linspace", "log", "log1p",
+    "log_softmax",
     "logical_and", "logical_not", "logical_or", "logsumexp", "long", "lt", "manual_seed",
     "masked_fill", "matmul", "max", "maximum", "mean", "min", "minimum", "mm", "mul", "mv",
     "ne", "neg", "no_grad", "ones", "ones_like", "permute", "pow", "promote_types", "rand",

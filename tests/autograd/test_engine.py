@@ -343,6 +343,14 @@ def test_inference_tensors_cannot_require_grad_outside_inference_mode() -> None:
         assert x.requires_grad_().requires_grad  # inside the mode it is allowed
 
 
+def test_is_inference_mode_enabled_at_top_level() -> None:
+    assert not torch.is_inference_mode_enabled() and torch.is_grad_enabled()
+    with torch.inference_mode():
+        assert torch.is_inference_mode_enabled() and not torch.is_grad_enabled()
+    with torch.no_grad():
+        assert not torch.is_inference_mode_enabled()
+
+
 def test_no_grad_as_bare_decorator() -> None:
     w = torch.ones(2, requires_grad=True)
 
