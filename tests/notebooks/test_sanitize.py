@@ -18,6 +18,7 @@ import pytest
         ("10/10 [00:01<00:00,  9.87it/s]", "10/10 [elapsed<remaining, rate]"),
         ("Wall time: 1.23 ms", "Wall time: ..."),
         ("tensor([[0.3500, -0.1200]])", "tensor([[0.3500, -0.1200]])"),  # values are never hidden
+        ("(32x10 and 20x5)", "(32x10 and 20x5)"),  # shapes, not addresses
     ],
 )
 def test_pattern(execute_notebooks: ModuleType, printed: str, compared: str):
