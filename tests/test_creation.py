@@ -71,6 +71,16 @@ FACTORIES: dict[str, Callable[[ModuleType], Any]] = {
     "int_requires_grad": lambda L: L.ones(2, dtype=L.int64, requires_grad=True),
     "negative_size": lambda L: L.ones(2, -1),
     "from_numpy_list": lambda L: L.from_numpy([1, 2]),
+    # multinomial: certain draws, then PyTorch's errors
+    "multinomial_one_hot": lambda L: L.multinomial(L.tensor([0.0, 0.0, 3.0]), 1),
+    "multinomial_rows": lambda L: L.multinomial(L.tensor([[2.0, 0.0], [0.0, 1.0]]), 3, True),
+    "multinomial_int": lambda L: L.multinomial(L.tensor([1, 2]), 1),
+    "multinomial_3d": lambda L: L.multinomial(L.ones(2, 2, 2), 1),
+    "multinomial_zero_samples": lambda L: L.multinomial(L.ones(2), 0),
+    "multinomial_too_many": lambda L: L.multinomial(L.ones(2), 3),
+    "multinomial_negative": lambda L: L.multinomial(L.tensor([-1.0, 2.0]), 1),
+    "multinomial_nan": lambda L: L.multinomial(L.tensor([1.0, float("nan")]), 1),
+    "multinomial_all_zero": lambda L: L.multinomial(L.zeros(2), 1),
 }
 
 
@@ -131,6 +141,7 @@ RANDOM: dict[str, Callable[[], Any]] = {
     "randint": lambda: microtorch.randint(0, 10, (5,)),
     "randint_high_size": lambda: microtorch.randint(10, (5,)),
     "randperm": lambda: microtorch.randperm(6),
+    "multinomial": lambda: microtorch.multinomial(microtorch.ones(2, 10), 4),
     "randn_like": lambda: microtorch.randn_like(microtorch.zeros(3, dtype=microtorch.float64)),
 }
 
@@ -173,3 +184,18 @@ def test_arange_and_linspace_values() -> None:
     assert microtorch.linspace(-1, 1, 3).tolist() == [-1.0, 0.0, 1.0]
     with pytest.raises(RuntimeError, match="step must be nonzero"):
         microtorch.arange(0, 1, 0)
+
+
+def test_multinomial_draws_in_proportion_to_the_weights() -> None:
+    microtorch.manual_seed(0)
+    weights = microtorch.tensor([1.0, 0.0, 3.0])  # unnormalised: 1/4, 0, 3/4
+    draws = microtorch.multinomial(weights, 4000, replacement=True)
+    assert draws.dtype is microtorch.int64 and draws.shape == (4000,)
+    counts = np.bincount(draws.numpy(), minlength=3)
+    assert counts[1] == 0 and abs(counts[2] / 4000 - 0.75) < 0.03
+    rows = microtorch.multinomial(microtorch.tensor([[5.0, 1.0, 0.0, 2.0]] * 50), 3)
+    assert rows.shape == (50, 3)
+    for row in rows.tolist():  # without replacement: distinct, never the zero weight
+        assert len(set(row)) == 3 and 2 not in row
+    first = [row[0] for row in rows.tolist()]
+    assert first.count(0) > first.count(3) > first.count(1)  # 5 > 2 > 1
