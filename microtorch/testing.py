@@ -7,7 +7,6 @@ finite differences, and says in plain words which input and which element is wro
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,7 +31,7 @@ def _values(x: Any) -> np.ndarray:
 
 
 def _index(flat: int, shape: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(builtins.int(i) for i in np.unravel_index(flat, shape)) if shape else ()
+    return tuple(int(i) for i in np.unravel_index(flat, shape)) if shape else ()
 
 
 def assert_close(
@@ -120,9 +119,9 @@ def _value_problem(
     # nan counts as the largest difference, so a nan in the result is always the one named
     diff_key = np.where(ok, -np.inf, np.nan_to_num(diff, nan=np.inf))
     rel_key = np.where(ok, -np.inf, np.nan_to_num(rel, nan=np.inf, posinf=np.finfo(float).max))
-    i_abs, i_rel = builtins.int(np.argmax(diff_key)), builtins.int(np.argmax(rel_key))
+    i_abs, i_rel = int(np.argmax(diff_key)), int(np.argmax(rel_key))
     d_abs, d_rel = diff.reshape(-1)[i_abs], rel.reshape(-1)[i_rel]
-    abs_text = str(builtins.int(d_abs)) if exact else str(d_abs)
+    abs_text = str(int(d_abs)) if exact else str(d_abs)
     close = "equal" if exact else "close"
     abs_allowed = "" if exact else f" (up to {atol} allowed)"
     rel_allowed = "" if exact else f" (up to {rtol} allowed)"
@@ -132,7 +131,7 @@ def _value_problem(
             f"Absolute difference: {abs_text}{abs_allowed}\n"
             f"Relative difference: {d_rel}{rel_allowed}"
         )
-    bad = builtins.int((~ok).sum())
+    bad = int((~ok).sum())
     return (
         f"Tensor-likes are not {close}!\n\n"
         f"Mismatched elements: {bad} / {a.size} ({100 * bad / a.size:.1f}%)\n"
@@ -157,7 +156,7 @@ def _loss(fn: Callable[..., Any], arrays: Sequence[np.ndarray], grads: list[np.n
     # sum(grad_output * output): its derivative is exactly what backward computes.
     with no_grad():
         outs = _outputs(fn(*(Tensor._make(x, False, None) for x in arrays)))
-    return builtins.sum(builtins.float((g * o._data).sum()) for g, o in zip(grads, outs))
+    return sum(float((g * o._data).sum()) for g, o in zip(grads, outs))
 
 
 def check_function(
@@ -223,7 +222,9 @@ def check_function(
         _report(k, leaf, got, want, atol, rtol)
 
 
-def _report(k: int, leaf: Tensor, got: np.ndarray, want: np.ndarray, atol: float, rtol: float):
+def _report(
+    k: int, leaf: Tensor, got: np.ndarray, want: np.ndarray, atol: float, rtol: float
+) -> None:
     allowed = atol + rtol * np.abs(want)
     with np.errstate(invalid="ignore"):
         wrong = ~(np.abs(got - want) <= allowed)
@@ -235,11 +236,11 @@ def _report(k: int, leaf: Tensor, got: np.ndarray, want: np.ndarray, atol: float
             f".grad is None), but finite differences say the output depends on it. Is the "
             "graph cut somewhere, e.g. by .detach(), .data or torch.no_grad()?"
         )
-    i = builtins.int(np.argmax(np.where(wrong, np.abs(got - want), -1).reshape(-1)))
+    i = int(np.argmax(np.where(wrong, np.abs(got - want), -1).reshape(-1)))
     g, w, a = got.reshape(-1)[i], want.reshape(-1)[i], allowed.reshape(-1)[i]
     raise AssertionError(
         f"check_function: the gradient of input {k} (shape {list(leaf.shape)}) is wrong at "
         f"index {_index(i, got.shape)}:\nautograd computed {g:.3g}, finite differences give "
-        f"{w:.3g} (difference {builtins.abs(g - w):.3g}; allowed {a:.3g}).\n"
-        f"{builtins.int(wrong.sum())} of {wrong.size} elements of this input are wrong."
+        f"{w:.3g} (difference {abs(g - w):.3g}; allowed {a:.3g}).\n"
+        f"{int(wrong.sum())} of {wrong.size} elements of this input are wrong."
     )
