@@ -25,6 +25,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import memory  # noqa: E402
+import teaching  # noqa: E402
 import workloads  # noqa: E402
 
 import microtorch as mt  # noqa: E402
@@ -61,10 +63,40 @@ def interleaved(impls: dict[str, Callable[[], object]], repeats: int) -> dict[st
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
+# (row id, measure) -> (what is compared, the goal): the targets of the performance issue.
+GOALS: dict[tuple[str, str], tuple[str, float]] = {
+    ("W1", "tiny-op forward, per op"): ("mt/torch", 1.5),
+    ("W1", "tiny-op backward, per node"): ("mt/torch", 1.0),
+    ("W2", "5-8-1 net, 2,000 SGD steps"): ("mt/torch", 1.0),
+    ("W3", "784-256-10 MLP step, batch 64"): ("mt/numpy", 1.25),
+    ("W4", "100,000-op chain, fwd+bwd"): ("mt/torch", 1.0),
+    ("W4", "100,000-op chain, peak memory"): ("mt/torch", 1.0),
+    ("W5", "char LM step (Adam), batch 32"): ("mt/torch", 1.25),
+    ("W6", "W3 fwd, batch 1024, no_grad peak"): ("mt/numpy", 1.1),
+    ("W6", "  kept after backward (no gc)"): ("mt MB", 1.0),
+    ("T", "import microtorch (incl. numpy)"): ("mt ms", 150.0),
+    ("T", "stepper update, 100-node graph"): ("mt ms", 50.0),
+}
+
+
+def goal_text(wid: str, label: str, mt_v: float, np_v: float | None, t_v: float | None) -> str:
+    """'met' or 'NOT met' against the goal for this row, or '' if it has none."""
+    goal = GOALS.get((wid, label))
+    if goal is None:
+        return ""
+    kind, limit = goal
+    value = {"mt/torch": mt_v / t_v if t_v else None, "mt/numpy": mt_v / np_v if np_v else None}
+    measured = value.get(kind, mt_v)
+    if measured is None:
+        return "(needs torch)"
+    return f"{'met' if measured <= limit else 'NOT met'} ({kind} <= {limit:g})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run)")
-    parser.add_argument("--only", default="", help="comma-separated workload ids, e.g. W1,W3")
+    parser.add_argument("--only", default="", help="comma-separated ids, e.g. W1,W3,M,T")
+    parser.add_argument("--no-notebooks", action="store_true", help="skip timing nbval")
     args = parser.parse_args()
     only = {w.strip().upper() for w in args.only.split(",") if w.strip()}
     repeats = 3 if args.quick else 15
@@ -75,14 +107,20 @@ def main() -> None:
             continue
         for row in workload(libs, repeats, interleaved, measure):
             rows.append((wid, *row))
+    if not only or "M" in only:
+        for i, row in enumerate(memory.memory_rows(torch is not None)):
+            rows.append(("W4" if i == 0 else "W6", *row))
+    if not only or "T" in only:
+        for row in teaching.teaching_rows(torch is not None, not args.no_notebooks):
+            rows.append(("T", *row))
     print(
         f"\nmicrotorch {mt.__version__}, numpy {np.__version__}, "
         f"torch {torch.__version__ if torch else 'not installed'}, 1 thread\n"
     )
-    header = f"{'id':<4} {'measure':<34} {'microtorch':>12} {'numpy':>12} {'torch':>12} "
-    header += f"{'mt/torch':>9} {'mt/numpy':>9}"
+    header = f"| {'id':<3} | {'measure':<34} | {'microtorch':>11} | {'numpy':>11} | {'torch':>11} "
+    header += f"| {'mt/torch':>8} | {'mt/numpy':>8} | goal"
     print(header)
-    print("-" * len(header))
+    print("|" + "|".join("-" * len(c) for c in header.split("|")[1:]))
     for wid, label, unit, mt_v, np_v, torch_v in rows:
 
         def fmt(v: float | None, unit: str = unit) -> str:
@@ -91,8 +129,8 @@ def main() -> None:
         r_t = f"{mt_v / torch_v:.2f}x" if torch_v else "-"
         r_n = f"{mt_v / np_v:.2f}x" if np_v else "-"
         print(
-            f"{wid:<4} {label:<34} {fmt(mt_v):>12} {fmt(np_v):>12} {fmt(torch_v):>12} "
-            f"{r_t:>9} {r_n:>9}"
+            f"| {wid:<3} | {label:<34} | {fmt(mt_v):>11} | {fmt(np_v):>11} | {fmt(torch_v):>11} "
+            f"| {r_t:>8} | {r_n:>8} | {goal_text(wid, label, mt_v, np_v, torch_v)}"
         )
 
 

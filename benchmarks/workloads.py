@@ -240,3 +240,109 @@ def w4(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -
 
 
 ALL = {"W1": w1, "W2": w2, "W3": w3, "W4": w4}
+
+
+# --- W5: the tiny character language model step (Adam) --------------------------------------
+def _lm_data() -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(2)
+    ctx = rng.integers(0, 27, (32, 3))
+    target = rng.integers(0, 27, 32)
+    emb = rng.standard_normal((27, 16)).astype(np.float32)
+    w1 = (rng.standard_normal((64, 48)) * 0.1).astype(np.float32)
+    b1 = np.zeros(64, np.float32)
+    w2 = (rng.standard_normal((27, 64)) * 0.1).astype(np.float32)
+    b2 = np.zeros(27, np.float32)
+    return ctx, target, emb, w1, b1, w2, b2
+
+
+def _lm_model(lib: Any, weights: list[np.ndarray]) -> tuple[Any, Any]:
+    nn = lib.nn
+    model = nn.Sequential(
+        nn.Embedding(27, 16), nn.Flatten(), nn.Linear(48, 64), nn.Tanh(), nn.Linear(64, 27)
+    )
+    with lib.no_grad():
+        for p, w in zip(model.parameters(), weights):
+            p.copy_(lib.tensor(w))
+    return model, lib.optim.Adam(model.parameters(), lr=1e-2)
+
+
+def _lm_step_lib(lib: Any, state: dict[str, Any]) -> float:
+    model, opt = state["model"], state["opt"]
+    opt.zero_grad()
+    loss = lib.nn.functional.cross_entropy(model(state["ctx"]), state["target"])
+    loss.backward()
+    opt.step()
+    return float(loss.item())
+
+
+class _NumpyAdam:
+    def __init__(self, params: list[np.ndarray], lr: float = 1e-2) -> None:
+        self.params, self.lr, self.t = params, lr, 0
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+
+    def step(self, grads: list[np.ndarray]) -> None:
+        self.t += 1
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        for p, g, m, v in zip(self.params, grads, self.m, self.v):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            denom = np.sqrt(v) / np.sqrt(1 - b2**self.t) + eps
+            p -= self.lr / (1 - b1**self.t) * m / denom
+
+
+def _lm_step_numpy(state: dict[str, Any]) -> float:
+    ctx, target = state["ctx"], state["target"]
+    emb, w1, b1, w2, b2 = state["params"]
+    x = emb[ctx].reshape(len(ctx), -1)  # (B, 48)
+    h = np.tanh(x @ w1.T + b1)  # (B, 64)
+    logits = h @ w2.T + b2
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    logp = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    n = len(target)
+    loss = float(-logp[np.arange(n), target].mean())
+    g = np.exp(logp)
+    g[np.arange(n), target] -= 1
+    g /= n
+    gw2, gb2 = g.T @ h, g.sum(0)
+    gz = (g @ w2) * (1 - h * h)
+    gw1, gb1 = gz.T @ x, gz.sum(0)
+    gx = (gz @ w1).reshape(n, 3, 16)
+    gemb = np.zeros_like(emb)
+    np.add.at(gemb, ctx, gx)
+    state["opt"].step([gemb, gw1, gb1, gw2, gb2])
+    return loss
+
+
+def w5(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -> Iterator[Row]:
+    ctx, target, *weights = _lm_data()
+    states: dict[str, dict[str, Any]] = {}
+    for n, lib in libs.items():
+        if lib:
+            model, opt = _lm_model(lib, weights)
+            states[n] = {
+                "model": model,
+                "opt": opt,
+                "ctx": lib.tensor(ctx),
+                "target": lib.tensor(target),
+            }
+    params = [w.copy() for w in weights]
+    states["numpy"] = {"ctx": ctx, "target": target, "params": params, "opt": _NumpyAdam(params)}
+    impls = {
+        n: (lambda lib=lib, n=n: _lm_step_lib(lib, states[n])) for n, lib in libs.items() if lib
+    }
+    impls["numpy"] = lambda: _lm_step_numpy(states["numpy"])
+    _check("W5", {k: f() for k, f in impls.items()})
+    t = interleaved(impls, repeats * 20)
+    yield (
+        "char LM step (Adam), batch 32",
+        "us",
+        t["microtorch"] * 1e6,
+        t["numpy"] * 1e6,
+        t.get("torch") and t["torch"] * 1e6,
+    )
+
+
+ALL["W5"] = w5

@@ -191,11 +191,22 @@ class Tensor:
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(
-                    "assigned grad expected to be a Tensor or None but got grad of "
+                    "assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type(value).__name__}"
                 )
             if value._data.shape != self._data.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._data.shape)}' to a "
+                    f"tensor of size '{list(self._data.shape)}'. Please ensure that the gradient "
+                    "and the tensor are the same size"
+                )
+            if value._dtype is not self._dtype:
+                raise RuntimeError(
+                    "attempting to assign a gradient with dtype "
+                    f"'{value._dtype._legacy[:-6].lower()}"
+                    f"' to a tensor with grad_dtype '{self._dtype._legacy[:-6]}'. The gradient "
+                    "must match the tensor's grad_dtype (Fix: convert it, e.g. g.to(x.dtype))"
+                )
         self._grad = value
 
     @property
@@ -292,6 +303,11 @@ class Tensor:
 
     def item(self) -> Number | int | bool:
         """The value of a one-element tensor as a Python number."""
+        if self._device.type == "meta":
+            raise RuntimeError(
+                "Tensor.item() cannot be called on meta tensors (a meta tensor has a shape but "
+                "no values)"
+            )
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar "
@@ -334,10 +350,19 @@ class Tensor:
         return bool(self._data.reshape(()))
 
     def __float__(self) -> Number:
-        return float(self.item())
+        return float(self._scalar())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._scalar())
+
+    def _scalar(self) -> Number | int | bool:
+        # float(x) and int(x) raise PyTorch's ValueError, where x.item() raises RuntimeError.
+        if self._data.size != 1:
+            raise ValueError(
+                "only one element tensors can be converted to Python scalars (this one has "
+                f"{self._data.size}; Fix: pick one element, e.g. x[0], or reduce, e.g. x.sum())"
+            )
+        return self.item()
 
     def __index__(self) -> int:
         if self._dtype.is_floating_point or self._data.size != 1:
@@ -506,9 +531,16 @@ class Tensor:
         return apply_inplace(self, "zero_", _fill, 0)
 
     def fill_(self, value: Any) -> Tensor:
+        if not isinstance(value, (Tensor, int, Number, np.generic)):
+            kind = type(value).__name__
+            raise TypeError(f"fill_(): value must be a number or a Tensor, not {kind}")
         return apply_inplace(self, "fill_", _fill, value)
 
     def copy_(self, src: Any) -> Tensor:
+        if not isinstance(src, Tensor):
+            raise TypeError(
+                f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
+            )
         return apply_inplace(self, "copy_", _copy_from, src)
 
     def masked_fill_(self, mask: Any, value: Any) -> Tensor:

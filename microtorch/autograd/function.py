@@ -130,7 +130,7 @@ class BackwardNode(Node):
 
     __slots__ = ("_saved", "_saved_meta", "_output_ref", "_out_meta")
     _saved: tuple[Any, ...] | None  # None once backward has freed it
-    _saved_meta: list[Any] | None  # version counters of the saved values, to detect changes
+    _saved_meta: tuple[Any, ...] | None  # version counters of the saved values (see _saved_meta)
     _output_ref: weakref.ref[Any]  # the tensor this node made (weak: no reference cycle)
     _out_meta: tuple[tuple[tuple[int, ...], Any], ...]  # (shape, dtype) of each output
     _function: ClassVar[type[Function]]
@@ -180,9 +180,11 @@ class BackwardNode(Node):
             raise RuntimeError(FREED_MESSAGE)
         meta = self._saved_meta
         if meta is not None:
-            for entry in meta:
-                if entry is not None and entry[0][0] != entry[1]:
-                    raise RuntimeError(_modified_message(entry, self))
+            for k in range(0, len(meta), 5):  # flat groups: index, counter, version, ref, nr
+                i, counter, version, ref, nr = meta[k : k + 5]
+                if counter[0] != version:
+                    entry = (counter, version, ref, nr)
+                    raise RuntimeError(_modified_message(entry, self, self._saved[i]))
         return self._saved
 
     def apply_backward(self, grad_outputs: list[np.ndarray]) -> tuple[np.ndarray | None, ...]:
@@ -194,9 +196,9 @@ class BackwardNode(Node):
         return _call_tensor_backward(self, fn, grad_outputs)
 
 
-def _modified_message(entry: tuple[Any, ...], node: Node) -> str:
-    counter, expected, tensor, output_nr = entry
-    desc = _describe(tensor, output_nr, node)
+def _modified_message(entry: tuple[Any, ...], node: Node, value: Any) -> str:
+    counter, expected, ref, output_nr = entry
+    desc = _describe(ref, output_nr, node, value)
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {desc} is at version {counter[0]}; expected version {expected} instead. "
@@ -207,13 +209,19 @@ def _modified_message(entry: tuple[Any, ...], node: Node) -> str:
     )
 
 
-def _describe(tensor: Any, output_nr: int, node: Node) -> str:
+def _describe(ref: weakref.ref[Any] | None, output_nr: int, node: Node, value: Any) -> str:
     # PyTorch's "[torch.FloatTensor [3]], which is output 0 of Sigmoid". A saved input is
     # described as it is now (an in-place op made it "output 0 of Add"), a saved output
-    # (tensor None) by the node that saved it, as PyTorch does.
+    # (ref None) by the node that saved it, as PyTorch does.
+    tensor = ref() if ref is not None else None
     if tensor is not None:
         shape, dt, creator = tensor._data.shape, tensor._dtype, tensor.grad_fn
         output_nr = tensor._output_nr
+    elif ref is not None:  # the input tensor object is gone: its saved values are what we know
+        from microtorch.dtypes import from_numpy_dtype
+
+        data = value._data if hasattr(value, "_data") else value
+        shape, dt, creator = data.shape, from_numpy_dtype(data.dtype), None
     else:
         (shape, dt), creator = node._out_meta[output_nr], node  # type: ignore[attr-defined]
     desc = f"[microtorch.{dt._legacy} [{', '.join(str(s) for s in shape)}]]"
@@ -318,6 +326,7 @@ class Function:
 
 
 _NO_EDGE = (None, 0)
+_OUT_META: dict[tuple[Any, ...], tuple[tuple[Any, ...]]] = {}
 
 
 def _record(
@@ -341,7 +350,15 @@ def _record(
     ctx.next_functions = tuple(edges)
     ctx._output_ref = weakref.ref(results[0])
     if len(results) == 1:
-        ctx._out_meta = ((results[0]._data.shape, results[0]._dtype),)
+        # Interned: most nodes of a graph share a few (shape, dtype) pairs.
+        out = results[0]
+        key = (out._data.shape, out._dtype)
+        meta = _OUT_META.get(key)
+        if meta is None:
+            meta = (key,)
+            if len(_OUT_META) < 4096:
+                _OUT_META[key] = meta
+        ctx._out_meta = meta
     else:
         ctx._num_outputs = len(results)
         ctx._out_meta = tuple([(r._data.shape, r._dtype) for r in results])
@@ -357,25 +374,28 @@ def _record(
 
 def _saved_meta(
     saved: tuple[Any, ...], inputs: list[Any], results: tuple[Any, ...], raw: bool
-) -> list[Any]:
+) -> tuple[Any, ...] | None:
     # For each saved value that is the data of an input or an output, remember its version
-    # counter, so backward can refuse to use values that were changed in place since.
+    # counter, so backward can refuse to use values that were changed in place since. One
+    # flat tuple (index, counter, version, input ref, output nr, ...): a graph holds one per
+    # node, and fewer objects are less for the garbage collector to scan.
     meta: list[Any] = []
-    for value in saved:
-        entry = None
+    for index, value in enumerate(saved):
         for t in inputs:
             if (t._data if raw else t) is value:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                entry = (t._version_counter, t._version_counter[0], t, 0)
+                # A weak reference: the graph must not keep every input Tensor object alive.
+                counter = t._version_counter
+                meta += (index, counter, counter[0], weakref.ref(t), 0)
                 break
         else:
-            for i, t in enumerate(results):
+            for nr, t in enumerate(results):
                 if (t._data if raw else t) is value:
-                    entry = (t._version_counter, t._version_counter[0], None, i)
+                    counter = t._version_counter
+                    meta += (index, counter, counter[0], None, nr)
                     break
-        meta.append(entry)
-    return meta
+    return tuple(meta) if meta else None
 
 
 def _device_error(cls: type[Function], args: list[Any]) -> None:
