@@ -39,6 +39,7 @@ from microtorch.dtypes import bool as bool_
 from microtorch.ops import elementwise as ew
 from microtorch.ops import linalg, reduction, unary
 from microtorch.ops import shape as shape_ops
+from microtorch.ops import inplace as inplace_ops
 from microtorch.ops.inplace import apply_inplace
 
 __all__ = ["Tensor", "Size"]
@@ -528,20 +529,20 @@ class Tensor:
         return apply_inplace(self, "clamp_", unary.clamp, min, max)
 
     def zero_(self) -> Tensor:
-        return apply_inplace(self, "zero_", _fill, 0)
+        return apply_inplace(self, "zero_", inplace_ops.zero)
 
     def fill_(self, value: Any) -> Tensor:
         if not isinstance(value, (Tensor, int, Number, np.generic)):
             kind = type(value).__name__
             raise TypeError(f"fill_(): value must be a number or a Tensor, not {kind}")
-        return apply_inplace(self, "fill_", _fill, value)
+        return apply_inplace(self, "fill_", inplace_ops.fill, value)
 
     def copy_(self, src: Any) -> Tensor:
         if not isinstance(src, Tensor):
             raise TypeError(
                 f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
             )
-        return apply_inplace(self, "copy_", _copy_from, src)
+        return apply_inplace(self, "copy_", inplace_ops.copy, src)
 
     def masked_fill_(self, mask: Any, value: Any) -> Tensor:
         return apply_inplace(self, "masked_fill_", ew.masked_fill, mask, value)
@@ -701,7 +702,7 @@ class Tensor:
         return ew.wrap(np.asarray(self._data.all()))
 
     def norm(self, p: Number = 2) -> Tensor:
-        return ew.pow(ew.pow(unary.abs(self), p).sum(), 1 / p)
+        return linalg.norm(self, p)
 
     def new_tensor(self, data: Any) -> Tensor:
         return _make(np.array(data, self._data.dtype), False, None, 0, self._device, False, Tensor)
@@ -717,17 +718,6 @@ class Tensor:
 
 def _flat(size: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
-
-
-def _fill(a: Tensor, value: Any) -> Tensor:
-    v = value._data if isinstance(value, Tensor) else value
-    return ew.wrap(np.full(a._data.shape, v, a._data.dtype))
-
-
-def _copy_from(a: Tensor, src: Any) -> Tensor:
-    if not isinstance(src, Tensor):
-        src = _make(np.asarray(src), False, None, 0, None, False, Tensor)
-    return ew.add(ew.wrap(np.zeros(a._data.shape, a._data.dtype)), src.to(a._dtype))
 
 
 def _index_put(a: Tensor, index: Any, value: Any) -> Tensor:

@@ -247,12 +247,7 @@ def test_cuda_raises_a_clear_error_when_a_tensor_is_put_there() -> None:
         assert "device='cpu'" in str(info.value)  # and it says what to do instead
 
 
-# --- known gaps in tensor.py, left to its author (strict: they fail today) ----------------
-@pytest.mark.xfail(
-    strict=True,
-    reason="tensor.py _fill returns a constant, so zero_()/fill_() on a non-leaf drop its graph "
-    "and backward fails; PyTorch records ZeroBackward0/FillBackward2 and sends back zeros",
-)
+# --- in-place fills and copies keep the graph; norm is one node, as in PyTorch -------------
 @pytest.mark.parametrize(
     ("method", "node"), [("zero_", "ZeroBackward0"), ("fill_", "FillBackward2")]
 )
@@ -265,11 +260,6 @@ def test_zero_and_fill_on_a_non_leaf_keep_the_graph(method: str, node: str) -> N
     assert x.grad.tolist() == [0.0, 0.0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tensor.py _copy_from records AddBackward0 with no edge to the overwritten tensor; "
-    "PyTorch records torch::autograd::CopyBackwards, which sends zeros to it",
-)
 def test_copy_into_a_non_leaf_records_copy_backwards() -> None:
     x = microtorch.tensor([1.0, 2.0], requires_grad=True)
     src = microtorch.tensor([3.0, 4.0], requires_grad=True)
@@ -281,11 +271,6 @@ def test_copy_into_a_non_leaf_records_copy_backwards() -> None:
     assert x.grad is not None and x.grad.tolist() == [0.0, 0.0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Tensor.norm in tensor.py is built from abs/pow/sum; PyTorch records one "
-    "LinalgVectorNormBackward0 node",
-)
 def test_norm_records_linalg_vector_norm_backward() -> None:
     x = microtorch.tensor([3.0, -4.0], requires_grad=True)
     n = x.norm()

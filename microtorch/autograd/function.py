@@ -270,13 +270,19 @@ class Function:
     """
 
     _raw: ClassVar[bool] = False
-    node_name: ClassVar[str | None] = None  # PyTorch's grad_fn name; default "<Class>Backward"
+    # PyTorch's grad_fn name, default "<Class>Backward"; a C++ node's carries its namespace
+    node_name: ClassVar[str | None] = None
     _backward_cls: ClassVar[type[BackwardNode]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
-        cls._backward_cls = type(name, (BackwardNode,), {"_function": cls, "__slots__": ()})
+        full = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
+        # PyTorch's C++-only nodes report their namespace: "torch::autograd::CopySlices".
+        name = full.rsplit("::", 1)[-1]
+        attrs: dict[str, Any] = {"_function": cls, "__slots__": ()}
+        if name != full:
+            attrs["name"] = lambda self: full
+        cls._backward_cls = type(name, (BackwardNode,), attrs)
         cls._backward_cls.__module__ = cls.__module__
         cls._backward_cls.__qualname__ = name
 

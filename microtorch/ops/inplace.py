@@ -16,8 +16,100 @@ import numpy as np
 
 from microtorch.autograd import function as _function
 from microtorch.autograd import grad_mode
+from microtorch.autograd.function import Function
+from microtorch.ops._broadcast import unbroadcast
 
-__all__ = ["apply_inplace"]
+__all__ = ["apply_inplace", "zero", "fill", "copy"]
+
+
+class Zero(Function):
+    """z = 0 everywhere (``x.zero_()``): no gradient reaches the old values."""
+
+    _raw, node_name = True, "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.zeros_like(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return np.zeros_like(grad_output)
+
+
+class Fill(Function):
+    """z = value everywhere (``x.fill_(2)``): no gradient reaches the old values."""
+
+    _raw, node_name = True, "FillBackward2"
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return np.full_like(a, value)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return np.zeros_like(grad_output)
+
+
+class FillTensor(Function):
+    """z = v everywhere for a 0-d tensor v: v gets the sum of the gradient, the old values 0."""
+
+    _raw, node_name = True, "FillBackward3"
+
+    @staticmethod
+    def forward(ctx, a, v):
+        return np.full_like(a, v)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return np.zeros_like(grad_output), grad_output.sum()
+
+
+class Copy(Function):
+    """z = src, broadcast to the destination (``x.copy_(src)``): src gets the gradient,
+    summed back to its shape; the overwritten values get 0."""
+
+    _raw, node_name = True, "torch::autograd::CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, a, src):
+        ctx.src_shape, ctx.src_dtype = src.shape, src.dtype
+        return np.broadcast_to(src, a.shape).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        g = unbroadcast(grad_output, ctx.src_shape).astype(ctx.src_dtype, copy=False)
+        return np.zeros_like(grad_output), g
+
+
+def zero(a: Any) -> Any:
+    """Zeros shaped like ``a`` (what ``a.zero_()`` writes)."""
+    return Zero.apply(a)
+
+
+def fill(a: Any, value: Any) -> Any:
+    """``value`` everywhere, shaped like ``a`` (what ``a.fill_(value)`` writes)."""
+    if isinstance(value, _function.Tensor):
+        if value._data.ndim:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value._data.ndim} dimensions."
+            )
+        return FillTensor.apply(a, value)
+    return Fill.apply(a, value)
+
+
+def copy(a: Any, src: Any) -> Any:
+    """``src`` broadcast to ``a``'s shape and dtype (what ``a.copy_(src)`` writes)."""
+    try:
+        np.broadcast_to(np.empty(src._data.shape, bool), a._data.shape)
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({a._data.shape[-1] if a._data.ndim else 1}) must match the "
+            f"size of tensor b ({src._data.shape[-1] if src._data.ndim else 1}) at "
+            f"non-singleton dimension {max(a._data.ndim - 1, 0)} (copy_ broadcasts the source "
+            f"{list(src._data.shape)} to the destination {list(a._data.shape)})"
+        ) from None
+    return Copy.apply(a, src)
 
 
 def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -27,7 +119,8 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     others_need_grad = any(isinstance(a, Tensor) and a._rg for a in args)
     if enabled and t._rg and t.grad_fn is None:
         raise RuntimeError(
-            "a leaf Variable that requires grad is being used in an in-place operation. (Fix: "
+            ("a view of " if name == "index_put_" else "")  # x[0] = v writes through a view
+            + "a leaf Variable that requires grad is being used in an in-place operation. (Fix: "
             "to update weights, wrap the update in `with torch.no_grad():`; otherwise use an "
             f"out-of-place op, e.g. `x = x + 1` instead of `x.{name}(...)`.)"
         )

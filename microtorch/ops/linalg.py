@@ -8,8 +8,9 @@ import numpy as np
 
 from microtorch.autograd.function import Function
 from microtorch.ops._broadcast import unbroadcast
+from microtorch.ops._checks import expect_tensor
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm"]
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "norm"]
 
 
 class Mm(Function):
@@ -91,16 +92,36 @@ def _shape(x: Any) -> str:
     return "x".join(str(n) for n in x._data.shape)
 
 
+_C_NAMES = {
+    "Long": "long int",
+    "Short": "short int",
+    "Byte": "unsigned char",
+    "Char": "signed char",
+}
+
+
+def _c_name(dt: Any) -> str:
+    # PyTorch names dtypes by their C++ types in this message: "long int", "float" ...
+    name = dt._legacy[:-6]
+    return _C_NAMES.get(name, name.lower())
+
+
 def _check_dtypes(a: Any, b: Any) -> None:
     if a._dtype is not b._dtype:
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a._dtype._legacy[:-6].lower()}"
-            f" != {b._dtype._legacy[:-6].lower()} (Fix: convert one, e.g. b.to(a.dtype))"
+            f"expected m1 and m2 to have the same dtype, but got: {_c_name(a._dtype)} != "
+            f"{_c_name(b._dtype)} (Fix: convert one, e.g. b.to(a.dtype))"
         )
+
+
+def _tensors(op: str, a: Any, b: Any, second: str = "mat2") -> None:
+    expect_tensor(a, op)
+    expect_tensor(b, op, second, 2)
 
 
 def mm(a: Any, b: Any) -> Any:
     """Matrix product of two 2-D tensors."""
+    _tensors("mm", a, b)
     if a._data.ndim != 2 or b._data.ndim != 2:
         raise RuntimeError(f"{'self' if a._data.ndim != 2 else 'mat2'} must be a matrix")
     if a._data.shape[1] != b._data.shape[0]:
@@ -114,6 +135,11 @@ def mm(a: Any, b: Any) -> Any:
 
 def mv(a: Any, v: Any) -> Any:
     """Matrix times vector."""
+    _tensors("mv", a, v, "vec")
+    if a._data.ndim != 2 or v._data.ndim != 1:
+        raise RuntimeError(
+            f"vector + matrix @ vector expected, got 1, {a._data.ndim}, {v._data.ndim}"
+        )
     if a._data.shape[1] != v._data.shape[0]:
         raise RuntimeError(
             f"size mismatch, got input ({a._data.shape[0]}), mat ({_shape(a)}), "
@@ -125,18 +151,29 @@ def mv(a: Any, v: Any) -> Any:
 
 def dot(a: Any, b: Any) -> Any:
     """Inner product of two vectors of the same length."""
+    _tensors("dot", a, b, "tensor")
+    if a._data.ndim != 1 or b._data.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {a._data.ndim}D and {b._data.ndim}D tensors"
+        )
     n, m = a._data.shape[0], b._data.shape[0]
     if n != m:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
             f"number of elements, but got {n} and {m} elements respectively"
         )
-    _check_dtypes(a, b)
+    if a._dtype is not b._dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{a._dtype._legacy[:-6]} and {b._dtype._legacy[:-6]} (Fix: convert one, e.g. "
+            "b.to(a.dtype))"
+        )
     return Dot.apply(a, b)
 
 
 def bmm(a: Any, b: Any) -> Any:
     """Batched matrix product of two 3-D tensors with the same batch size."""
+    _tensors("bmm", a, b)
     if a._data.ndim != 3 or b._data.ndim != 3:
         raise RuntimeError(
             "batch1 must be a 3D tensor" if a._data.ndim != 3 else "batch2 must be a 3D tensor"
@@ -147,7 +184,11 @@ def bmm(a: Any, b: Any) -> Any:
             f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {k}] but got: "
             f"[{n2}, {k2}]."
         )
-    _check_dtypes(a, b)
+    if a._dtype is not b._dtype:
+        raise RuntimeError(
+            f"expected scalar type {a._dtype._legacy[:-6]} but found {b._dtype._legacy[:-6]} "
+            "(Fix: convert one, e.g. b.to(a.dtype))"
+        )
     return Bmm.apply(a, b)
 
 
@@ -174,6 +215,7 @@ def matmul(a: Any, b: Any) -> Any:
     """
     from microtorch.ops import shape as S
 
+    _tensors("matmul", a, b, "other")
     da, db = a._data.ndim, b._data.ndim
     if da == 0 or db == 0:
         raise RuntimeError(
@@ -244,6 +286,18 @@ def _broadcast_shapes(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ..
 
 def addmm(c: Any, a: Any, b: Any) -> Any:
     """c + a @ b with c broadcast to the result (what ``Linear`` computes on a batch)."""
+    _tensors("addmm", a, b)
+    expect_tensor(c, "addmm", "input")
+    target = (a._data.shape[0], b._data.shape[-1])
+    lead = 2 - c._data.ndim
+    for i, n in enumerate(c._data.shape):
+        if n != 1 and lead + i >= 0 and n != target[lead + i]:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[lead + i]}) must match the existing "
+                f"size ({n}) at non-singleton dimension {lead + i}.  Target sizes: "
+                f"{list(target)}.  Tensor sizes: {list(c._data.shape)} (Fix: the bias needs one "
+                "value per output feature)"
+            )
     if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({_shape(a)} and {_shape(b)}) (the "
@@ -251,3 +305,41 @@ def addmm(c: Any, a: Any, b: Any) -> Any:
         )
     _check_dtypes(a, b)
     return Addmm.apply(c, a, b)
+
+
+class VectorNorm(Function):
+    """z = (sum |a|**p) ** (1/p), so dz/da = sign(a) * |a|**(p-1) / z**(p-1) (a / z for p=2)."""
+
+    _raw, node_name = True, "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx, a, p):
+        out = np.asarray(np.linalg.norm(a.ravel(), ord=p), dtype=a.dtype)
+        ctx.save_for_backward(a, out)
+        ctx.p = p
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, out = ctx.saved_tensors
+        p = ctx.p
+        with np.errstate(divide="ignore", invalid="ignore"):  # the norm of zeros: gradient 0
+            if p == 2:
+                local = a / out
+            elif p == 1:
+                local = np.sign(a)
+            else:
+                local = np.sign(a) * np.abs(a) ** (p - 1) / out ** (p - 1)
+        return grad_output * np.where(out == 0, np.zeros((), a.dtype), local).astype(a.dtype)
+
+
+def norm(a: Any, p: float = 2) -> Any:
+    """The p-norm of all elements (2: Euclidean length), as ``torch.linalg.vector_norm``."""
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{a._dtype._legacy[: -len('Tensor')]}"
+        )
+    if not p > 0:
+        raise NotImplementedError(f"microtorch's norm supports p > 0, not p={p}")
+    return VectorNorm.apply(a, float(p))

@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.autograd.function import Function
 from microtorch.ops._broadcast import unbroadcast
+from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.reduction import normalize_dims
 
@@ -34,6 +35,12 @@ def parse_shape(shape: Sequence[Any], numel: int) -> tuple[int, ...]:
     """``view(2, -1)`` or ``view((2, -1))`` as a full shape; PyTorch's error if it can't fit."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
+    for i, s in enumerate(shape):
+        if not hasattr(s, "__index__"):
+            raise TypeError(
+                f"a shape must be made of ints, but got {type(s).__name__} {s!r} at position {i} "
+                "(Fix: use whole numbers, e.g. n // 2 rather than n / 2)"
+            )
     dims = [int(s) for s in shape]
     if dims.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
@@ -115,8 +122,11 @@ def flatten(a: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
     """Merge dimensions ``start_dim..end_dim`` into one."""
     shape = a._data.shape
     if not shape:
+        normalize_dims((start_dim, end_dim), 0)  # a 0-d tensor accepts only 0 and -1
         return reshape(a, 1)
     s, e = normalize_dims((start_dim, end_dim), len(shape))
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return a
     return reshape(a, *shape[:s], -1, *shape[e + 1 :])
@@ -195,6 +205,12 @@ def expand(a: Any, *sizes: Any) -> Any:
         sizes = tuple(sizes[0])
     shape = a._data.shape
     lead = len(sizes) - len(shape)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand(microtorch.{a._dtype._legacy}{{{list(shape)}}}, size={list(sizes)}): the "
+            f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
+            f"dimensions in the tensor ({len(shape)})"
+        )
     target = tuple(
         shape[i - lead] if s == -1 and i >= lead else int(s) for i, s in enumerate(sizes)
     )
@@ -240,6 +256,8 @@ def permute(a: Any, *dims: Any) -> Any:
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     order = normalize_dims(dims, a._data.ndim)
+    if len(order) == a._data.ndim and len(set(order)) != len(order):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     if sorted(order) != list(range(a._data.ndim)):
         raise RuntimeError(
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -379,11 +397,41 @@ def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
                 out = as_view(Slice.apply(out, key), a)
             d += 1
         else:
+            if not isinstance(item, (int, np.integer)):
+                _bad_index(item)
             i, size = int(item), out._data.shape[d]
             if not -size <= i < size:
                 raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
             out = as_view(Select.apply(out, (slice(None),) * d + (i,)), a)
     return out
+
+
+def _bad_index(item: Any) -> None:
+    error = IndexError if isinstance(item, (float, complex)) else TypeError
+    raise error(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+        f"valid indices (got {type(item).__name__})"
+    )
+
+
+def _check_index_arrays(shape: tuple[int, ...], key: tuple[Any, ...]) -> None:
+    # PyTorch's errors for float index tensors and for boolean masks of the wrong shape.
+    d = 0
+    for k in key:
+        if isinstance(k, np.ndarray):
+            if k.dtype.kind not in "iub":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if k.dtype == np.bool_ and not any(i is Ellipsis for i in key):
+                for j, n in enumerate(k.shape):
+                    if d + j < len(shape) and n != shape[d + j]:
+                        raise IndexError(
+                            f"The shape of the mask {list(k.shape)} at index {j} does not match "
+                            f"the shape of the indexed tensor {list(shape)} at index {d + j}"
+                        )
+                d += k.ndim
+                continue
+        if k is not None:
+            d += 1
 
 
 def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
@@ -411,10 +459,12 @@ def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
         i._data if hasattr(i, "_data") else np.asarray(i) if isinstance(i, list) else i
         for i in items
     )
+    _check_index_arrays(a._data.shape, key)
     try:
         return Index.apply(a, key if len(key) > 1 else key[0])
     except IndexError as e:
-        raise IndexError(f"{e} (indexing a tensor of shape {list(a._data.shape)})") from None
+        text = str(e).replace(" for axis ", " for dimension ")
+        raise IndexError(f"{text} (indexing a tensor of shape {list(a._data.shape)})") from None
 
 
 def _value(item: Any) -> np.ndarray:
@@ -461,7 +511,7 @@ class Stack(Function):
 
 def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Join tensors along an existing dimension."""
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
@@ -489,9 +539,24 @@ def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
     return Cat.apply(d, *tensors)
 
 
+def _tensor_list(tensors: Any, op: str) -> list[Any]:
+    # PyTorch's errors for torch.cat(x, y) (a tensor, not a list) and for lists of lists.
+    if hasattr(tensors, "_data") or not isinstance(tensors, (list, tuple)):
+        raise TypeError(
+            f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+            f"{type(tensors).__name__} (Fix: put the tensors in a list, e.g. torch.{op}([a, b]))"
+        )
+    for i, t in enumerate(tensors):
+        if not hasattr(t, "_data"):
+            raise TypeError(
+                f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}"
+            )
+    return list(tensors)
+
+
 def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Stack same-shape tensors along a new dimension."""
-    tensors = list(tensors)
+    tensors = _tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     (d,) = normalize_dims(dim, tensors[0]._data.ndim + 1)
@@ -548,6 +613,13 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
     (d,) = normalize_dims(dim, a._data.ndim)
     n = a._data.shape[d]
     if isinstance(split_size_or_sections, int):
+        if split_size_or_sections <= 0 and n:
+            raise RuntimeError(
+                f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+                if split_size_or_sections == 0
+                else f"split expects split_size be non-negative, but got split_size="
+                f"{split_size_or_sections}"
+            )
         sizes = [split_size_or_sections] * (n // split_size_or_sections)
         if n % split_size_or_sections:
             sizes.append(n % split_size_or_sections)
@@ -566,6 +638,8 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
 
 def chunk(a: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
     """Cut into ``chunks`` nearly equal pieces."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     (d,) = normalize_dims(dim, a._data.ndim)
     size = -(-a._data.shape[d] // chunks)
     return split(a, max(size, 1), d)
@@ -597,6 +671,7 @@ class Clone(Function):
 
 def clone(a: Any) -> Any:
     """A copy with its own memory; gradients flow back to ``a``."""
+    expect_tensor(a, "clone")
     return Clone.apply(a)
 
 
@@ -632,7 +707,7 @@ def to_dtype(a: Any, dtype: Any) -> Any:
 class IndexPut(Function):
     """z = a with z[key] = v: a gets the gradient outside key, v the gradient inside it."""
 
-    _raw, node_name = True, "CopySlices"
+    _raw, node_name = True, "torch::autograd::CopySlices"
 
     @staticmethod
     def forward(ctx, a, v, key):
@@ -648,14 +723,6 @@ class IndexPut(Function):
         return ga, unbroadcast(grad_output[ctx.key], ctx.v_shape)
 
 
-def _copy_slices_name(node: Any) -> str:
-    """``'torch::autograd::CopySlices'``: a C++ node, which PyTorch names with its namespace."""
-    return "torch::autograd::CopySlices"
-
-
-setattr(IndexPut._backward_cls, "name", _copy_slices_name)  # noqa: B010 - a method override
-
-
 class AdvancedIndexPut(IndexPut):
     """z = a with z[indices] = v for integer or boolean indices."""
 
@@ -668,11 +735,21 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
 
     items = index if isinstance(index, tuple) else (index,)
     key = tuple(i._data if hasattr(i, "_data") else i for i in items)
+    if not isinstance(value, (int, float, np.ndarray, np.generic)) and not hasattr(value, "_data"):
+        raise TypeError(f"can't assign a {type(value).__name__} to a microtorch.{a._dtype._legacy}")
     fn = AdvancedIndexPut if any(_advanced(i) for i in items) else IndexPut
     try:
-        return fn.apply(a, as_operand(value, a._dtype), key if len(key) > 1 else key[0])
-    except (IndexError, ValueError) as e:
-        raise RuntimeError(
-            f"cannot assign a value of shape {list(np.shape(getattr(value, '_data', value)))} to "
-            f"the selected part of a tensor of shape {list(a._data.shape)}: {e}"
-        ) from None
+        selected = a._data[key if len(key) > 1 else key[0]].shape
+    except IndexError as e:
+        raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
+    given = np.shape(getattr(value, "_data", value))
+    lead = len(selected) - len(given)
+    for i, n in enumerate(given):
+        if n != 1 and (lead + i < 0 or n != selected[lead + i]):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({selected[lead + i] if lead + i >= 0 else 1}) "
+                f"must match the existing size ({n}) at non-singleton dimension {lead + i}.  "
+                f"Target sizes: {list(selected)}.  Tensor sizes: {list(given)} (Fix: the value "
+                "needs the shape of the part it replaces, or one that broadcasts to it)"
+            )
+    return fn.apply(a, as_operand(value, a._dtype), key if len(key) > 1 else key[0])
