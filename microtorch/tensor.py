@@ -37,9 +37,9 @@ from microtorch.dtypes import (
 )
 from microtorch.dtypes import bool as bool_
 from microtorch.ops import elementwise as ew
+from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import linalg, reduction, unary
 from microtorch.ops import shape as shape_ops
-from microtorch.ops import inplace as inplace_ops
 from microtorch.ops.inplace import apply_inplace
 
 __all__ = ["Tensor", "Size"]
