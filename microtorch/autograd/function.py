@@ -128,11 +128,12 @@ class BackwardNode(Node):
     """Base of every ``XxxBackward`` node; also the ``ctx`` its ``Function`` saves into
     (``ctx.anything = ...`` works, as in PyTorch)."""
 
-    __slots__ = ("_saved", "_saved_meta", "_output_ref", "_out_meta")
+    __slots__ = ("_saved", "_saved_meta", "_output_ref", "_out_shape", "_out_dtype")
     _saved: tuple[Any, ...] | None  # None once backward has freed it
     _saved_meta: tuple[Any, ...] | None  # version counters of the saved values (see _saved_meta)
     _output_ref: weakref.ref[Any]  # the tensor this node made (weak: no reference cycle)
-    _out_meta: tuple[tuple[tuple[int, ...], Any], ...]  # (shape, dtype) of each output
+    _out_shape: Any  # the output's shape (a tuple per output when there are several)
+    _out_dtype: Any
     _function: ClassVar[type[Function]]
     _scope: str | None = None  # the nn.Module whose forward created this node
     _trace: str | None = None  # where in the user's code (anomaly mode only)
@@ -162,6 +163,13 @@ class BackwardNode(Node):
         from types import SimpleNamespace
 
         return [SimpleNamespace(shape=shape, dtype=dt) for shape, dt in self._out_meta]
+
+    @property
+    def _out_meta(self) -> tuple[tuple[tuple[int, ...], Any], ...]:
+        """(shape, dtype) of each output."""
+        if self._num_outputs == 1:
+            return ((self._out_shape, self._out_dtype),)
+        return tuple(zip(self._out_shape, self._out_dtype))
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep ``values`` for ``backward``; they are checked against in-place changes."""
@@ -299,19 +307,27 @@ class Function:
     @classmethod
     def apply(cls, *args: Any) -> Any:
         """Run ``forward`` on ``args`` and, if any input requires grad, record the node."""
-        tensors = [a for a in args if isinstance(a, Tensor)]
-        device = tensors[0]._device if tensors else None
+        # One pass over the arguments: which are tensors, their values, one device, any grad.
+        tensors, values = [], []
+        device = None
         record = False
-        for t in tensors:
-            if t._device is not device:
-                _device_error(cls, tensors)
-            if t._rg:
-                record = True
+        for a in args:
+            if isinstance(a, Tensor):
+                if device is None:
+                    device = a._device
+                elif a._device is not device:
+                    _device_error(cls, [*tensors, a])
+                tensors.append(a)
+                values.append(a._data)
+                if a._rg:
+                    record = True
+            else:
+                values.append(a)
         state = grad_mode.state
         record = record and state.grad_enabled
         ctx: Any = cls._backward_cls() if record else FunctionCtx()
         if cls._raw:
-            out = cls.forward(ctx, *[a._data if isinstance(a, Tensor) else a for a in args])
+            out = cls.forward(ctx, *values)
         else:
             ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._rg for a in args)
             with grad_mode.no_grad():
@@ -332,7 +348,6 @@ class Function:
 
 
 _NO_EDGE = (None, 0)
-_OUT_META: dict[tuple[Any, ...], tuple[tuple[Any, ...]]] = {}
 
 
 def _record(
@@ -356,18 +371,11 @@ def _record(
     ctx.next_functions = tuple(edges)
     ctx._output_ref = weakref.ref(results[0])
     if len(results) == 1:
-        # Interned: most nodes of a graph share a few (shape, dtype) pairs.
-        out = results[0]
-        key = (out._data.shape, out._dtype)
-        meta = _OUT_META.get(key)
-        if meta is None:
-            meta = (key,)
-            if len(_OUT_META) < 4096:
-                _OUT_META[key] = meta
-        ctx._out_meta = meta
+        ctx._out_shape, ctx._out_dtype = results[0]._data.shape, results[0]._dtype
     else:
         ctx._num_outputs = len(results)
-        ctx._out_meta = tuple([(r._data.shape, r._dtype) for r in results])
+        ctx._out_shape = tuple([r._data.shape for r in results])
+        ctx._out_dtype = tuple([r._dtype for r in results])
     if ctx._saved:
         ctx._saved_meta = _saved_meta(ctx._saved, tensors, results, cls._raw)
     if not cls._raw:
