@@ -396,18 +396,18 @@ def _saved_meta(
     meta: list[Any] = []
     for index, value in enumerate(saved):
         for t in inputs:
-            if (t._data if raw else t) is value:
+            if t._data is value if raw else t is value:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
                 # A weak reference: the graph must not keep every input Tensor object alive.
                 counter = t._version_counter
-                meta += (index, counter, counter[0], weakref.ref(t), 0)
+                meta.extend((index, counter, counter[0], weakref.ref(t), 0))
                 break
         else:
             for nr, t in enumerate(results):
-                if (t._data if raw else t) is value:
+                if t._data is value if raw else t is value:
                     counter = t._version_counter
-                    meta += (index, counter, counter[0], None, nr)
+                    meta.extend((index, counter, counter[0], None, nr))
                     break
     return tuple(meta) if meta else None
 
