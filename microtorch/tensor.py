@@ -565,13 +565,45 @@ class Tensor:
     def __itruediv__(self, other: Any) -> Tensor:
         return self.div_(other)
 
-    # --- arithmetic -------------------------------------------------------------------------
-    # The common operators are the ops themselves (no wrapper frame: they run for every op).
-    __add__ = __radd__ = ew.add  # 2 + x records add(x, 2), as PyTorch does
-    __mul__ = __rmul__ = ew.mul
-    __sub__, __truediv__, __pow__, __matmul__ = ew.sub, ew.div, ew.pow, linalg.matmul
-    __neg__ = unary.neg
-    __lt__, __le__, __gt__, __ge__ = ew.lt, ew.le, ew.gt, ew.ge
+    # --- arithmetic ---------------------------------------------------------------------
+    def __add__(self, other: Any) -> Tensor:
+        return ew.add(self, other)
+
+    def __radd__(self, other: Any) -> Tensor:
+        return ew.add(self, other)  # 2 + x records add(x, 2), as PyTorch does
+
+    def __sub__(self, other: Any) -> Tensor:
+        return ew.sub(self, other)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return ew.mul(self, other)
+
+    def __rmul__(self, other: Any) -> Tensor:
+        return ew.mul(self, other)
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return ew.div(self, other)
+
+    def __pow__(self, exponent: Any) -> Tensor:
+        return ew.pow(self, exponent)
+
+    def __matmul__(self, other: Tensor) -> Tensor:
+        return linalg.matmul(self, other)
+
+    def __neg__(self) -> Tensor:
+        return unary.neg(self)
+
+    def __lt__(self, other: Any) -> Tensor:
+        return ew.lt(self, other)
+
+    def __le__(self, other: Any) -> Tensor:
+        return ew.le(self, other)
+
+    def __gt__(self, other: Any) -> Tensor:
+        return ew.gt(self, other)
+
+    def __ge__(self, other: Any) -> Tensor:
+        return ew.ge(self, other)
 
     def __rsub__(self, other: Any) -> Tensor:
         return ew.rsub(self, other)
