@@ -18,6 +18,7 @@ from microtorch.autograd import grad_mode
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import dtype, from_numpy_dtype, get_default_dtype, int64, promote_types
+from microtorch.ops._checks import expect_tensor
 from microtorch.tensor import Tensor
 
 __all__ = [
@@ -38,7 +39,7 @@ class Generator:
     def manual_seed(self, seed: int) -> Generator:
         """Restart the sequence from ``seed``."""
         self._seed = int(seed)
-        self._rng = np.random.default_rng(self._seed)
+        self._rng = np.random.default_rng(self._seed % 2**64)  # PyTorch accepts negative seeds
         return self
 
     def initial_seed(self) -> int:
@@ -67,6 +68,11 @@ def seed() -> int:
 
 
 def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: bool) -> Tensor:
+    if dtype_ is not None and not isinstance(dtype_, dtype):
+        raise TypeError(
+            f"argument 'dtype' must be torch.dtype, not {type(dtype_).__name__} (Fix: e.g. "
+            "dtype=torch.float32, not the string 'float32')"
+        )
     if dtype_ is not None:
         data = data.astype(dtype_.numpy, copy=False)
     t = Tensor._make(data, False, None, 0, as_device(device), grad_mode.state.inference)
@@ -184,10 +190,18 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return Tensor._make(array, False, None, 0, None, False)
 
 
-def _shape(size: Sequence[Any]) -> tuple[int, ...]:
+def _shape(size: Sequence[Any], op: str = "empty") -> tuple[int, ...]:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
+    for s in size:
+        if not hasattr(s, "__index__"):  # ints, numpy ints and 0-d integer tensors
+            raise TypeError(
+                f"{op}(): argument 'size' (position 1) must be tuple of ints, not "
+                f"{type(s).__name__} (Fix: sizes are whole numbers, e.g. n // 2 or int(x))"
+            )
     dims = tuple(int(s) for s in size)
+    if op == "zeros" and any(d < 0 for d in dims):
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
     if any(d < 0 for d in dims):
         raise RuntimeError(
             f"Trying to create tensor with negative dimension {min(dims)}: {list(dims)}"
@@ -203,21 +217,24 @@ def zeros(
     *size: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """A tensor of zeros with the given shape."""
-    return _finish(np.zeros(_shape(size), _float(dtype).numpy), None, device, requires_grad)
+    data = np.zeros(_shape(size, "zeros"), _float(dtype).numpy)
+    return _finish(data, None, device, requires_grad)
 
 
 def ones(
     *size: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """A tensor of ones with the given shape."""
-    return _finish(np.ones(_shape(size), _float(dtype).numpy), None, device, requires_grad)
+    data = np.ones(_shape(size, "ones"), _float(dtype).numpy)
+    return _finish(data, None, device, requires_grad)
 
 
 def empty(
     *size: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """A tensor of the given shape (zeros here; PyTorch leaves the memory uninitialised)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    data = np.zeros(_shape(size, "empty"), _float(dtype).numpy)
+    return _finish(data, None, device, requires_grad)
 
 
 def full(
@@ -229,6 +246,11 @@ def full(
     requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of the given shape filled with ``fill_value`` (its dtype inferred from it)."""
+    if not isinstance(fill_value, (builtins.int, builtins.float, np.number, np.bool_)):
+        raise TypeError(
+            "full(): argument 'fill_value' (position 2) must be Number, not "
+            f"{type(fill_value).__name__}"
+        )
     inferred = dtype or (
         bool_
         if isinstance(fill_value, builtins.bool)
@@ -253,8 +275,17 @@ def arange(
     """Evenly spaced values in ``[start, end)``; integers if all arguments are integers."""
     if end is None:
         start, end = 0, start
+    for value in (start, end, step):
+        if not isinstance(value, (builtins.int, builtins.float, np.number)):
+            raise TypeError(
+                f"arange(): argument 'end' (position 1) must be Number, not {type(value).__name__}"
+            )
+    if not all(np.isfinite(v) for v in (start, end)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     ints = all(isinstance(v, builtins.int) for v in (start, end, step))
     inferred = dtype or (int64 if ints else get_default_dtype())
     return _finish(np.arange(start, end, step).astype(inferred.numpy), None, device, requires_grad)
@@ -270,6 +301,8 @@ def linspace(
     requires_grad: bool = False,
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     data = np.linspace(start, end, steps).astype(_float(dtype).numpy)
     return _finish(data, None, device, requires_grad)
 
@@ -283,7 +316,18 @@ def eye(
     requires_grad: bool = False,
 ) -> Tensor:
     """The identity matrix (ones on the diagonal)."""
+    for name, value in (("n", n), ("m", m)):
+        if value is not None and value < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
     return _finish(np.eye(n, m, dtype=_float(dtype).numpy), None, device, requires_grad)
+
+
+def _floats_only(dtype_: dtype | None, kernel: str) -> None:
+    if dtype_ is not None and not dtype_.is_floating_point:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{dtype_._legacy[:-6]}' (Fix: draw floats, or use "
+            "torch.randint for random integers)"
+        )
 
 
 def _rng(generator: Generator | None) -> np.random.Generator:
@@ -298,7 +342,8 @@ def rand(
     requires_grad: bool = False,
 ) -> Tensor:
     """Uniform random numbers in ``[0, 1)``."""
-    data = _rng(generator).random(_shape(size)).astype(_float(dtype).numpy)
+    _floats_only(dtype, "check_uniform_bounds")
+    data = _rng(generator).random(_shape(size, "rand")).astype(_float(dtype).numpy)
     return _finish(data, None, device, requires_grad)
 
 
@@ -310,7 +355,8 @@ def randn(
     requires_grad: bool = False,
 ) -> Tensor:
     """Standard normal random numbers (mean 0, standard deviation 1)."""
-    data = _rng(generator).standard_normal(_shape(size)).astype(_float(dtype).numpy)
+    _floats_only(dtype, "normal_kernel_cpu")
+    data = _rng(generator).standard_normal(_shape(size, "randn")).astype(_float(dtype).numpy)
     return _finish(data, None, device, requires_grad)
 
 
@@ -327,7 +373,21 @@ def randint(
     if isinstance(high, (tuple, list)):  # randint(10, (3,)): PyTorch's (high, size) form
         low, high, size = 0, low, high
     elif high is None:
+        if not isinstance(size, (tuple, list)) or not size:
+            raise TypeError(
+                "randint() received an invalid combination of arguments: it needs a size, e.g. "
+                "torch.randint(10, (3,)) or torch.randint(0, 10, (3,))"
+            )
         low, high = 0, low
+    for value in (low, high):
+        if not hasattr(value, "__index__"):
+            raise TypeError(
+                f"randint(): low and high must be ints, not {type(value).__name__} (Fix: int(...))"
+            )
+    if low >= high:
+        raise RuntimeError(
+            f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+        )
     data = _rng(generator).integers(low, high, size=_shape((size,)))
     return _finish(data.astype((dtype or int64).numpy), None, device, False)
 
@@ -336,6 +396,8 @@ def randperm(
     n: int, *, generator: Generator | None = None, dtype: dtype | None = None, device: Any = None
 ) -> Tensor:
     """A random ordering of ``0 .. n-1``."""
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     return _finish(
         _rng(generator).permutation(n).astype((dtype or int64).numpy), None, device, False
     )
@@ -381,24 +443,26 @@ def multinomial(
     return _finish(out.astype(np.int64), None, input._device, False)
 
 
-def _like(t: Tensor, dtype_: dtype | None) -> tuple[tuple[int, ...], dtype]:
+def _like(t: Tensor, dtype_: dtype | None, op: str) -> tuple[tuple[int, ...], dtype]:
+    expect_tensor(t, op)
     return t._data.shape, dtype_ or t._dtype
 
 
 def zeros_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
     """Zeros with ``t``'s shape and dtype."""
-    s, d = _like(t, dtype)
+    s, d = _like(t, dtype, "zeros_like")
     return _finish(np.zeros(s, d.numpy), None, t._device, requires_grad)
 
 
 def ones_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
     """Ones with ``t``'s shape and dtype."""
-    s, d = _like(t, dtype)
+    s, d = _like(t, dtype, "ones_like")
     return _finish(np.ones(s, d.numpy), None, t._device, requires_grad)
 
 
 def empty_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
     """A tensor with ``t``'s shape and dtype (zeros here)."""
+    expect_tensor(t, "empty_like")
     return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
 
 
@@ -406,17 +470,17 @@ def full_like(
     t: Tensor, fill_value: Any, *, dtype: dtype | None = None, requires_grad: bool = False
 ) -> Tensor:
     """``fill_value`` everywhere, with ``t``'s shape and dtype."""
-    s, d = _like(t, dtype)
+    s, d = _like(t, dtype, "full_like")
     return _finish(np.full(s, fill_value, d.numpy), None, t._device, requires_grad)
 
 
 def rand_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
     """Uniform random numbers with ``t``'s shape and dtype."""
-    s, d = _like(t, dtype)
+    s, d = _like(t, dtype, "rand_like")
     return rand(*s, dtype=d, device=t._device, requires_grad=requires_grad)
 
 
 def randn_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
     """Normal random numbers with ``t``'s shape and dtype."""
-    s, d = _like(t, dtype)
+    s, d = _like(t, dtype, "randn_like")
     return randn(*s, dtype=d, device=t._device, requires_grad=requires_grad)

@@ -88,7 +88,12 @@ def get_default_dtype() -> dtype:
 
 def set_default_dtype(d: dtype) -> None:
     """Set the default floating dtype (``float32`` or ``float64``), as PyTorch does."""
-    if not isinstance(d, dtype) or not d.is_floating_point:
+    if not isinstance(d, dtype):
+        raise TypeError(
+            "invalid dtype object: only floating-point types are supported as the default type "
+            f"(got {type(d).__name__}; Fix: pass torch.float32 or torch.float64)"
+        )
+    if not d.is_floating_point:
         raise TypeError(f"only floating-point types are supported as the default type, got {d}")
     _default_float[0] = d
 
@@ -99,7 +104,8 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
         return _FROM_NUMPY[np_dtype]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np_dtype}. The only supported types are: "
+            f"can't convert np.ndarray of type numpy.{np_dtype.type.__name__}. The only supported "
+            "types are: "
             "float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
         ) from None
 
@@ -108,6 +114,12 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     """The smallest dtype both ``a`` and ``b`` convert to, as ``torch.promote_types``."""
     if a is b:
         return a
+    for position, value in enumerate((a, b), 1):
+        if not isinstance(value, dtype):
+            raise TypeError(
+                f"promote_types(): argument 'type{position}' (position {position}) must be "
+                f"torch.dtype, not {type(value).__name__}"
+            )
     if a._category != b._category:  # int + float -> the float type, whatever the sizes
         return a if a._category > b._category else b
     return _FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]

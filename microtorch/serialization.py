@@ -88,8 +88,23 @@ def save(obj: Any, f: str | os.PathLike[str] | IO[bytes]) -> None:
     if hasattr(f, "write"):
         np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy's stubs miss **arrays
         return
+    if not isinstance(f, (str, os.PathLike)):
+        raise AttributeError(
+            "expected 'f' to be string, path, or a file-like object with a 'write' attribute "
+            f"(got {type(f).__name__})"
+        )
     path = os.fspath(f)
     folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise RuntimeError(
+            f"Parent directory {folder} does not exist. (Fix: create it first, e.g. "
+            "os.makedirs(folder, exist_ok=True))"
+        )
+    if os.path.isdir(path):
+        raise RuntimeError(
+            f"microtorch.save: {path!r} is a directory (Fix: give a file name inside it, e.g. "
+            f"{os.path.join(path, 'model.pt')!r})"
+        )
     fd, tmp = tempfile.mkstemp(prefix=".microtorch-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -128,7 +143,7 @@ def load(
     compatibility: everything loads onto the cpu, and only data is ever read."""
     try:
         archive = np.load(f, allow_pickle=False)
-    except FileNotFoundError:
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
         raise
     except (zipfile.BadZipFile, EOFError, zlib.error) as e:
         raise _corrupted(f, str(e) or type(e).__name__) from None

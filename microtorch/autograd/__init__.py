@@ -81,11 +81,11 @@ def grad(
     result = []
     from microtorch.autograd import function as _function
 
-    for g in captured or ():
+    for i, g in enumerate(captured or ()):
         if g is None and not allow_unused:
             raise RuntimeError(
-                "One of the differentiated Tensors appears to not have been used in the graph. "
-                "Set allow_unused=True if this is the desired behavior."
+                f"The differentiated Tensor at index {i} appears to not have been used in the "
+                "graph. Set allow_unused=True if this is the desired behavior."
             )
         result.append(None if g is None else _function.Tensor._make(g.copy(), False, None))
     return tuple(result)

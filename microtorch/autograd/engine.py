@@ -71,6 +71,11 @@ def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> li
                 )
             grads.append(np.ones_like(t._data))
             continue
+        if not isinstance(g, (Tensor, np.ndarray)):  # arrays: gradcheck passes them
+            raise TypeError(
+                f"gradients can be either Tensors or None, but got {type(g).__name__} (Fix: "
+                "pass gradient=torch.ones_like(y), a tensor of the output's shape)"
+            )
         g_data = g._data if isinstance(g, Tensor) else np.asarray(g, dtype=t._data.dtype)
         if g_data.shape != t._data.shape:
             raise RuntimeError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from microtorch.nn import functional as F
 from microtorch.nn.module import Module
+from microtorch.ops import unary
 from microtorch.tensor import Tensor
 
 __all__ = ["ReLU", "LeakyReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
@@ -42,14 +43,14 @@ class Sigmoid(Module):
     """1 / (1 + exp(-x)) element-wise."""
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return F.sigmoid(input)
+        return unary.sigmoid(input)  # torch.sigmoid, as in PyTorch (F.sigmoid is x.sigmoid())
 
 
 class Tanh(Module):
     """tanh(x) element-wise."""
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return F.tanh(input)
+        return unary.tanh(input)
 
 
 class Softmax(Module):

@@ -25,6 +25,7 @@ from microtorch.nn.loss_functions import (
 from microtorch.ops import elementwise as ew
 from microtorch.ops import linalg, unary
 from microtorch.ops import reduction as red
+from microtorch.ops._checks import expect_tensor
 from microtorch.ops.inplace import apply_inplace
 from microtorch.ops.shape import UnsafeView, as_view
 from microtorch.tensor import Tensor
@@ -38,6 +39,8 @@ __all__ = [
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
     """y = x @ W.T + b, recorded as PyTorch records it (``AddmmBackward0`` for a batch)."""
+    expect_tensor(input, "linear")
+    expect_tensor(weight, "linear", "weight", 2)
     ndim = input._data.ndim
     if ndim == 0:
         raise RuntimeError(
@@ -50,6 +53,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {i}x{o}) (the last "
             f"dimension of the input, {k}, must equal in_features, {i})"
+        )
+    if input._dtype is not weight._dtype:
+        raise RuntimeError(
+            f"mat1 and mat2 must have the same dtype, but got {input._dtype._legacy[:-6]} and "
+            f"{weight._dtype._legacy[:-6]} (Fix: convert the input, e.g. x.float(), or the "
+            f"layer, e.g. model.to(torch.{input._dtype.name}))"
         )
     wt = weight.t()  # TBackward0
     if bias is not None:
@@ -73,6 +82,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
     """x where x > 0, else ``negative_slope * x``."""
+    expect_tensor(input, "leaky_relu")
     if inplace:
         return apply_inplace(input, "leaky_relu_", layer_ops.LeakyRelu_.apply, negative_slope)
     return layer_ops.LeakyRelu.apply(input, float(negative_slope))
@@ -80,12 +90,23 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
     """1 / (1 + exp(-x)) element-wise."""
+    _method_of_tensor(input, "sigmoid")
     return unary.sigmoid(input)
 
 
 def tanh(input: Tensor) -> Tensor:  # noqa: A002
     """tanh(x) element-wise."""
+    _method_of_tensor(input, "tanh")
     return unary.tanh(input)
+
+
+def _method_of_tensor(value: Any, name: str) -> None:
+    # PyTorch's F.sigmoid(x) is x.sigmoid(), so a list fails with this AttributeError.
+    if not isinstance(value, Tensor):
+        raise AttributeError(
+            f"'{type(value).__name__}' object has no attribute '{name}' (Fix: pass a tensor, "
+            "e.g. torch.tensor([1.0, 2.0]))"
+        )
 
 
 def _softmax_dim(ndim: int) -> int:
@@ -137,6 +158,8 @@ def embedding(
     max_norm: float | None = None,
 ) -> Tensor:
     """Rows of ``weight`` picked by the integer ``input`` (``EmbeddingBackward0``)."""
+    expect_tensor(weight, "embedding", "weight", 1)
+    expect_tensor(input, "embedding", "indices", 2)
     indices = input._data
     if indices.dtype.kind not in "iu":
         raise RuntimeError(
@@ -168,6 +191,18 @@ def _renorm_rows(weight: Tensor, indices: np.ndarray, max_norm: float) -> None:
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Class indices as rows of 0s with a 1 at the index (int64)."""
+    expect_tensor(tensor, "one_hot")
     data = tensor._data
+    if data.dtype != np.int64:
+        raise RuntimeError(
+            "one_hot is only applicable to index tensor of type LongTensor. (Fix: x.long())"
+        )
+    if data.size and data.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
     n = int(data.max()) + 1 if num_classes == -1 else num_classes
+    if data.size and data.max() >= n:
+        raise RuntimeError(
+            f"Class values must be smaller than num_classes. (the largest is {int(data.max())}"
+            f", num_classes is {n})"
+        )
     return Tensor._make((data[..., None] == np.arange(n)).astype(np.int64), False, None)

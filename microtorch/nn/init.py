@@ -29,6 +29,15 @@ def _fill(tensor: Tensor, make: Callable[[tuple[int, ...]], np.ndarray]) -> Tens
     return tensor
 
 
+def _floats_only(tensor: Tensor, kernel: str) -> None:
+    # Random draws into an integer tensor: PyTorch has no such kernel.
+    if not tensor._dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{tensor._dtype._legacy[:-6]}' (Fix: initialise "
+            "a float tensor, e.g. torch.zeros(3, dtype=torch.float32))"
+        )
+
+
 def _rng(generator: Generator | None) -> np.random.Generator:
     return (generator or default_generator)._rng
 
@@ -86,6 +95,7 @@ def normal_(
     tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None
 ) -> Tensor:
     """Fill with draws from N(mean, std**2)."""
+    _floats_only(tensor, "normal_kernel_cpu")
     return _fill(tensor, lambda s: _rng(generator).normal(mean, std, s))
 
 
@@ -93,6 +103,7 @@ def uniform_(
     tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None
 ) -> Tensor:
     """Fill with draws from U(a, b)."""
+    _floats_only(tensor, "check_uniform_bounds")
     return _fill(tensor, lambda s: _rng(generator).uniform(a, b, s))
 
 

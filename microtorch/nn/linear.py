@@ -21,6 +21,16 @@ __all__ = ["Linear", "Identity"]
 def _empty(shape: tuple[int, ...], dtype: dtype_ | None, device: Any) -> Tensor:
     from microtorch.device import as_device
 
+    for pos, n in enumerate(shape, 1):
+        if not isinstance(n, (int, np.integer)):
+            raise TypeError(
+                f"empty(): argument 'size' failed to unpack the object at pos {pos} with error "
+                f'"type must be tuple of ints,but got {type(n).__name__}"'
+            )
+    if min(shape) < 0:
+        raise RuntimeError(
+            f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}"
+        )
     data = np.zeros(shape, (dtype or get_default_dtype()).numpy)
     return Tensor._make(data, False, None, 0, as_device(device))
 

@@ -16,6 +16,7 @@ from microtorch.ops import elementwise as ew
 from microtorch.ops import reduction as red
 from microtorch.ops import unary
 from microtorch.ops._broadcast import broadcast_error
+from microtorch.ops._checks import expect_tensor
 from microtorch.tensor import Tensor
 
 __all__ = [
@@ -40,6 +41,12 @@ def _constant(value: np.ndarray) -> Tensor:
 
 
 def _same_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
+    for value in (input, target):
+        if not isinstance(value, Tensor):  # PyTorch fails here with this AttributeError too
+            raise AttributeError(
+                f"'{type(value).__name__}' object has no attribute 'size' (Fix: the loss needs "
+                "tensors: make it one first, e.g. torch.tensor([1.0, 2.0]))"
+            )
     if target._data.shape != input._data.shape:
         warnings.warn(
             f"Using a target size ({target.shape}) that is different to the input size "
@@ -59,11 +66,18 @@ def nll_loss(
 ) -> Tensor:
     """-input[i, target[i]] averaged: the loss on log-probabilities (after ``log_softmax``)."""
     _check_reduction(reduction)
+    expect_tensor(input, "nll_loss_nd")
+    expect_tensor(target, "nll_loss_nd", "target", 2)
     t, shape = target._data, input._data.shape
     if t.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target._dtype._legacy[:-6]} "
             "(Fix: class-index targets are integers, e.g. target.long())"
+        )
+    if len(shape) == 2 and t.ndim > 1:
+        raise RuntimeError(
+            "0D or 1D target tensor expected, multi-target not supported (Fix: the target holds "
+            f"one class index per row, shape [{shape[0]}]; e.g. target.view(-1))"
         )
     if len(shape) >= 2 and (t.ndim == 0 or t.shape[0] != shape[0]):
         raise ValueError(
@@ -103,6 +117,8 @@ def cross_entropy(
     ``target`` holds class indices, or class probabilities with the input's shape.
     """
     _check_reduction(reduction)
+    expect_tensor(input, "cross_entropy_loss")
+    expect_tensor(target, "cross_entropy_loss", "target", 2)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input._data.ndim == 1 else 1
@@ -165,6 +181,11 @@ def mse_loss(
     if target._dtype is not input._dtype:
         common = result_type(input, target)
         input, target = ew.as_operand(input, common), ew.as_operand(target, common)
+    if not input._dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"mse_cpu\" not implemented for '{input._dtype._legacy[:-6]}' (Fix: the loss needs "
+            "floats, e.g. mse_loss(pred.float(), target.float()))"
+        )
     try:
         return loss_ops.MseLoss.apply(input, target, reduction)
     except ValueError:
@@ -198,6 +219,11 @@ def binary_cross_entropy(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
+    if target._dtype is not input._dtype:
+        raise RuntimeError(
+            f"Found dtype {target._dtype._legacy[:-6]} but expected {input._dtype._legacy[:-6]} "
+            "(Fix: the targets need the input's dtype, e.g. target.float())"
+        )
     x = input._data
     if x.size and (x.min() < 0 or x.max() > 1 or np.isnan(x).any()):
         raise RuntimeError(
@@ -220,6 +246,11 @@ def binary_cross_entropy_with_logits(
     if target._data.shape != input._data.shape:
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"
+        )
+    if not target._dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type {input._dtype._legacy[:-6]} can't be cast to the desired output type "
+            f"{target._dtype._legacy[:-6]} (Fix: the targets need floats, e.g. target.float())"
         )
     target = ew.as_operand(target, input._dtype)
     return loss_ops.BinaryCrossEntropyWithLogits.apply(

@@ -43,7 +43,11 @@ class NllLoss(Function):
         safe = np.where(valid, t, 0)
         bad = (safe < 0) | (safe >= x.shape[1])
         if bad.any():
-            raise IndexError(f"Target {int(safe[bad].flat[0])} is out of bounds.")
+            raise IndexError(
+                f"Target {int(safe[bad].flat[0])} is out of bounds. (Fix: class labels must be "
+                f"0..{x.shape[1] - 1} for {x.shape[1]} classes; give the model's last layer one "
+                "output per class)"
+            )
         index = np.expand_dims(safe, 1)
         picked = np.take_along_axis(x, index, axis=1).squeeze(1)  # logp[i, t_i]
         w = valid.astype(x.dtype) if weight is None else weight[safe] * valid

@@ -37,6 +37,8 @@ def _addindent(text: str, spaces: int) -> str:
 def _typename(value: Any) -> str:
     if isinstance(value, Tensor):
         return f"microtorch.{value._dtype._legacy}"
+    if type(value).__module__ == "builtins":  # PyTorch's 'int', not 'builtins.int'
+        return type(value).__qualname__
     return f"{type(value).__module__}.{type(value).__qualname__}"
 
 

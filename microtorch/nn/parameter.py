@@ -36,7 +36,7 @@ class Parameter(Tensor):
         p = cast(Parameter, _make(data._data, False, None, 0, data._device, False, cls))
         p._version_counter = data._version_counter  # one memory, one version counter
         if requires_grad:
-            p.requires_grad_(True)
+            p._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
         return p
 
     def __repr__(self) -> str:

@@ -53,12 +53,17 @@ def state_dict(
 def load_state_dict(
     module: Any, state: Mapping[str, Any], strict: bool = True, assign: bool = False
 ) -> _IncompatibleKeys:
-    """Copy ``state`` into ``module``'s parameters and buffers, in place."""
+    """Copy ``state`` into ``module``'s parameters and buffers, in place.
+
+    Unlike PyTorch, nothing is copied when any entry is rejected: a failed load leaves the
+    model exactly as it was (PyTorch may have loaded some entries before raising).
+    """
     if not isinstance(state, Mapping):
         raise TypeError(f"Expected state_dict to be dict-like, got {type(state)}.")
     missing: list[str] = []
     unexpected: list[str] = []
     errors: list[str] = []
+    copies: list[tuple[Any, str, Tensor, Any]] = []
     for prefix, sub in module.named_modules():
         head = f"{prefix}." if prefix else ""
         local = _local(sub)
@@ -67,9 +72,11 @@ def load_state_dict(
             if key not in state:
                 missing.append(key)
                 continue
-            error = _copy_into(sub, name, target, state[key], key, assign)
+            error = _check_entry(target, state[key], key)
             if error:
                 errors.append(error)
+            else:
+                copies.append((sub, name, target, state[key]))
         names = {n for n, _ in local}
         for key in state:
             if key.startswith(head):
@@ -87,28 +94,39 @@ def load_state_dict(
         raise RuntimeError(
             f"Error(s) in loading state_dict for {type(module).__name__}:\n\t" + "\n\t".join(errors)
         )
+    for sub, name, target, value in copies:
+        _copy_into(sub, name, target, value, assign)
     return _IncompatibleKeys(missing, unexpected)
 
 
-def _copy_into(module: Any, name: str, target: Tensor, value: Any, key: str, assign: bool) -> str:
-    # One entry: PyTorch's checks, then an in-place copy (or, with assign=True, replacement).
+def _check_entry(target: Tensor, value: Any, key: str) -> str:
+    # PyTorch's checks for one entry; an error message, or "" if it can be loaded.
     if not isinstance(value, Tensor):
         return (
             f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
             f"object from checkpoint but received {type(value)}"
         )
-    data = value._data
-    if target._data.ndim == 0 and data.ndim == 1 and data.shape[0] == 1:
-        data = data.reshape(())  # PyTorch accepts shape [1] for a 0-d parameter
-    if data.shape != target._data.shape:
+    if _fitted(target, value).shape != target._data.shape:
         return (
             f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
             f"the shape in current model is {target.shape}."
         )
+    return ""
+
+
+def _fitted(target: Tensor, value: Tensor) -> np.ndarray:
+    data = value._data
+    if target._data.ndim == 0 and data.ndim == 1 and data.shape[0] == 1:
+        data = data.reshape(())  # PyTorch accepts shape [1] for a 0-d parameter
+    return data
+
+
+def _copy_into(module: Any, name: str, target: Tensor, value: Tensor, assign: bool) -> None:
+    # One checked entry: an in-place copy (or, with assign=True, replacement).
+    data = _fitted(target, value)
     if assign:
         new = Parameter(value, target._rg) if isinstance(target, Parameter) else value
         setattr(module, name, new)
-        return ""
+        return
     np.copyto(target._data, data, casting="unsafe")  # outside the graph, as under no_grad
     target._version_counter[0] += 1
-    return ""

@@ -15,6 +15,7 @@ from microtorch.autograd import function as _function
 from microtorch.autograd.function import Function
 from microtorch.dtypes import dtype, get_default_dtype, result_type
 from microtorch.ops._broadcast import broadcast_error, unbroadcast
+from microtorch.ops._checks import expect_tensor, type_name
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "rdiv", "pow", "rpow", "maximum", "minimum", "where",
@@ -266,8 +267,10 @@ def _binary(
     # Cast both operands to PyTorch's result dtype, then run; numpy's broadcasting error
     # becomes PyTorch's, which names the clashing sizes.
     if not isinstance(a, _function.Tensor):
+        _check_operand(fn, a, "input", 1)
         a = wrap(np.array(a, dtype=result_type(a, b).numpy), b._device)
     if not (isinstance(b, _function.Tensor) and a._dtype is b._dtype and out is None):
+        _check_operand(fn, b, "other", 2)
         target = out or result_type(a, b)
         a, b = as_operand(a, target), as_operand(b, target, a._device)
     try:
@@ -278,6 +281,19 @@ def _binary(
 
 def _data(x: Any) -> Any:
     return x._data if isinstance(x, _function.Tensor) else x
+
+
+_NUMBERS = (int, float, np.ndarray, np.generic)  # bool is an int; Tensor is checked apart
+
+
+def _check_operand(fn: type[Function] | str, value: Any, arg: str, position: int) -> None:
+    # PyTorch's text for x + "1" or torch.add([1.0], x): name the function and the argument.
+    if not isinstance(value, _NUMBERS) and not isinstance(value, _function.Tensor):
+        op = fn if isinstance(fn, str) else fn.__name__.lower().removesuffix("scalar")
+        raise TypeError(
+            f"{op}(): argument '{arg}' (position {position}) must be Tensor, not "
+            f"{type_name(value)} (Fix: use a tensor or a Python number)"
+        )
 
 
 def add(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
@@ -313,6 +329,7 @@ def div(a: Operand, b: Operand, *, rounding_mode: str | None = None) -> Any:
             q = np.true_divide(_data(a), _data(b))
         rounded = np.floor(q) if rounding_mode == "floor" else np.trunc(q)
         return wrap(rounded.astype(result_type(a, b).numpy))
+    _check_operand("div", b, "other", 2)
     target = result_type(a, b)
     if not target.is_floating_point:
         target = get_default_dtype()
@@ -333,6 +350,7 @@ def pow(a: Any, exponent: Operand) -> Any:  # noqa: A001 - PyTorch's name
         return _binary(Pow, a, exponent)
     if not isinstance(a, _function.Tensor):
         return rpow(exponent, a)
+    _check_operand("pow", exponent, "exponent", 2)
     target = result_type(a, exponent)
     if not target.is_floating_point and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -356,6 +374,7 @@ def minimum(a: Any, b: Any) -> Any:
 
 def where(condition: Any, a: Operand, b: Operand) -> Any:
     """``a`` where ``condition`` is True, else ``b``."""
+    expect_tensor(condition, "where", "condition")
     cond = _data(condition)
     if cond.dtype != np.bool_:
         raise RuntimeError(
@@ -373,7 +392,21 @@ def where(condition: Any, a: Operand, b: Operand) -> Any:
 
 def masked_fill(a: Any, mask: Any, value: float) -> Any:
     """``a`` with ``value`` wherever ``mask`` is True."""
-    return MaskedFill.apply(a, _data(mask).astype(bool, copy=False), value)
+    expect_tensor(a, "masked_fill")
+    if isinstance(mask, np.ndarray):  # an internal constant (e.g. label smoothing's ignore mask)
+        mask = wrap(mask)
+    expect_tensor(mask, "masked_fill", "mask", 2)
+    if mask._dtype.name != "bool":
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{mask._dtype._legacy.removesuffix('Tensor').lower()} (Fix: pass a comparison such "
+            "as x > 0, or convert the mask with .bool())"
+        )
+    try:
+        np.broadcast_shapes(mask._data.shape, a._data.shape)
+    except ValueError:
+        raise broadcast_error(mask._data.shape, a._data.shape) from None
+    return MaskedFill.apply(a, mask._data, value)
 
 
 def _is_bool(x: Any) -> bool:
@@ -381,8 +414,21 @@ def _is_bool(x: Any) -> bool:
 
 
 def _compare(ufunc: np.ufunc, a: Operand, b: Operand) -> Any:
+    name = ufunc.__name__.removeprefix("logical_")
+    op = {"less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge"}.get(name)
+    op = op or {"equal": "eq", "not_equal": "ne"}.get(name, ufunc.__name__)
+    if not isinstance(a, _function.Tensor):
+        expect_tensor(a, op)
+    if op in ("eq", "ne") and not isinstance(b, (_function.Tensor, *_NUMBERS)):
+        return op == "ne"  # x == None is False, as in PyTorch (Python compares identities)
+    _check_operand(op, b, "other", 2)
+    device = a._device
+    if isinstance(b, _function.Tensor) and b._device is not device:
+        from microtorch.device import check_same_device
+
+        check_same_device(op, device, b._device)
     try:
-        return wrap(ufunc(_data(a), _data(b)))
+        return wrap(ufunc(a._data, _data(b)), device)
     except ValueError:
         raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
 
@@ -419,7 +465,8 @@ def ge(a: Operand, b: Operand) -> Any:
 
 def logical_not(a: Any) -> Any:
     """not a, element by element."""
-    return wrap(np.logical_not(_data(a)))
+    expect_tensor(a, "logical_not")
+    return wrap(np.logical_not(a._data), a._device)
 
 
 def logical_and(a: Any, b: Any) -> Any:
@@ -436,6 +483,7 @@ def isclose(
     a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> Any:
     """|a - b| <= atol + rtol * |b|, element by element, as a bool tensor."""
+    _same_dtype(a, b, "isclose")
     return wrap(np.isclose(_data(a), _data(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
@@ -443,12 +491,25 @@ def allclose(
     a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> bool:
     """True if every element of a is close to b (see ``isclose``)."""
+    _same_dtype(a, b, "allclose")
     try:
         return bool(np.allclose(_data(a), _data(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
     except ValueError:
         raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
 
 
+def _same_dtype(a: Any, b: Any, op: str) -> None:
+    expect_tensor(a, op)
+    expect_tensor(b, op, "other", 2)
+    if a._dtype is not b._dtype:
+        raise RuntimeError(
+            f"{a._dtype._legacy.removesuffix('Tensor')} did not match "
+            f"{b._dtype._legacy.removesuffix('Tensor')} (Fix: convert one, e.g. b.to(a.dtype))"
+        )
+
+
 def equal(a: Any, b: Any) -> bool:
     """True if a and b have the same shape and the same values."""
+    expect_tensor(a, "equal")
+    expect_tensor(b, "equal", "other", 2)
     return bool(np.shape(_data(a)) == np.shape(_data(b)) and np.array_equal(_data(a), _data(b)))

@@ -160,7 +160,8 @@ def dot(a: Any, b: Any) -> Any:
     if n != m:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
-            f"number of elements, but got {n} and {m} elements respectively"
+            f"number of elements, but got {n} and {m} elements respectively (Fix: a dot "
+            "product needs two vectors of the same length)"
         )
     if a._dtype is not b._dtype:
         raise RuntimeError(

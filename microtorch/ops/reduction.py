@@ -9,6 +9,7 @@ import numpy as np
 
 from microtorch.autograd.function import Function
 from microtorch.dtypes import int64
+from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand, wrap
 
 __all__ = [
@@ -22,11 +23,13 @@ _MinMax = namedtuple("_MinMax", ["values", "indices"])
 
 def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
     """Dims as non-negative ints; PyTorch's IndexError for one out of range."""
-    dims = (dim,) if isinstance(dim, int) else tuple(dim or ())
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else () if dim is None else (dim,)
     n = builtins_max(ndim, 1)  # this module's max() is the tensor op, not the builtin
     lo, hi = -n, n - 1
     out = []
     for d in dims:
+        if not isinstance(d, (int, np.integer)):
+            raise TypeError(f"dim must be an int or a tuple of ints, not {type(d).__name__}")
         if not lo <= d <= hi:
             raise IndexError(
                 f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})"
@@ -208,6 +211,7 @@ def _reduce_dtype(a: Any, dtype: Any) -> Any:
 
 def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A001
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
+    expect_tensor(a, "sum")
     if dim is None:
         return Sum.apply(a, _reduce_dtype(a, dtype))
     return SumDim.apply(a, _axes(dim, a._data.ndim), keepdim, _reduce_dtype(a, dtype))
@@ -227,11 +231,13 @@ def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) 
     return MeanDim.apply(a, _axes(dim, a._data.ndim), keepdim)
 
 
-def _check_nonempty(a: Any, name: str, axes: tuple[int, ...] | None = None) -> None:
+def _check_nonempty(
+    a: Any, name: str, axes: tuple[int, ...] | None = None, error: type[Exception] = RuntimeError
+) -> None:
     if a._data.size != 0:
         return
     if axes is None:
-        raise RuntimeError(
+        raise error(
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument."
         )
@@ -291,16 +297,20 @@ def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
 def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the largest element (of the flattened tensor if ``dim`` is None)."""
     if dim is None:
+        _check_nonempty(a, "argmax", None, IndexError)
         return wrap(np.asarray(np.argmax(a._data), dtype=np.int64))
     (d,) = normalize_dims(dim, a._data.ndim)
+    _check_nonempty(a, "argmax", (d,))
     return wrap(np.argmax(a._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
 def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the smallest element (of the flattened tensor if ``dim`` is None)."""
     if dim is None:
+        _check_nonempty(a, "argmin", None, IndexError)
         return wrap(np.asarray(np.argmin(a._data), dtype=np.int64))
     (d,) = normalize_dims(dim, a._data.ndim)
+    _check_nonempty(a, "argmin", (d,))
     return wrap(np.argmin(a._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
@@ -485,6 +495,7 @@ class Logsumexp(Function):
 
 def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
     """log(sum(exp(a))) along ``dim``, computed stably."""
+    expect_tensor(a, "logsumexp")
     if not a._dtype.is_floating_point:
         from microtorch.dtypes import get_default_dtype
 

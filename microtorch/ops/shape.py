@@ -47,10 +47,16 @@ def parse_shape(shape: Sequence[Any], numel: int) -> tuple[int, ...]:
     known = int(np.prod([d for d in dims if d != -1]))
     if -1 in dims:
         if known == 0 or numel % known:
-            raise RuntimeError(f"shape '{_fmt(dims)}' is invalid for input of size {numel}")
+            raise RuntimeError(
+                f"shape '{_fmt(dims)}' is invalid for input of size {numel} (Fix: the sizes other "
+                f"than -1 multiply to {known}, which must divide {numel})"
+            )
         dims[dims.index(-1)] = numel // known
     elif known != numel:
-        raise RuntimeError(f"shape '{_fmt(dims)}' is invalid for input of size {numel}")
+        raise RuntimeError(
+            f"shape '{_fmt(dims)}' is invalid for input of size {numel} (Fix: the new shape holds "
+            f"{known} elements, the tensor {numel}; the sizes must multiply to {numel})"
+        )
     return tuple(dims)
 
 

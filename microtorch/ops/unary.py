@@ -12,6 +12,7 @@ import numpy as np
 
 from microtorch.autograd.function import Function
 from microtorch.dtypes import get_default_dtype
+from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand
 
 __all__ = [
@@ -247,13 +248,15 @@ class Reciprocal(Function):
         return grad_output * -(out * out)
 
 
-def _float(a: Any) -> Any:
+def _float(a: Any, op: str) -> Any:
     # Float-valued functions of integer tensors compute in the default float dtype.
+    expect_tensor(a, op)
     return a if a._dtype.is_floating_point else as_operand(a, get_default_dtype())
 
 
 def neg(a: Any) -> Any:
     """-a."""
+    expect_tensor(a, "neg")
     if a._dtype.name == "bool":
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
@@ -264,51 +267,53 @@ def neg(a: Any) -> Any:
 
 def exp(a: Any) -> Any:
     """e to the power a, element by element."""
-    return Exp.apply(_float(a))
+    return Exp.apply(_float(a, "exp"))
 
 
 def log(a: Any) -> Any:
     """Natural logarithm (log(0) = -inf, log of a negative number = nan)."""
-    return Log.apply(_float(a))
+    return Log.apply(_float(a, "log"))
 
 
 def log1p(a: Any) -> Any:
     """log(1 + a), accurate for small a."""
-    return Log1p.apply(_float(a))
+    return Log1p.apply(_float(a, "log1p"))
 
 
 def sqrt(a: Any) -> Any:
     """Square root (nan for negative numbers)."""
-    return Sqrt.apply(_float(a))
+    return Sqrt.apply(_float(a, "sqrt"))
 
 
 def abs(a: Any) -> Any:  # noqa: A001 - PyTorch's name
     """Absolute value."""
+    expect_tensor(a, "abs")
     return Abs.apply(a)
 
 
 def sin(a: Any) -> Any:
     """Sine, in radians."""
-    return Sin.apply(_float(a))
+    return Sin.apply(_float(a, "sin"))
 
 
 def cos(a: Any) -> Any:
     """Cosine, in radians."""
-    return Cos.apply(_float(a))
+    return Cos.apply(_float(a, "cos"))
 
 
 def sigmoid(a: Any) -> Any:
     """1 / (1 + exp(-a)), computed without overflow for large |a|."""
-    return Sigmoid.apply(_float(a))
+    return Sigmoid.apply(_float(a, "sigmoid"))
 
 
 def tanh(a: Any) -> Any:
     """Hyperbolic tangent."""
-    return Tanh.apply(_float(a))
+    return Tanh.apply(_float(a, "tanh"))
 
 
 def relu(a: Any) -> Any:
     """max(a, 0)."""
+    expect_tensor(a, "relu")
     return Relu.apply(a)
 
 
@@ -316,14 +321,21 @@ def clamp(a: Any, min: float | None = None, max: float | None = None) -> Any:  #
     """Limit every value to ``[min, max]``; either bound may be None."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    return Clamp.apply(a, _bound(min), _bound(max))
+    expect_tensor(a, "clamp")
+    return Clamp.apply(a, _bound(min, "min"), _bound(max, "max"))
 
 
-def _bound(value: Any) -> Any:
+def _bound(value: Any, name: str) -> Any:
     # A tensor bound is used by value here (PyTorch would record ClampBackward0 for it).
-    return value._data if hasattr(value, "_data") else value
+    if hasattr(value, "_data"):
+        return value._data
+    if value is not None and not isinstance(value, (int, float, np.number)):
+        raise TypeError(
+            f"clamp(): argument '{name}' must be a number or a Tensor, not {type(value).__name__}"
+        )
+    return value
 
 
 def reciprocal(a: Any) -> Any:
     """1 / a."""
-    return Reciprocal.apply(_float(a))
+    return Reciprocal.apply(_float(a, "reciprocal"))

@@ -58,7 +58,7 @@ class Optimizer:
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a group of parameters with its own settings (e.g. its own ``lr``)."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             params = [params]
