@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 from microtorch.autograd import grad_mode
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled"]
@@ -16,18 +18,28 @@ class set_detect_anomaly:  # noqa: N801 - PyTorch's name
     """Turn anomaly detection on or off (a call, or a context manager).
 
     While it is on, every operation remembers where in your code it was created, and a
-    backward that produces NaN raises an error naming that operation and printing that place.
+    backward that produces NaN raises an error naming that operation and the line of your code
+    that created it (the whole forward traceback comes as a warning, as in PyTorch).
+    ``check_nan=False`` keeps the tracebacks but does not check for NaN.
     """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.prev = grad_mode.state.anomaly
-        grad_mode.state.anomaly = bool(mode)
+        state = grad_mode.state
+        self.prev = (state.anomaly, state.anomaly_check_nan)
+        state.anomaly, state.anomaly_check_nan = bool(mode), bool(check_nan)
+        if mode:
+            warnings.warn(
+                "Anomaly Detection has been enabled. This mode will increase the runtime and "
+                "should only be enabled for debugging.",
+                UserWarning,
+                stacklevel=2 if type(self) is set_detect_anomaly else 3,
+            )
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc: object) -> None:
-        grad_mode.state.anomaly = self.prev
+        grad_mode.state.anomaly, grad_mode.state.anomaly_check_nan = self.prev
 
 
 class detect_anomaly(set_detect_anomaly):  # noqa: N801

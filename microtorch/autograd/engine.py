@@ -12,7 +12,9 @@ widgets replay those records: they never compute a gradient themselves.
 from __future__ import annotations
 
 import heapq
-import sys
+import os
+import traceback
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -153,7 +155,7 @@ def _walk(
     pop, push = heapq.heappop, heapq.heappush
     simple = not record and capture is None and accumulate  # plain loss.backward()
     index = 0
-    anomaly = grad_mode.state.anomaly
+    anomaly = grad_mode.state.anomaly and grad_mode.state.anomaly_check_nan
     while ready:
         node = pop(ready)[1]
         grad_outputs = buffers.pop(node)
@@ -327,13 +329,49 @@ def _tensors(arrays: Sequence[Any]) -> tuple[Any, ...]:
     )
 
 
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../microtorch
+
+
 def _check_anomaly(node: BackwardNode, grad_inputs: tuple[Any, ...]) -> None:
+    # PyTorch's error and warning, plus the line of the user's code that made the operation.
     for i, g in enumerate(grad_inputs):
         if g is not None and np.issubdtype(g.dtype, np.floating) and np.isnan(g).any():
-            where = node._trace or "(the forward ran before anomaly detection was enabled)\n"
-            print(
+            stack = _user_stack(node._trace)
+            where = (
+                "".join(traceback.format_list(stack))
+                if stack
+                else "(the forward ran before anomaly detection was enabled)\n"
+            )
+            warnings.warn(
                 f"Error detected in {node.name()}. Traceback of forward call that caused the "
                 f"error:\n{where}",
-                file=sys.stderr,
+                UserWarning,
+                stacklevel=2,
             )
-            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+            raise RuntimeError(
+                f"Function '{node.name()}' returned nan values in its {i}th output."
+                + _created_at(stack[-1] if stack else None)
+            )
+
+
+def _user_stack(stack: Any) -> list[Any]:
+    # The forward's stack up to the innermost frame outside microtorch (the student's line):
+    # like PyTorch's, whose operations run in C++, it ends in the user's code.
+    frames = list(stack or ())
+    while frames and os.path.abspath(frames[-1].filename).startswith(_PACKAGE + os.sep):
+        frames.pop()
+    return frames
+
+
+def _created_at(user: Any) -> str:
+    if user is None:
+        return (
+            " (Fix: turn anomaly detection on before the forward pass, so the error can name "
+            "the line that created this operation.)"
+        )
+    code = f": {user.line.strip()}" if user.line else ""
+    return (
+        f" It was created at {user.filename}:{user.lineno}, in {user.name}{code} (Fix: a "
+        "NaN gradient usually comes from log, sqrt, division or pow of 0, of a negative "
+        "number, or of inf; check the values going into that line, e.g. clamp them.)"
+    )

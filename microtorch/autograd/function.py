@@ -136,7 +136,7 @@ class BackwardNode(Node):
     _out_dtype: Any
     _function: ClassVar[type[Function]]
     _scope: str | None = None  # the nn.Module whose forward created this node
-    _trace: str | None = None  # where in the user's code (anomaly mode only)
+    _trace: Any = None  # traceback.StackSummary of the forward call (anomaly mode only)
 
     @property
     def needs_input_grad(self) -> tuple[bool, ...]:
@@ -383,7 +383,7 @@ def _record(
     if state.anomaly:
         import traceback
 
-        ctx._trace = "".join(traceback.format_stack()[:-3])
+        ctx._trace = traceback.extract_stack()[:-2]  # the caller of apply, outwards
 
 
 def _saved_meta(

@@ -24,6 +24,7 @@ class _State(threading.local):
     grad_enabled = True
     inference = False
     anomaly = False  # set by autograd.anomaly_mode; read by Function.apply and the engine
+    anomaly_check_nan = True  # set_detect_anomaly(True, check_nan=False) records traces only
 
 
 state = _State()
