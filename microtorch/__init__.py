@@ -160,3 +160,6 @@ from microtorch.ops.elementwise import allclose, equal, isclose  # noqa: E402
 from microtorch.serialization import load, save  # noqa: E402
 
 __all__ += ["allclose", "cuda", "equal", "isclose", "load", "nn", "optim", "save", "utils"]
+from microtorch.ops.sorting import argsort, nonzero, sort, topk  # noqa: E402
+
+__all__ += ["argsort", "nonzero", "sort", "topk"]

@@ -38,7 +38,7 @@ from microtorch.dtypes import (
 from microtorch.dtypes import bool as bool_
 from microtorch.ops import elementwise as ew
 from microtorch.ops import inplace as inplace_ops
-from microtorch.ops import linalg, reduction, unary
+from microtorch.ops import linalg, reduction, sorting, unary
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
 
@@ -679,6 +679,7 @@ class Tensor:
     )
     split, chunk, unbind = shape_ops.split, shape_ops.chunk, shape_ops.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
+    sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
 
     def square(self) -> Tensor:
         return ew.pow(self, 2)
