@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import sys
 import traceback
 import warnings
 from collections.abc import Iterator, Sequence
@@ -146,6 +147,8 @@ def _walk(
     accumulate: bool,
 ) -> Iterator[BackwardStep]:
     deps = _count_dependencies([node for node, _, _ in roots])
+    if grad_mode.state.teaching and accumulate:
+        _warn_stale_grads(deps)
     buffers: dict[Node, list[Any]] = {}
     for node, nr, g in roots:
         buffers.setdefault(node, [None] * node._num_outputs)[nr] = g
@@ -330,6 +333,41 @@ def _tensors(arrays: Sequence[Any]) -> tuple[Any, ...]:
 
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../microtorch
+
+
+def _warn_stale_grads(nodes: Any) -> None:
+    # Teaching warnings (opt-in): leaves whose .grad still holds an earlier backward's result.
+    stale = [  # zeros (zero_grad(set_to_none=False)) are a fresh start, not a leftover
+        n.variable
+        for n in nodes
+        if type(n) is AccumulateGrad
+        and n.variable._grad is not None
+        and n.variable._grad._data.any()
+    ]
+    if not stale:
+        return
+    shapes = ", ".join(str(list(t._data.shape)) for t in stale[:3])
+    more = ", ..." if len(stale) > 3 else ""
+    warnings.warn(
+        f"backward() is adding to the .grad of {len(stale)} tensor(s) (shapes {shapes}{more}) "
+        "that still hold the gradient of an earlier backward(): gradients accumulate, as in "
+        "PyTorch. In a training loop, call optimizer.zero_grad() (or model.zero_grad()) before "
+        "loss.backward(). If you are accumulating on purpose, ignore this, or turn these hints "
+        "off with torch.autograd.set_teaching_warnings(False).",
+        UserWarning,
+        stacklevel=_user_stacklevel(),
+    )
+
+
+def _user_stacklevel() -> int:
+    # The warning's stacklevel that points at the first caller outside microtorch.
+    frame: Any = sys._getframe(2)  # 1 is the function calling warnings.warn
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE + os.sep
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _check_anomaly(node: BackwardNode, grad_inputs: tuple[Any, ...]) -> None:

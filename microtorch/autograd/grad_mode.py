@@ -25,6 +25,7 @@ class _State(threading.local):
     inference = False
     anomaly = False  # set by autograd.anomaly_mode; read by Function.apply and the engine
     anomaly_check_nan = True  # set_detect_anomaly(True, check_nan=False) records traces only
+    teaching = False  # autograd.set_teaching_warnings: hints about likely mistakes (opt-in)
 
 
 state = _State()
