@@ -11,7 +11,9 @@ crash never leaves a half-written checkpoint behind.
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import tempfile
 import zipfile
 import zlib
@@ -141,6 +143,7 @@ def load(
 ) -> Any:
     """Read what ``save`` wrote. ``map_location`` and ``weights_only`` are accepted for
     compatibility: everything loads onto the cpu, and only data is ever read."""
+    _check_entries(f)
     try:
         archive = np.load(f, allow_pickle=False)
     except (FileNotFoundError, IsADirectoryError, PermissionError):
@@ -179,8 +182,64 @@ def load(
             return _decode(manifest["root"], archive, {})
         except (zipfile.BadZipFile, EOFError, zlib.error, KeyError, TypeError) as e:
             raise _corrupted(f, f"{type(e).__name__}: {e}") from None
+        except RecursionError:
+            raise _corrupted(f, "the manifest is nested too deeply") from None
         except ValueError as e:
             raise _corrupted(f, str(e)) from None
+
+
+_ENTRY = re.compile(r"(manifest|t[0-9]+)\.npy")  # the only names save() writes
+
+
+def _check_entries(f: Any) -> None:
+    # Before numpy reads any data: refuse what a file from save() never holds. Pickled
+    # objects (unpickling can run code), compressed entries (one can expand to any size),
+    # headers declaring more data than the entry holds (numpy would allocate it first) and
+    # other names. Files that are not microtorch archives are left to the checks in load().
+    start = f.tell() if hasattr(f, "read") else None
+    try:
+        with zipfile.ZipFile(f) as archive:
+            infos = archive.infolist()
+            if not any(i.filename == _MANIFEST + ".npy" for i in infos):
+                return
+            for info in infos:
+                _check_entry(f, archive, info)
+    except zipfile.BadZipFile:
+        return
+    finally:
+        if start is not None:
+            f.seek(start)
+
+
+def _check_entry(f: Any, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> None:
+    name = info.filename
+    if not _ENTRY.fullmatch(name):
+        raise _refused(f, f"an unexpected entry {name!r}")
+    if info.compress_type != zipfile.ZIP_STORED:
+        raise _refused(f, f"a compressed entry {name!r}, which could expand to any size")
+    with archive.open(info) as member:
+        try:
+            version = np.lib.format.read_magic(member)
+            read = np.lib.format.read_array_header_1_0
+            if version != (1, 0):
+                read = np.lib.format.read_array_header_2_0
+            shape, _, dtype = read(member)
+        except (ValueError, EOFError) as e:
+            raise _corrupted(f, f"entry {name!r}: {e}") from None
+        if dtype.hasobject:
+            raise _refused(f, f"pickled Python objects in {name!r}, and unpickling can run code")
+        declared = math.prod(shape) * dtype.itemsize
+        if declared != info.file_size - member.tell():
+            raise _corrupted(
+                f, f"entry {name!r} declares {declared} bytes but holds {info.file_size} in all"
+            )
+
+
+def _refused(f: Any, what: str) -> RuntimeError:
+    return RuntimeError(
+        f"microtorch.load: {_name(f)} holds {what}; a file written by microtorch.save never "
+        "does, so it is refused without reading it"
+    )
 
 
 def _decode(node: dict[str, Any], archive: Any, memo: dict[str, Tensor]) -> Any:
