@@ -1,0 +1,133 @@
+"""The README's lab command listens on localhost only, with token authentication on.
+
+The command comes from ``make -n lab`` (what ``make lab`` would run), started with a free port,
+a temporary notebook folder and ``--no-browser``; the server is always killed afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+psutil = pytest.importorskip("psutil")
+
+
+def _lab_command() -> list[str]:
+    """The jupyter command of ``make lab``, as make would run it here."""
+    dry_run = subprocess.run(
+        ["make", "-n", "lab"], cwd=ROOT, capture_output=True, text=True, check=True, timeout=30
+    ).stdout
+    (line,) = [line for line in dry_run.splitlines() if "jupyter lab" in line]
+    return shlex.split(line)
+
+
+def test_the_makefile_binds_to_localhost_and_keeps_the_token() -> None:
+    command = _lab_command()
+    assert command[0].endswith("jupyter") and command[1] == "lab"
+    assert "--ip=127.0.0.1" in command
+    insecure = ("token=", "password=", "disable_check_xsrf", "allow_origin", "--ip=0.0.0.0")
+    assert not [arg for arg in command if any(bad in arg for bad in insecure)], command
+    readme = (ROOT / "README.md").read_text()
+    assert "make lab" in readme
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture()
+def lab(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int, Path]]:
+    """The make-lab server on a free port, in a temporary folder; killed at the end."""
+    port = _free_port()
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    command = [a for a in _lab_command() if not a.startswith("--notebook-dir")]
+    command += [f"--notebook-dir={notebooks}", f"--port={port}", "--no-browser"]
+    log = tmp_path / "lab.log"
+    env = dict(
+        os.environ,
+        JUPYTER_CONFIG_DIR=str(tmp_path / "config"),  # no personal config can turn auth off
+        JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+        JUPYTER_DATA_DIR=str(tmp_path / "data"),
+    )
+    with open(log, "w") as out:
+        server = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+        yield server, port, log
+    finally:
+        try:
+            os.killpg(server.pid, signal.SIGTERM)  # its own process group: the server only
+            server.wait(timeout=10)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait(timeout=10)
+
+
+def _token(log: Path, server: subprocess.Popen[str], port: int) -> str:
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        assert server.poll() is None, log.read_text()
+        found = re.search(rf"http://127\.0\.0\.1:{port}/lab\?token=([0-9a-f]+)", log.read_text())
+        if found:
+            return found.group(1)
+        time.sleep(0.2)
+    raise AssertionError("the server printed no token URL:\n" + log.read_text())
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+
+
+def _machine_addresses() -> list[str]:
+    """This machine's own non-loopback IPv4 addresses."""
+    return [
+        a.address
+        for addresses in psutil.net_if_addrs().values()
+        for a in addresses
+        if a.family == socket.AF_INET and not a.address.startswith("127.")
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_lab_needs_the_token_and_listens_on_localhost_only(
+    lab: tuple[subprocess.Popen[str], int, Path],
+) -> None:
+    server, port, log = lab
+    token = _token(log, server, port)
+    base = f"http://127.0.0.1:{port}"
+    assert _status(f"{base}/api/contents") == 403  # no token: refused
+    assert _status(f"{base}/api/contents?token=wrong{token}") == 403
+    assert _status(f"{base}/api/contents?token={token}") == 200
+    assert _status(f"{base}/lab?token={token}") == 200
+    listening = [
+        c.laddr
+        for c in psutil.Process(server.pid).net_connections(kind="inet")
+        if c.status == psutil.CONN_LISTEN
+    ]
+    assert listening and {addr.ip for addr in listening} == {"127.0.0.1"}, listening
+    for address in _machine_addresses():  # reachable from this machine's other addresses?
+        with socket.socket() as s, pytest.raises(OSError):
+            s.settimeout(2)
+            s.connect((address, port))
