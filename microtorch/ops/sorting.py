@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd.function import Function
+from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.reduction import normalize_dims
 
@@ -69,6 +70,7 @@ def _order(a: Any, dim: int, descending: bool, stable: bool) -> tuple[np.ndarray
 
 def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = None) -> Any:
     """``(values, indices)``: the elements along ``dim`` in order, and where each came from."""
+    expect_tensor(a, "sort")
     if a._data.ndim == 0:
         return _Sorted(a.clone(), wrap(np.zeros((), np.int64)))
     order, d = _order(a, dim, descending, bool(stable))
@@ -79,11 +81,15 @@ def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = 
 
 def argsort(a: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     """The indices that sort ``a`` along ``dim``."""
+    expect_tensor(a, "argsort")
     return wrap(_order(a, dim, descending, stable)[0])
 
 
 def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
     """``(values, indices)`` of the ``k`` largest (or smallest) elements along ``dim``."""
+    expect_tensor(a, "topk")
+    if not hasattr(k, "__index__"):
+        raise TypeError(f"topk(): argument 'k' (position 2) must be int, not {type(k).__name__}")
     data = a._data
     (d,) = normalize_dims(dim, max(data.ndim, 1)) if data.ndim else (0,)
     size = data.shape[d] if data.ndim else 1
@@ -100,6 +106,7 @@ def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = Tru
 
 def nonzero(a: Any, *, as_tuple: bool = False) -> Any:
     """The indices of the non-zero elements: one row per element, one column per dimension."""
+    expect_tensor(a, "nonzero")
     where = np.nonzero(a._data if a._data.ndim else a._data.reshape(1))
     if as_tuple:
         return tuple(wrap(w.astype(np.int64)) for w in where)

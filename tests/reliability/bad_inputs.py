@@ -460,6 +460,7 @@ CASES: list[Bad | Same] = [
     Bad("load_directory", IsADirectoryError, "[Errno 21] Is a directory: '/tmp'", lambda L: L.load(tempfile.gettempdir())),
     Bad("save_missing_folder", RuntimeError, "Parent directory /nonexistent/folder does not exist.", lambda L: L.save(W(_x(L, 2)), "/nonexistent/folder/x.pt")),
     Bad("save_to_int", AttributeError, "expected 'f' to be string, path, or a file-like object with a", lambda L: L.save(W(_x(L, 2)), 123)),
+    # --- more wrong types, dtypes and sizes across the API ----------------------------------
     Bad("bce_long_target", RuntimeError, "Found dtype Long but expected Float", lambda L: _F(L).binary_cross_entropy(W(_t(L, 0.5)), W(_t(L, 1)))),
     Bad("l1_int", RuntimeError, "mean(): could not infer output dtype. Input dtype must be", lambda L: _F(L).l1_loss(W(_t(L, 1, 2)), W(_t(L, 1, 2)))),
     Bad("zeros_str_size", TypeError, "zeros(): argument 'size' (position 1) must be tuple of ints,", lambda L: L.zeros("3")),
@@ -490,6 +491,14 @@ CASES: list[Bad | Same] = [
     Bad("functional_tanh_list", AttributeError, "'list' object has no attribute 'tanh'", lambda L: _F(L).tanh([0.0])),
     Bad("functional_softmax_dim", IndexError, "Dimension out of range (expected to be in range of [-2, 1], but", lambda L: _F(L).softmax(W(_x(L, 2, 3)), dim=3)),
     Bad("functional_log_softmax_int", NotImplementedError, "\"log_softmax_lastdim_kernel_impl\" not implemented for 'Long'", lambda L: _F(L).log_softmax(W(_t(L, 1, 2)), dim=0)),
+    # --- sorting -------------------------------------------------------------------------------
+    Bad("sort_dim_range", IndexError, "Dimension out of range (expected to be in range of [-2, 1], but", lambda L: L.sort(W(_x(L, 2, 3)), dim=2)),
+    Bad("sort_list", TypeError, "sort(): argument 'input' (position 1) must be Tensor, not list", lambda L: L.sort([3.0, 1.0])),
+    Bad("argsort_dim_range", IndexError, "Dimension out of range (expected to be in range of [-1, 0], but", lambda L: L.argsort(W(_x(L, 3)), dim=1)),
+    Bad("topk_too_many", RuntimeError, "selected index k out of range", lambda L: L.topk(W(_x(L, 3)), 4)),
+    Bad("topk_negative", RuntimeError, "selected index k out of range", lambda L: L.topk(W(_x(L, 3)), -1)),
+    Bad("topk_float_k", TypeError, "topk(): argument 'k' (position 2) must be int, not float", lambda L: L.topk(W(_x(L, 3)), 1.5)),
+    Bad("nonzero_list", TypeError, "nonzero(): argument 'input' (position 1) must be Tensor, not list", lambda L: L.nonzero([1, 0])),
     # --- NaN and inf: PyTorch computes on, and so must we -----------------------------------
     Same("log_negative_and_zero", [nan, -inf], lambda L: L.log(W(_t(L, -1.0, 0.0)))),
     Same("sqrt_negative", [nan, 2.0], lambda L: L.sqrt(W(_t(L, -1.0, 4.0)))),
