@@ -122,7 +122,10 @@ def run_backward(
 ) -> list[np.ndarray | None] | None:
     """Run a whole backward pass (see ``iter_backward``); returns captured grads if asked."""
     captured: list[np.ndarray | None] | None = None if capture is None else [None] * len(capture)
-    for _ in _walk(_roots(tensors, grads), retain_graph, False, capture, captured, accumulate):
+    roots = _roots(tensors, grads)
+    if grad_mode.state.teaching and accumulate:  # opt-in hints (autograd.teaching_mode)
+        _warn_stale_grads(_count_dependencies([node for node, _, _ in roots]))
+    for _ in _walk(roots, retain_graph, False, capture, captured, accumulate):
         pass
     return captured
 
@@ -147,8 +150,6 @@ def _walk(
     accumulate: bool,
 ) -> Iterator[BackwardStep]:
     deps = _count_dependencies([node for node, _, _ in roots])
-    if grad_mode.state.teaching and accumulate:
-        _warn_stale_grads(deps)
     buffers: dict[Node, list[Any]] = {}
     for node, nr, g in roots:
         buffers.setdefault(node, [None] * node._num_outputs)[nr] = g
