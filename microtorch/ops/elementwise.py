@@ -258,7 +258,22 @@ def as_operand(value: Operand, like: dtype, device: Any = None) -> Any:
         if value.requires_grad:
             return value.to(like)
         return wrap(value._data.astype(like.numpy), value._device)
-    return wrap(np.array(value, dtype=like.numpy), device)  # on the other operand's device
+    key = (value, type(value), like, device)
+    constant = _CONSTANTS.get(key)
+    if constant is None:
+        data = np.array(value, dtype=like.numpy)
+        data.flags.writeable = False  # shared below: nobody may change it
+        constant = wrap(data, device)  # on the other operand's device
+        if value and value == value:  # not 0 (0.0 == -0.0 would lose the sign) nor nan
+            if len(_CONSTANTS) > 1024:
+                _CONSTANTS.clear()
+            _CONSTANTS[key] = constant
+    return constant
+
+
+# Python numbers used in ops (the 3 in ``x * 3``) become 0-d constant tensors; the same number
+# is made once (a graph of 100,000 ``y * 1.01`` holds one). Read-only, so sharing is safe.
+_CONSTANTS: dict[tuple[Any, ...], Any] = {}
 
 
 def _binary(

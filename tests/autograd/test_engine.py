@@ -283,9 +283,14 @@ def test_iter_backward_matches_backward_and_records_leaf_before_after() -> None:
 
 def test_anomaly_detection_names_the_operation() -> None:
     x = torch.tensor([0.0], requires_grad=True)
-    with torch.autograd.detect_anomaly():
+    with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"):
+        mode = torch.autograd.detect_anomaly()
+    with mode:
         y = x.sqrt() * 0  # d sqrt(0) = inf, times 0 = nan
-        with pytest.raises(RuntimeError, match="returned nan values"):
+        with (
+            pytest.raises(RuntimeError, match="returned nan values"),
+            pytest.warns(UserWarning, match="Error detected in SqrtBackward0"),
+        ):
             y.sum().backward()
 
 
