@@ -157,9 +157,17 @@ __version__ = "0.1.0"
 
 from microtorch import cuda, nn, optim, utils  # noqa: E402 - after the core they are built on
 from microtorch.ops.elementwise import allclose, equal, isclose  # noqa: E402
-from microtorch.serialization import load, save  # noqa: E402
 
 __all__ += ["allclose", "cuda", "equal", "isclose", "load", "nn", "optim", "save", "utils"]
 from microtorch.ops.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
+
+
+def __getattr__(name: str) -> object:
+    # save/load import zipfile, tempfile and json (~10 ms): load them on first use only.
+    if name in ("save", "load"):
+        from microtorch import serialization
+
+        return getattr(serialization, name)
+    raise AttributeError(f"module 'microtorch' has no attribute '{name}'")

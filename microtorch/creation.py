@@ -34,12 +34,20 @@ class Generator:
 
     def __init__(self, device: str = "cpu") -> None:
         self._seed = 67280421310721  # PyTorch's default seed
-        self._rng = np.random.default_rng(self._seed)
+        self._numpy_rng: np.random.Generator | None = None
+
+    @property
+    def _rng(self) -> np.random.Generator:
+        # Made on first use: importing numpy.random costs ~10 ms that `import microtorch`
+        # need not pay.
+        if self._numpy_rng is None:
+            self._numpy_rng = np.random.default_rng(self._seed % 2**64)
+        return self._numpy_rng
 
     def manual_seed(self, seed: int) -> Generator:
         """Restart the sequence from ``seed``."""
         self._seed = int(seed)
-        self._rng = np.random.default_rng(self._seed % 2**64)  # PyTorch accepts negative seeds
+        self._numpy_rng = None  # restarted from the new seed on next use
         return self
 
     def initial_seed(self) -> int:

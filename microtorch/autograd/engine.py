@@ -14,11 +14,9 @@ from __future__ import annotations
 import heapq
 import os
 import sys
-import traceback
 import warnings
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -29,8 +27,7 @@ from microtorch.autograd.function import AccumulateGrad, BackwardNode, Node
 __all__ = ["BackwardStep", "iter_backward", "run_backward", "root_grads"]
 
 
-@dataclass(frozen=True)
-class BackwardStep:
+class BackwardStep(NamedTuple):
     """One node processed by a real backward pass, as the engine saw it.
 
     ``grad_outputs`` arrived at ``node`` (already summed over every use); ``grad_inputs`` went
@@ -38,10 +35,11 @@ class BackwardStep:
     op's forward saved (what its local derivative is computed from) and ``formula`` the local
     derivative in words, e.g. ``"z = a * b, so dz/da = b and dz/db = a."``. For an
     ``AccumulateGrad`` node, ``variable`` is the leaf and ``grad_before``/``grad_after`` its
-    ``.grad`` around the ``+=``.
+    ``.grad`` around the ``+=``. (A NamedTuple: immutable, and cheaper to import than a
+    dataclass.)
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # (shadows tuple.index, which nobody needs here)
     node: Node
     name: str
     grad_outputs: tuple[Any, ...]
@@ -373,6 +371,8 @@ def _user_stacklevel() -> int:
 
 def _check_anomaly(node: BackwardNode, grad_inputs: tuple[Any, ...]) -> None:
     # PyTorch's error and warning, plus the line of the user's code that made the operation.
+    import traceback  # here, not at the top: only an anomaly report needs it
+
     for i, g in enumerate(grad_inputs):
         if g is not None and np.issubdtype(g.dtype, np.floating) and np.isnan(g).any():
             stack = _user_stack(node._trace)
