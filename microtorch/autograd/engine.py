@@ -165,6 +165,9 @@ def _walk(
             if simple:
                 g = grad_outputs[0]
                 if g is not None:
+                    # Drop the buffer's reference, so that .grad can take over the array
+                    # when nothing else holds it (Tensor._add_to_grad counts references).
+                    grad_outputs[0] = None
                     variable = node.variable
                     if variable._hooks:
                         for hook in variable._hooks:

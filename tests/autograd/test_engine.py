@@ -365,3 +365,18 @@ def test_no_grad_as_bare_decorator() -> None:
 
     assert not double(w).requires_grad
     assert (w * 2).requires_grad  # the mode is restored afterwards
+
+
+def test_leaf_grads_never_share_memory() -> None:
+    # .grad may take over the engine's array, but only one nobody else holds.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = torch.tensor([3.0, 4.0], requires_grad=True)
+    out = a + c  # AddBackward0 hands the same gradient array to both inputs
+    out.backward(torch.tensor([1.0, 1.0]))
+    a.grad.add_(10)
+    assert c.grad.tolist() == [1.0, 1.0]
+    g = torch.tensor([5.0, 6.0])
+    w = torch.tensor([1.0, 1.0], requires_grad=True)
+    (w * 1).backward(g)
+    w.grad.mul_(0)
+    assert g.tolist() == [5.0, 6.0]  # the gradient the user passed in is untouched
