@@ -83,6 +83,7 @@ from microtorch.ops.elementwise import (
     sub,
     where,
 )  # fmt: skip
+from microtorch.ops.join import cat, chunk, split, stack, unbind
 from microtorch.ops.linalg import addmm, bmm, dot, matmul, mm, mv
 from microtorch.ops.reduction import (
     amax,
@@ -100,18 +101,13 @@ from microtorch.ops.reduction import (
     var,
 )  # fmt: skip
 from microtorch.ops.shape import (
-    cat,
-    chunk,
     clone,
     flatten,
     permute,
     reshape,
-    split,
     squeeze,
-    stack,
     t,
     transpose,
-    unbind,
     unsqueeze,
 )  # fmt: skip
 from microtorch.ops.unary import (

@@ -37,8 +37,8 @@ from microtorch.dtypes import (
 )
 from microtorch.dtypes import bool as bool_
 from microtorch.ops import elementwise as ew
+from microtorch.ops import indexing, join, linalg, reduction, sorting, unary
 from microtorch.ops import inplace as inplace_ops
-from microtorch.ops import linalg, reduction, sorting, unary
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
 
@@ -636,7 +636,7 @@ class Tensor:
         return ew.ne(self, other)
 
     def __getitem__(self, index: Any) -> Tensor:
-        return shape_ops.getitem(self, index)
+        return indexing.getitem(self, index)
 
     # --- methods that mirror the functions in microtorch.ops ----------------------------
     add, sub, mul, div, pow = ew.add, ew.sub, ew.mul, ew.div, ew.pow
@@ -677,7 +677,7 @@ class Tensor:
         shape_ops.t,
         shape_ops.permute,
     )
-    split, chunk, unbind = shape_ops.split, shape_ops.chunk, shape_ops.unbind
+    split, chunk, unbind = join.split, join.chunk, join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
 
@@ -722,7 +722,7 @@ def _flat(size: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _index_put(a: Tensor, index: Any, value: Any) -> Tensor:
-    return shape_ops.index_put(a, index, value)
+    return indexing.index_put(a, index, value)
 
 
 def _make(

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.creation import Generator, default_generator
-from microtorch.ops.shape import stack
+from microtorch.ops.join import stack
 from microtorch.tensor import Tensor
 
 __all__ = ["Dataset", "TensorDataset", "Subset", "random_split", "DataLoader", "default_collate"]

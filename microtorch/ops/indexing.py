@@ -1,0 +1,261 @@
+"""Indexing: ``x[0]``, ``x[1:]``, ``x[None]``, ``x[idx]``, ``x[mask]``, and ``x[i] = v``.
+
+Ints, slices, ``None`` and ``...`` give views, recorded one dimension at a time as PyTorch
+does (``SelectBackward0``, ``SliceBackward0``); integer or boolean tensors give a copy
+(``IndexBackward0``) whose backward adds up where an index repeats.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd.function import Function
+from microtorch.ops._broadcast import unbroadcast
+from microtorch.ops.shape import Unsqueeze, as_view
+
+__all__ = ["getitem", "index_put"]
+
+
+class Select(Function):
+    """z = a[..., i, ...] along one dim: the gradient lands at index i, zeros elsewhere."""
+
+    _raw, node_name = True, "SelectBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key):
+        ctx.shape, ctx.key = a.shape, key
+        return a[key]
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad[ctx.key] = grad_output
+        return grad
+
+
+class Slice(Select):
+    """z = a[start:stop:step] along one dim: the gradient lands in that slice."""
+
+    node_name = "SliceBackward0"
+
+
+class Index(Function):
+    """z = a[indices] with integer or boolean tensors (a copy): the gradient is scattered
+    back, adding up where an index repeats."""
+
+    _raw, node_name = True, "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx, a, key):
+        ctx.shape, ctx.key = a.shape, key
+        # numpy may lay a fancy-indexed result out column-first; PyTorch's is row-major, and
+        # that decides whether a later reshape is a view.
+        return np.ascontiguousarray(a[key])
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        grad = np.zeros(ctx.shape, grad_output.dtype)
+        np.add.at(grad, ctx.key, grad_output)
+        return grad
+
+
+def _advanced(item: Any) -> bool:
+    return isinstance(item, (list, np.ndarray, bool)) or hasattr(item, "_data")
+
+
+def getitem(a: Any, index: Any) -> Any:
+    """``a[index]``: ints, slices, None and ... give views, recorded one dimension at a time
+    as PyTorch does (``x[0, 1:]`` is a Select then a Slice); integer or boolean tensors and
+    lists give a copy (``IndexBackward0``)."""
+    items = index if isinstance(index, tuple) else (index,)
+    # a 0-d integer tensor indexes like an int (a view, SelectBackward0), as in PyTorch
+    items = tuple(
+        int(i._data)
+        if hasattr(i, "_data") and i._data.ndim == 0 and i._data.dtype.kind in "iu"
+        else i
+        for i in items
+    )
+    if any(_advanced(i) for i in items):
+        return _advanced_index(a, items)
+    out = _basic_index(a, items)
+    if out is not a:
+        return out
+    # nothing to do: PyTorch records x[:] as a Slice, but x[...] or x[:, :] as an Alias
+    if isinstance(index, slice):
+        return as_view(Slice.apply(a, (slice(None),)), a)
+    return as_view(Alias.apply(a), a)
+
+
+class Alias(Function):
+    """z = a, the same memory under a new name (``x[...]``): the gradient passes through."""
+
+    _raw, node_name = True, "AliasBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return a.view()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+
+
+def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
+    ndim = a._data.ndim
+    used = sum(1 for i in items if i is not None and i is not Ellipsis)
+    if ndim == 0 and used:
+        if any(isinstance(i, slice) for i in items):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        raise IndexError(
+            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+        )
+    if used > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    out, d = a, 0
+    for item in items:
+        if item is Ellipsis:
+            d += ndim - used
+        elif item is None:
+            out, d = as_view(Unsqueeze.apply(out, d), a), d + 1
+        elif isinstance(item, slice):
+            size = out._data.shape[d]
+            if item.step is not None and item.step <= 0:
+                raise ValueError("step must be greater than zero")
+            if item.indices(size) != (0, size, 1):
+                key = (slice(None),) * d + (item,)
+                out = as_view(Slice.apply(out, key), a)
+            d += 1
+        else:
+            if not isinstance(item, (int, np.integer)):
+                _bad_index(item)
+            i, size = int(item), out._data.shape[d]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
+            out = as_view(Select.apply(out, (slice(None),) * d + (i,)), a)
+    return out
+
+
+def _bad_index(item: Any) -> None:
+    error = IndexError if isinstance(item, (float, complex)) else TypeError
+    raise error(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+        f"valid indices (got {type(item).__name__})"
+    )
+
+
+def _check_index_arrays(shape: tuple[int, ...], key: tuple[Any, ...]) -> None:
+    # PyTorch's errors for float index tensors and for boolean masks of the wrong shape.
+    d = 0
+    for k in key:
+        if isinstance(k, np.ndarray):
+            if k.dtype.kind not in "iub":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if k.dtype == np.bool_ and not any(i is Ellipsis for i in key):
+                for j, n in enumerate(k.shape):
+                    if d + j < len(shape) and n != shape[d + j]:
+                        raise IndexError(
+                            f"The shape of the mask {list(k.shape)} at index {j} does not match "
+                            f"the shape of the indexed tensor {list(shape)} at index {d + j}"
+                        )
+                d += k.ndim
+                continue
+        if k is not None:
+            d += 1
+
+
+def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
+    # As PyTorch: ints, slices and None are applied first (as views: SelectBackward0 ...),
+    # then the integer/boolean arrays index what is left (one IndexBackward0). So x[1, idx]
+    # is a Select then an Index, and x[1, :, idx] has PyTorch's shape, not numpy's.
+    if not any(isinstance(i, bool) for i in items) and any(_changes_view(i) for i in items):
+        basic: list[Any] = []
+        rest: list[Any] = []
+        for i in items:
+            if _advanced(i):
+                dims = np.ndim(_value(i)) if _value(i).dtype == np.bool_ else 1
+                basic += [slice(None)] * dims
+                rest.append(i)
+            elif isinstance(i, (slice, type(None))):
+                basic.append(i)
+                rest.append(slice(None))
+            elif i is Ellipsis:
+                basic.append(i)
+                rest.append(i)
+            else:  # an int: its dimension is gone
+                basic.append(i)
+        a, items = _basic_index(a, tuple(basic)), tuple(rest)
+    key = tuple(
+        i._data if hasattr(i, "_data") else np.asarray(i) if isinstance(i, list) else i
+        for i in items
+    )
+    _check_index_arrays(a._data.shape, key)
+    try:
+        return Index.apply(a, key if len(key) > 1 else key[0])
+    except IndexError as e:
+        text = str(e).replace(" for axis ", " for dimension ")
+        raise IndexError(f"{text} (indexing a tensor of shape {list(a._data.shape)})") from None
+
+
+def _value(item: Any) -> np.ndarray:
+    return item._data if hasattr(item, "_data") else np.asarray(item)
+
+
+def _changes_view(item: Any) -> bool:
+    # ints, None and slices other than ``:`` are recorded as view nodes before the Index
+    if _advanced(item) or item is Ellipsis:
+        return False
+    return not (isinstance(item, slice) and item == slice(None))
+
+
+class IndexPut(Function):
+    """z = a with z[key] = v: a gets the gradient outside key, v the gradient inside it."""
+
+    _raw, node_name = True, "torch::autograd::CopySlices"
+
+    @staticmethod
+    def forward(ctx, a, v, key):
+        ctx.key, ctx.v_shape = key, v.shape
+        out = a.copy()
+        out[key] = v
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ga = grad_output.copy()
+        ga[ctx.key] = 0
+        return ga, unbroadcast(grad_output[ctx.key], ctx.v_shape)
+
+
+class AdvancedIndexPut(IndexPut):
+    """z = a with z[indices] = v for integer or boolean indices."""
+
+    node_name = "IndexPutBackward0"
+
+
+def index_put(a: Any, index: Any, value: Any) -> Any:
+    """``a`` with ``a[index] = value`` applied, as a new tensor (``a[index] = v`` uses it)."""
+    from microtorch.ops.elementwise import as_operand
+
+    items = index if isinstance(index, tuple) else (index,)
+    key = tuple(i._data if hasattr(i, "_data") else i for i in items)
+    if not isinstance(value, (int, float, np.ndarray, np.generic)) and not hasattr(value, "_data"):
+        raise TypeError(f"can't assign a {type(value).__name__} to a microtorch.{a._dtype._legacy}")
+    fn = AdvancedIndexPut if any(_advanced(i) for i in items) else IndexPut
+    try:
+        selected = a._data[key if len(key) > 1 else key[0]].shape
+    except IndexError as e:
+        raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
+    given = np.shape(getattr(value, "_data", value))
+    lead = len(selected) - len(given)
+    for i, n in enumerate(given):
+        if n != 1 and (lead + i < 0 or n != selected[lead + i]):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({selected[lead + i] if lead + i >= 0 else 1}) "
+                f"must match the existing size ({n}) at non-singleton dimension {lead + i}.  "
+                f"Target sizes: {list(selected)}.  Tensor sizes: {list(given)} (Fix: the value "
+                "needs the shape of the part it replaces, or one that broadcasts to it)"
+            )
+    return fn.apply(a, as_operand(value, a._dtype), key if len(key) > 1 else key[0])
