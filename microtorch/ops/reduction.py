@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections import namedtuple
 from typing import Any
 
@@ -24,7 +25,7 @@ _MinMax = namedtuple("_MinMax", ["values", "indices"])
 def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
     """Dims as non-negative ints; PyTorch's IndexError for one out of range."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else () if dim is None else (dim,)
-    n = builtins_max(ndim, 1)  # this module's max() is the tensor op, not the builtin
+    n = builtins.max(ndim, 1)  # this module's max() is the tensor op, not the builtin
     lo, hi = -n, n - 1
     out = []
     for d in dims:
@@ -94,7 +95,7 @@ class Mean(Function):
 
     @staticmethod
     def backward(ctx, grad_output):
-        n = builtins_max(int(np.prod(ctx.shape)), 1)
+        n = builtins.max(int(np.prod(ctx.shape)), 1)
         return np.broadcast_to(grad_output / n, ctx.shape)
 
 
@@ -323,7 +324,7 @@ class Var(Function):
     def forward(ctx, a, axes, keepdim, correction):
         ctx.centred = a - a.mean(axis=axes, keepdims=True)
         ctx.axes, ctx.keepdim = axes, keepdim
-        ctx.divisor = builtins_max(_count(a.shape, axes) - correction, 0)
+        ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
         with np.errstate(divide="ignore", invalid="ignore"):  # n <= correction: nan, as PyTorch
             return (ctx.centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor
 
@@ -343,7 +344,7 @@ class Std(Function):
     def forward(ctx, a, axes, keepdim, correction):
         ctx.centred = a - a.mean(axis=axes, keepdims=True)
         ctx.axes, ctx.keepdim = axes, keepdim
-        ctx.divisor = builtins_max(_count(a.shape, axes) - correction, 0)
+        ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.sqrt((ctx.centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor)
         ctx.out = out
@@ -386,10 +387,6 @@ def var(
     """Variance, with Bessel's correction (divide by n - 1) by default, as PyTorch."""
     axes, c = _var_args(a, dim, unbiased, correction)
     return Var.apply(a, axes, keepdim, c)
-
-
-def builtins_max(x: int, y: int) -> int:
-    return x if x > y else y
 
 
 def std(
@@ -452,7 +449,7 @@ def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any,
         )
     (d,) = normalize_dims(dim, a._data.ndim) if a._data.ndim else (0,)
     if dtype is None and not a._dtype.is_floating_point:
-        kernel = "lastdim_kernel_impl" if d == builtins_max(a._data.ndim - 1, 0) else "kernel_impl"
+        kernel = "lastdim_kernel_impl" if d == builtins.max(a._data.ndim - 1, 0) else "kernel_impl"
         raise NotImplementedError(
             f"\"{name}_{kernel}\" not implemented for '{a._dtype._legacy[: -len('Tensor')]}' "
             f"(Fix: convert first, x.float().{name}(dim), or pass dtype=torch.float32)"
