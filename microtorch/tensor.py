@@ -403,6 +403,7 @@ class Tensor:
         node = self.grad_fn
         if node._retain_grad is None:
             node._retain_grad = {}
+            node._has_pre_hooks = True
         node._retain_grad[self._output_nr] = weakref.ref(self)
         self._retains = True
 
@@ -418,6 +419,7 @@ class Tensor:
         node = self.grad_fn
         if node._tensor_pre_hooks is None:
             node._tensor_pre_hooks = {}
+            node._has_pre_hooks = True
         hooks = node._tensor_pre_hooks.setdefault(self._output_nr, [])
         hooks.append(hook)
         return RemovableHandle(hooks, hook)

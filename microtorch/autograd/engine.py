@@ -179,7 +179,7 @@ def _walk(
                 yield step
                 index += 1
             continue
-        if node._pre_hooks or node._tensor_pre_hooks or node._retain_grad or capture:
+        if node._has_pre_hooks or capture:
             grad_outputs = _run_pre_hooks(node, grad_outputs, capture, captured)
         saved = _saved_copies(node) if record else ()
         n_out = node._num_outputs
@@ -188,7 +188,13 @@ def _walk(
         else:
             if n_out > 1:
                 grad_outputs = _materialize(node, grad_outputs)
-            grad_inputs = node.apply_backward(grad_outputs)  # type: ignore[attr-defined]
+            fn = node._function  # type: ignore[attr-defined]
+            if fn._raw:  # a built-in op: call its backward directly (this runs per node)
+                grad_inputs = fn.backward(node, *grad_outputs)
+                if type(grad_inputs) is not tuple:
+                    grad_inputs = (grad_inputs,)
+            else:
+                grad_inputs = node.apply_backward(grad_outputs)  # type: ignore[attr-defined]
             if anomaly:
                 _check_anomaly(node, grad_inputs)  # type: ignore[arg-type]
             if node._hooks:

@@ -80,6 +80,7 @@ class Node:
     _pre_hooks: list[Callable[..., Any]] | None = None
     _tensor_pre_hooks: dict[int, list[Callable[..., Any]]] | None = None
     _retain_grad: dict[int, weakref.ref[Any]] | None = None
+    _has_pre_hooks = False  # any of the three above: one check per node in the engine
 
     def name(self) -> str:
         """PyTorch's name for this node, e.g. ``'MulBackward0'``."""
@@ -101,6 +102,7 @@ class Node:
         """Call ``fn(grad_outputs)`` before this node runs; it may return replacement grads."""
         if self._pre_hooks is None:
             self._pre_hooks = []
+            self._has_pre_hooks = True
         self._pre_hooks.append(fn)
         return RemovableHandle(self._pre_hooks, fn)
 
@@ -189,8 +191,8 @@ class BackwardNode(Node):
         meta = self._saved_meta
         if meta is not None:
             for k in range(0, len(meta), 5):  # flat groups: index, counter, version, ref, nr
-                i, counter, version, ref, nr = meta[k : k + 5]
-                if counter[0] != version:
+                if meta[k + 1][0] != meta[k + 2]:
+                    i, counter, version, ref, nr = meta[k : k + 5]
                     entry = (counter, version, ref, nr)
                     raise RuntimeError(_modified_message(entry, self, self._saved[i]))
         return self._saved
