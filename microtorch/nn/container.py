@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from microtorch.nn.module import Module, _addindent
 
@@ -27,7 +27,41 @@ def _renumber(container: Module, modules: list[Module]) -> None:
         container.add_module(str(i), module)
 
 
-class Sequential(Module):
+_S = TypeVar("_S", bound="_ModuleSequence")
+
+
+class _ModuleSequence(Module):
+    """What Sequential and ModuleList share: numbered submodules kept 0, 1, 2, ..."""
+
+    def __delitem__(self, idx: int | slice) -> None:
+        modules = list(self._modules.values())
+        del modules[idx if isinstance(idx, slice) else _index(idx, len(modules))]
+        _renumber(self, modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def append(self: _S, module: Module) -> _S:
+        """Add a module at the end."""
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self: _S, modules: Iterable[Module]) -> _S:
+        """Add several modules at the end."""
+        for module in modules:
+            self.append(module)
+        return self
+
+    def _insert(self, index: int, module: Module) -> None:
+        modules = list(self._modules.values())
+        modules.insert(index, module)
+        _renumber(self, modules)
+
+
+class Sequential(_ModuleSequence):
     """Layers applied one after another: each output is the next layer's input.
 
     >>> import microtorch as torch
@@ -62,37 +96,13 @@ class Sequential(Module):
         key = list(self._modules)[_index(idx, len(self._modules))]
         setattr(self, key, module)
 
-    def __delitem__(self, idx: int | slice) -> None:
-        modules = list(self._modules.values())
-        del modules[idx if isinstance(idx, slice) else _index(idx, len(modules))]
-        _renumber(self, modules)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> Sequential:
-        """Add a layer at the end."""
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, sequential: Iterable[Module]) -> Sequential:
-        """Add several layers at the end."""
-        for module in sequential:
-            self.append(module)
-        return self
-
     def insert(self, index: int, module: Module) -> Sequential:
-        """Insert a layer before position ``index``."""
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        _renumber(self, modules)
+        """Insert a layer before position ``index`` (returns the Sequential, as PyTorch)."""
+        self._insert(index, module)
         return self
 
 
-class ModuleList(Module):
+class ModuleList(_ModuleSequence):
     """A list of modules whose parameters the parent registers (a plain list would hide them)."""
 
     def __init__(self, modules: Iterable[Module] | None = None) -> None:
@@ -108,39 +118,15 @@ class ModuleList(Module):
     def __setitem__(self, idx: int, module: Module) -> None:
         self.add_module(str(_index(idx, len(self._modules))), module)
 
-    def __delitem__(self, idx: int | slice) -> None:
-        modules = list(self._modules.values())
-        del modules[idx if isinstance(idx, slice) else _index(idx, len(modules))]
-        _renumber(self, modules)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
     def __iadd__(self, modules: Iterable[Module]) -> ModuleList:
         return self.extend(modules)
 
     def __add__(self, other: Iterable[Module]) -> ModuleList:
         return type(self)(list(self) + list(other))
 
-    def append(self, module: Module) -> ModuleList:
-        """Add a module at the end."""
-        self.add_module(str(len(self)), module)
-        return self
-
-    def extend(self, modules: Iterable[Module]) -> ModuleList:
-        """Add several modules at the end."""
-        for module in modules:
-            self.append(module)
-        return self
-
     def insert(self, index: int, module: Module) -> None:
-        """Insert a module before position ``index``."""
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        _renumber(self, modules)
+        """Insert a module before position ``index`` (returns None, as PyTorch)."""
+        self._insert(index, module)
 
     def __repr__(self) -> str:
         # Runs of identical entries print once, as "(0-2): 3 x Linear(...)" (PyTorch's form).
