@@ -130,7 +130,8 @@ class BackwardNode(Node):
     """Base of every ``XxxBackward`` node; also the ``ctx`` its ``Function`` saves into
     (``ctx.anything = ...`` works, as in PyTorch)."""
 
-    __slots__ = ("_saved", "_saved_meta", "_output_ref", "_out_shape", "_out_dtype")
+    __slots__ = ("_needs", "_saved", "_saved_meta", "_output_ref", "_out_shape", "_out_dtype")
+    _needs: tuple[bool, ...] | None  # needs_input_grad when given (a student's Function)
     _saved: tuple[Any, ...] | None  # None once backward has freed it
     _saved_meta: tuple[Any, ...] | None  # version counters of the saved values (see _saved_meta)
     _output_ref: weakref.ref[Any]  # the tensor this node made (weak: no reference cycle)
@@ -142,22 +143,10 @@ class BackwardNode(Node):
 
     @property
     def needs_input_grad(self) -> tuple[bool, ...]:
-        """For each input of ``forward``, whether it needs a gradient."""
-        given = self.__dict__.get("_needs_input_grad")
-        if given is not None:  # a student's Function: one entry per argument, as in PyTorch
-            return tuple(given)
-        return tuple(fn is not None for fn, _ in self.next_functions)
-
-    @needs_input_grad.setter
-    def needs_input_grad(self, value: tuple[bool, ...]) -> None:
-        self.__dict__["_needs_input_grad"] = value
-
-    def __init__(self) -> None:
-        self._saved = ()
-        self._saved_meta = None
-        self._sequence_nr = next(_sequence)
-        if _scope_stack:
-            self._scope = _scope_stack[-1]
+        """For each input of ``forward``, whether it needs a gradient (skip the others)."""
+        if self._needs is not None:  # a student's Function: one entry per argument
+            return self._needs
+        return tuple([fn is not None for fn, _ in self.next_functions])
 
     @property
     def _input_metadata(self) -> list[Any]:
@@ -190,11 +179,10 @@ class BackwardNode(Node):
             raise RuntimeError(FREED_MESSAGE)
         meta = self._saved_meta
         if meta is not None:
-            for k in range(0, len(meta), 5):  # flat groups: index, counter, version, ref, nr
+            for k in range(0, len(meta), 4):  # flat groups: index, counter, version, position
                 if meta[k + 1][0] != meta[k + 2]:
-                    i, counter, version, ref, nr = meta[k : k + 5]
-                    entry = (counter, version, ref, nr)
-                    raise RuntimeError(_modified_message(entry, self, self._saved[i]))
+                    i = meta[k]
+                    raise RuntimeError(_modified_message(meta[k : k + 4], self, self._saved[i]))
         return self._saved
 
     def apply_backward(self, grad_outputs: list[np.ndarray]) -> tuple[np.ndarray | None, ...]:
@@ -207,8 +195,8 @@ class BackwardNode(Node):
 
 
 def _modified_message(entry: tuple[Any, ...], node: Node, value: Any) -> str:
-    counter, expected, ref, output_nr = entry
-    desc = _describe(ref, output_nr, node, value)
+    _, counter, expected, position = entry
+    desc = _describe(counter, position, node, value)
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
         f"operation: {desc} is at version {counter[0]}; expected version {expected} instead. "
@@ -219,25 +207,29 @@ def _modified_message(entry: tuple[Any, ...], node: Node, value: Any) -> str:
     )
 
 
-def _describe(ref: weakref.ref[Any] | None, output_nr: int, node: Node, value: Any) -> str:
-    # PyTorch's "[torch.FloatTensor [3]], which is output 0 of Sigmoid". A saved input is
-    # described as it is now (an in-place op made it "output 0 of Add"), a saved output
-    # (ref None) by the node that saved it, as PyTorch does.
-    tensor = ref() if ref is not None else None
-    if tensor is not None:
-        shape, dt, creator = tensor._data.shape, tensor._dtype, tensor.grad_fn
-        output_nr = tensor._output_nr
-    elif ref is not None:  # the input tensor object is gone: its saved values are what we know
+def _describe(counter: list[Any], position: int, node: Node, value: Any) -> str:
+    # PyTorch's "[torch.FloatTensor [3]], which is output 0 of Sigmoid", describing the saved
+    # tensor as it is now. A saved output (position >= 0: its output number) is described by
+    # the node that saved it, as PyTorch does. A saved input (position -1 - k: the node's
+    # input k) by the op that last changed it in place with recording on (that op left its
+    # name in the version counter, after the count), else by the op that made it.
+    creator: str | None = None
+    if position >= 0:
+        (shape, dt), creator = node._out_meta[position], node.name()  # type: ignore[attr-defined]
+        output_nr = position
+    else:
         from microtorch.dtypes import from_numpy_dtype
 
         data = value._data if hasattr(value, "_data") else value
-        shape, dt, creator = data.shape, from_numpy_dtype(data.dtype), None
-    else:
-        (shape, dt), creator = node._out_meta[output_nr], node  # type: ignore[attr-defined]
+        shape, dt = data.shape, from_numpy_dtype(data.dtype)
+        if len(counter) > 1:
+            creator, output_nr = counter[1], counter[2]
+        else:
+            fn, output_nr = node.next_functions[-1 - position]
+            creator = None if fn is None or isinstance(fn, AccumulateGrad) else fn.name()
     desc = f"[microtorch.{dt._legacy} [{', '.join(str(s) for s in shape)}]]"
     if creator is not None:
-        name = creator.name()
-        base = name[: name.rfind("Backward")] if "Backward" in name else name
+        base = creator[: creator.rfind("Backward")] if "Backward" in creator else creator
         desc += f", which is output {output_nr} of {base},"
     return desc
 
@@ -315,10 +307,10 @@ class Function:
         record = False
         for a in args:
             if isinstance(a, Tensor):
-                if device is None:
+                if a._device is not device:
+                    if device is not None:
+                        _device_error(cls, [*tensors, a])
                     device = a._device
-                elif a._device is not device:
-                    _device_error(cls, [*tensors, a])
                 tensors.append(a)
                 values.append(a._data)
                 if a._rg:
@@ -326,12 +318,22 @@ class Function:
             else:
                 values.append(a)
         state = grad_mode.state
-        record = record and state.grad_enabled
-        ctx: Any = cls._backward_cls() if record else FunctionCtx()
+        if record and state.grad_enabled:
+            ctx: Any = cls._backward_cls()  # the node: a plain object, its fields set here
+            ctx._saved, ctx._saved_meta, ctx._needs = (), None, None
+            ctx._sequence_nr = next(_sequence)
+            if _scope_stack:
+                ctx._scope = _scope_stack[-1]
+        else:
+            record, ctx = False, FunctionCtx()
         if cls._raw:
             out = cls.forward(ctx, *values)
         else:
-            ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._rg for a in args)
+            needs = tuple(isinstance(a, Tensor) and a._rg for a in args)
+            if record:
+                ctx._needs = needs
+            else:
+                ctx.needs_input_grad = needs
             with grad_mode.no_grad():
                 out = cls.forward(ctx, *args)
             out = _unwrap_outputs(cls, out)
@@ -371,9 +373,10 @@ def _record(
         else:
             edges.append(_NO_EDGE)
     ctx.next_functions = tuple(edges)
-    ctx._output_ref = weakref.ref(results[0])
+    result = results[0]
+    ctx._output_ref = weakref.ref(result)
     if len(results) == 1:
-        ctx._out_shape, ctx._out_dtype = results[0]._data.shape, results[0]._dtype
+        ctx._out_shape, ctx._out_dtype = result._data.shape, result._dtype
     else:
         ctx._num_outputs = len(results)
         ctx._out_shape = tuple([r._data.shape for r in results])
@@ -393,23 +396,23 @@ def _saved_meta(
 ) -> tuple[Any, ...] | None:
     # For each saved value that is the data of an input or an output, remember its version
     # counter, so backward can refuse to use values that were changed in place since. One
-    # flat tuple (index, counter, version, input ref, output nr, ...): a graph holds one per
-    # node, and fewer objects are less for the garbage collector to scan.
+    # flat tuple (index, counter, version, position, ...), where position is the output's
+    # number, or -1 - k for the node's input k: a graph holds one per node, and fewer objects
+    # are less for the garbage collector to scan.
     meta: list[Any] = []
     for index, value in enumerate(saved):
-        for t in inputs:
+        for k, t in enumerate(inputs):
             if t._data is value if raw else t is value:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                # A weak reference: the graph must not keep every input Tensor object alive.
                 counter = t._version_counter
-                meta.extend((index, counter, counter[0], weakref.ref(t), 0))
+                meta += (index, counter, counter[0], -1 - k)
                 break
         else:
             for nr, t in enumerate(results):
                 if t._data is value if raw else t is value:
                     counter = t._version_counter
-                    meta.extend((index, counter, counter[0], None, nr))
+                    meta += (index, counter, counter[0], nr)
                     break
     return tuple(meta) if meta else None
 

@@ -39,8 +39,12 @@ class Add(Function):
     @staticmethod
     def backward(ctx, grad_output):
         sa, sb = ctx.shapes
+        need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for a constant
         gb = grad_output if ctx.alpha == 1 else grad_output * ctx.alpha
-        return unbroadcast(grad_output, sa), unbroadcast(gb, sb)
+        return (
+            unbroadcast(grad_output, sa) if need_a else None,
+            unbroadcast(gb, sb) if need_b else None,
+        )
 
 
 class Sub(Function):
@@ -56,7 +60,11 @@ class Sub(Function):
     @staticmethod
     def backward(ctx, grad_output):
         sa, sb = ctx.shapes
-        return unbroadcast(grad_output, sa), unbroadcast(-grad_output * ctx.alpha, sb)
+        need_a, need_b = ctx.needs_input_grad
+        return (
+            unbroadcast(grad_output, sa) if need_a else None,
+            unbroadcast(-grad_output * ctx.alpha, sb) if need_b else None,
+        )
 
 
 class Rsub(Function):
@@ -86,7 +94,11 @@ class Mul(Function):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
-        return unbroadcast(grad_output * b, a.shape), unbroadcast(grad_output * a, b.shape)
+        need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for the 3 in x * 3
+        return (
+            unbroadcast(grad_output * b, a.shape) if need_a else None,
+            unbroadcast(grad_output * a, b.shape) if need_b else None,
+        )
 
 
 class Div(Function):
@@ -102,8 +114,12 @@ class Div(Function):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
         ga = grad_output / b
-        return unbroadcast(ga, a.shape), unbroadcast(-ga * a / b, b.shape)
+        return (
+            unbroadcast(ga, a.shape) if need_a else None,
+            unbroadcast(-ga * a / b, b.shape) if need_b else None,
+        )
 
 
 class PowScalar(Function):
@@ -258,7 +274,14 @@ def as_operand(value: Operand, like: dtype, device: Any = None) -> Any:
         if value.requires_grad:
             return value.to(like)
         return wrap(value._data.astype(like.numpy), value._device)
-    key = (value, type(value), like, device)
+    return _constant(value, like, device)
+
+
+def _constant(value: Any, like: dtype, device: Any) -> Any:
+    # Python numbers used in ops (the 3 in ``x * 3``) become 0-d constant tensors; the same
+    # number is made once (a graph of 100,000 ``y * 1.01`` holds one). Read-only, so sharing
+    # is safe. Keyed by the device's type, not the device (its hash is Python code).
+    key = (value, type(value), like, device.type if device is not None else "cpu")
     constant = _CONSTANTS.get(key)
     if constant is None:
         data = np.array(value, dtype=like.numpy)
@@ -271,8 +294,6 @@ def as_operand(value: Operand, like: dtype, device: Any = None) -> Any:
     return constant
 
 
-# Python numbers used in ops (the 3 in ``x * 3``) become 0-d constant tensors; the same number
-# is made once (a graph of 100,000 ``y * 1.01`` holds one). Read-only, so sharing is safe.
 _CONSTANTS: dict[tuple[Any, ...], Any] = {}
 
 
@@ -281,17 +302,36 @@ def _binary(
 ) -> Any:
     # Cast both operands to PyTorch's result dtype, then run; numpy's broadcasting error
     # becomes PyTorch's, which names the clashing sizes.
-    if not isinstance(a, _function.Tensor):
-        _check_operand(fn, a, "input", 1)
-        a = wrap(np.array(a, dtype=result_type(a, b).numpy), b._device)
-    if not (isinstance(b, _function.Tensor) and a._dtype is b._dtype and out is None):
-        _check_operand(fn, b, "other", 2)
-        target = out or result_type(a, b)
-        a, b = as_operand(a, target), as_operand(b, target, a._device)
+    Tensor = _function.Tensor
+    if isinstance(b, Tensor):
+        if not (isinstance(a, Tensor) and a._dtype is b._dtype and out is None):
+            a, b = _cast(fn, a, b, out)
+    elif (
+        type(b) in _PY_NUMBERS
+        and out is None
+        and isinstance(a, Tensor)
+        and a._dtype.is_floating_point
+    ):
+        b = _constant(b, a._dtype, a._device)  # float tensor and a number: the tensor's dtype
+    else:
+        a, b = _cast(fn, a, b, out)
     try:
         return fn.apply(a, b, *extra)
     except ValueError:
         raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+
+
+_PY_NUMBERS = (int, float)  # exactly these types: bool and numpy scalars take the long way
+
+
+def _cast(fn: type[Function], a: Operand, b: Operand, out: dtype | None) -> tuple[Any, Any]:
+    # Both operands as tensors of the result dtype (``out`` if given, else PyTorch's rules).
+    if not isinstance(a, _function.Tensor):
+        _check_operand(fn, a, "input", 1)
+        a = wrap(np.array(a, dtype=result_type(a, b).numpy), b._device)
+    _check_operand(fn, b, "other", 2)
+    target = out or result_type(a, b)
+    return as_operand(a, target), as_operand(b, target, a._device)
 
 
 def _data(x: Any) -> Any:

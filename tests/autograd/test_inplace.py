@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import microtorch as torch
@@ -55,3 +57,63 @@ def test_setitem_on_non_leaf_records_copy_slices() -> None:
     assert b.grad_fn.name() == "torch::autograd::CopySlices"  # as PyTorch names it
     b.sum().backward()
     assert a.grad.tolist() == [0.0, 2.0, 2.0]
+
+
+def _version_error(lib, scenario: str) -> str:
+    # Each scenario saves a value for backward, changes it in place, then runs backward.
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    c = lib.tensor([4.0, 5.0, 6.0])
+    if scenario == "saved input changed by an op":
+        h = a * 2
+        y = h * h
+        h.add_(1)
+    elif scenario == "saved input changed under no_grad":
+        h = a * 2
+        y = h * a
+        with lib.no_grad():
+            h.mul_(3)
+    elif scenario == "saved constant changed":
+        y = a * c
+        c.add_(1)
+    elif scenario == "saved constant changed through detach":
+        y = a * c
+        c.detach().add_(1)
+    elif scenario == "saved output changed":
+        y = a.exp()
+        y.mul_(2)
+    elif scenario == "saved input, object gone":
+        h = a * 2
+        y = h.tanh() * h
+        view = h.detach()
+        del h
+        view.add_(1)
+    elif scenario == "saved input changed by an op, then deleted":
+        h = a.exp()
+        y = h * h
+        h.add_(1)
+        del h
+    elif scenario == "saved input changed through a slice":
+        h = a * 2
+        y = h * a
+        h[0] = 5.0
+    with pytest.raises(RuntimeError) as info:
+        y.sum().backward()
+    text = str(info.value)
+    return re.sub(r"(?<!micro)torch\.", "microtorch.", text[: text.index("Hint:")])
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        "saved input changed by an op",
+        "saved input changed under no_grad",
+        "saved constant changed",
+        "saved constant changed through detach",
+        "saved output changed",
+        "saved input, object gone",
+        "saved input changed by an op, then deleted",
+        "saved input changed through a slice",
+    ],
+)
+def test_in_place_error_describes_the_value_as_pytorch(torch_module, scenario: str) -> None:
+    assert _version_error(torch, scenario) == _version_error(torch_module, scenario)
