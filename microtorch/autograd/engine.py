@@ -227,6 +227,9 @@ def _walk(
             deps[child] = left
             if left == 0:
                 push(ready, (-child._sequence_nr, child))
+        # Let go of this node's gradients, so .grad can take over an array nobody else holds
+        # (Tensor._add_to_grad copies one that is still referenced from here).
+        grad_inputs = g = prev = None  # type: ignore[assignment]
 
 
 def local_derivative(node: Node) -> str:

@@ -146,7 +146,10 @@ class BackwardNode(Node):
         """For each input of ``forward``, whether it needs a gradient (skip the others)."""
         if self._needs is not None:  # a student's Function: one entry per argument
             return self._needs
-        return tuple([fn is not None for fn, _ in self.next_functions])
+        edges = self.next_functions
+        if len(edges) == 2:  # most ops (asked per node in backward: no comprehension here)
+            return (edges[0][0] is not None, edges[1][0] is not None)
+        return tuple([fn is not None for fn, _ in edges])
 
     @property
     def _input_metadata(self) -> list[Any]:
@@ -304,7 +307,7 @@ class Function:
         # One pass over the arguments: which are tensors, their values, one device, any grad.
         tensors, values = [], []
         device = None
-        record = False
+        requires_grad = False
         for a in args:
             if isinstance(a, Tensor):
                 if a._device is not device:
@@ -314,41 +317,48 @@ class Function:
                 tensors.append(a)
                 values.append(a._data)
                 if a._rg:
-                    record = True
+                    requires_grad = True
             else:
                 values.append(a)
-        state = grad_mode.state
-        if record and state.grad_enabled:
-            ctx: Any = cls._backward_cls()  # the node: a plain object, its fields set here
-            ctx._saved, ctx._saved_meta, ctx._needs = (), None, None
-            ctx._sequence_nr = next(_sequence)
-            if _scope_stack:
-                ctx._scope = _scope_stack[-1]
-        else:
-            record, ctx = False, FunctionCtx()
-        if cls._raw:
-            out = cls.forward(ctx, *values)
-        else:
-            needs = tuple(isinstance(a, Tensor) and a._rg for a in args)
-            if record:
-                ctx._needs = needs
-            else:
-                ctx.needs_input_grad = needs
-            with grad_mode.no_grad():
-                out = cls.forward(ctx, *args)
-            out = _unwrap_outputs(cls, out)
+        if not (requires_grad and grad_mode.state.grad_enabled):
+            return _run_unrecorded(cls, args, values, device)
+        ctx: Any = cls._backward_cls()  # the node: a plain object, its fields set here
+        ctx._saved, ctx._saved_meta, ctx._needs = (), None, None
+        ctx._sequence_nr = next(_sequence)
+        if _scope_stack:
+            ctx._scope = _scope_stack[-1]
+        out = cls.forward(ctx, *values) if cls._raw else _run_tensor_forward(cls, ctx, args)
         if type(out) is not tuple:  # the common case: one output
-            result = make_tensor(out, record, ctx if record else None, 0, device, state.inference)
-            if record:
-                _record(cls, ctx, args, tensors, (result,), state)
+            result = make_tensor(out, True, ctx, 0, device, False)
+            _record(cls, ctx, args, tensors, (result,))
             return result
-        results = tuple(
-            make_tensor(o, record, ctx if record else None, i, device, state.inference)
-            for i, o in enumerate(out)
-        )
-        if record:
-            _record(cls, ctx, args, tensors, results, state)
+        results = tuple(make_tensor(o, True, ctx, i, device, False) for i, o in enumerate(out))
+        _record(cls, ctx, args, tensors, results)
         return results
+
+
+def _run_unrecorded(
+    cls: type[Function], args: tuple[Any, ...], values: list[Any], device: Any
+) -> Any:
+    # No input requires grad, or grad mode is off: results are plain tensors, no node.
+    ctx = FunctionCtx()
+    if cls._raw:
+        out = cls.forward(ctx, *values)
+    else:
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._rg for a in args)
+        with grad_mode.no_grad():
+            out = _unwrap_outputs(cls, cls.forward(ctx, *args))
+    inference = grad_mode.state.inference
+    if type(out) is not tuple:
+        return make_tensor(out, False, None, 0, device, inference)
+    return tuple(make_tensor(o, False, None, 0, device, inference) for o in out)
+
+
+def _run_tensor_forward(cls: type[Function], ctx: BackwardNode, args: tuple[Any, ...]) -> Any:
+    # A student's Function: its forward gets the Tensors, with recording off inside.
+    ctx._needs = tuple(isinstance(a, Tensor) and a._rg for a in args)
+    with grad_mode.no_grad():
+        return _unwrap_outputs(cls, cls.forward(ctx, *args))
 
 
 _NO_EDGE = (None, 0)
@@ -360,7 +370,6 @@ def _record(
     args: tuple[Any, ...],
     tensors: list[Any],
     results: tuple[Any, ...],
-    state: Any,
 ) -> None:
     # Connect the new node to the graph: one edge per tensor input, in order. (Plain loops
     # rather than generator expressions: this runs for every recorded op.)
@@ -385,7 +394,7 @@ def _record(
         ctx._saved_meta = _saved_meta(ctx._saved, tensors, results, cls._raw)
     if not cls._raw:
         _finish_tensor_ctx(ctx, args, results)
-    if state.anomaly:
+    if grad_mode.state.anomaly:
         import traceback
 
         ctx._trace = traceback.extract_stack()[:-2]  # the caller of apply, outwards
@@ -398,22 +407,29 @@ def _saved_meta(
     # counter, so backward can refuse to use values that were changed in place since. One
     # flat tuple (index, counter, version, position, ...), where position is the output's
     # number, or -1 - k for the node's input k: a graph holds one per node, and fewer objects
-    # are less for the garbage collector to scan.
+    # are less for the garbage collector to scan. (Counters, not enumerate: this runs for
+    # every recorded op, and enumerate objects cost more than the search itself.)
     meta: list[Any] = []
-    for index, value in enumerate(saved):
-        for k, t in enumerate(inputs):
+    index = 0
+    for value in saved:
+        position = -1
+        for t in inputs:
             if t._data is value if raw else t is value:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
                 counter = t._version_counter
-                meta += (index, counter, counter[0], -1 - k)
+                meta += (index, counter, counter[0], position)
                 break
+            position -= 1
         else:
-            for nr, t in enumerate(results):
+            position = 0
+            for t in results:
                 if t._data is value if raw else t is value:
                     counter = t._version_counter
-                    meta += (index, counter, counter[0], nr)
+                    meta += (index, counter, counter[0], position)
                     break
+                position += 1  # noqa: SIM113
+        index += 1  # noqa: SIM113
     return tuple(meta) if meta else None
 
 

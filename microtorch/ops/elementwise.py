@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.autograd import function as _function
 from microtorch.autograd.function import Function
+from microtorch.dtypes import bool as _BOOL
 from microtorch.dtypes import dtype, get_default_dtype, result_type
 from microtorch.ops._broadcast import broadcast_error, unbroadcast
 from microtorch.ops._checks import expect_tensor, type_name
@@ -298,7 +299,7 @@ _CONSTANTS: dict[tuple[Any, ...], Any] = {}
 
 
 def _binary(
-    fn: type[Function], a: Operand, b: Operand, out: dtype | None = None, *extra: Any
+    fn: type[Function], a: Operand, b: Operand, out: dtype | None = None, extra: tuple = ()
 ) -> Any:
     # Cast both operands to PyTorch's result dtype, then run; numpy's broadcasting error
     # becomes PyTorch's, which names the clashing sizes.
@@ -316,7 +317,7 @@ def _binary(
     else:
         a, b = _cast(fn, a, b, out)
     try:
-        return fn.apply(a, b, *extra)
+        return fn.apply(a, b, *extra) if extra else fn.apply(a, b)
     except ValueError:
         raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
 
@@ -353,17 +354,17 @@ def _check_operand(fn: type[Function] | str, value: Any, arg: str, position: int
 
 def add(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
     """a + alpha * b, broadcasting."""
-    return _binary(Add, a, b, None, *(() if alpha == 1 else (alpha,)))
+    return _binary(Add, a, b) if alpha == 1 else _binary(Add, a, b, None, (alpha,))
 
 
 def sub(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
     """a - alpha * b, broadcasting. Not for two bool tensors (use ``~`` or ``logical_xor``)."""
-    if _is_bool(a) and _is_bool(b):
+    if getattr(a, "_dtype", None) is _BOOL and getattr(b, "_dtype", None) is _BOOL:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
             "or `logical_xor()` operator instead. (To invert a mask, use `~` or logical_not().)"
         )
-    return _binary(Sub, a, b, None, *(() if alpha == 1 else (alpha,)))
+    return _binary(Sub, a, b) if alpha == 1 else _binary(Sub, a, b, None, (alpha,))
 
 
 def rsub(a: Any, c: float) -> Any:
@@ -462,10 +463,6 @@ def masked_fill(a: Any, mask: Any, value: float) -> Any:
     except ValueError:
         raise broadcast_error(mask._data.shape, a._data.shape) from None
     return MaskedFill.apply(a, mask._data, value)
-
-
-def _is_bool(x: Any) -> bool:
-    return isinstance(x, _function.Tensor) and x._dtype.name == "bool"
 
 
 def _compare(ufunc: np.ufunc, a: Operand, b: Operand) -> Any:
