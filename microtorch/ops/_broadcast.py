@@ -20,7 +20,9 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     axes = tuple(range(extra)) + tuple(
         extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1
     )
-    return grad.sum(axis=axes).reshape(shape)
+    summed = grad.sum(axis=axes)
+    # Reshape only to put back size-1 dimensions: a fresh array can become .grad uncopied.
+    return summed if summed.shape == shape else summed.reshape(shape)
 
 
 def broadcast_error(a: tuple[int, ...], b: tuple[int, ...]) -> RuntimeError:

@@ -116,7 +116,6 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     """Run ``op(t, *args)`` and store the result in ``t`` itself; returns ``t``."""
     Tensor = _function.Tensor
     enabled = grad_mode.state.grad_enabled
-    others_need_grad = any(isinstance(a, Tensor) and a._rg for a in args)
     if enabled and t._rg and t.grad_fn is None:
         raise RuntimeError(
             ("a view of " if name == "index_put_" else "")  # x[0] = v writes through a view
@@ -136,7 +135,7 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
             "make a clone to get a normal tensor before doing inplace update. See "
             "https://github.com/pytorch/rfcs/pull/17 for more details."
         )
-    if not (enabled and (t._rg or others_need_grad)):
+    if not (enabled and (t._rg or any(isinstance(a, Tensor) and a._rg for a in args))):
         if name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
             return t
         with grad_mode.no_grad():

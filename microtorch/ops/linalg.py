@@ -214,10 +214,10 @@ def matmul(a: Any, b: Any) -> Any:
     one matrix when that needs no copy, else expand, reshape and ``bmm``), so the graph has the
     same nodes and a shape error names the same sizes.
     """
-    from microtorch.ops import shape as S
-
     _tensors("matmul", a, b, "other")
     da, db = a._data.ndim, b._data.ndim
+    if da == 2 and db == 2:  # the common case first
+        return mm(a, b)
     if da == 0 or db == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
@@ -226,10 +226,10 @@ def matmul(a: Any, b: Any) -> Any:
         return dot(a, b)
     if da == 2 and db == 1:
         return mv(a, b)
+    from microtorch.ops import shape as S
+
     if da == 1 and db == 2:
         return _SqueezeFirst.apply(mm(S.unsqueeze(a, 0), b))
-    if da == 2 and db == 2:
-        return mm(a, b)
     if _should_fold(a, b):
         transpose = db > da
         t1 = S.transpose(b, -1, -2) if transpose else a  # the tensor with >= 3 dims

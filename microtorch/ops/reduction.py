@@ -45,6 +45,15 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...]:
     return dims if ndim else ()
 
 
+def _expand_scalar(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    # What np.broadcast_to(grad, shape) returns for a 0-d grad, a read-only view repeating
+    # its one value (every stride 0, no copy), built directly: broadcast_to's general
+    # machinery costs more than the rest of a small .sum()/.mean() backward.
+    out = np.ndarray(shape, grad.dtype, grad, 0, (0,) * len(shape))
+    out.flags.writeable = False
+    return out
+
+
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keep: bool):
     # Put the reduced dimensions back as size 1, then broadcast to the input's shape.
     if not keep and axes:
@@ -64,7 +73,7 @@ class Sum(Function):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.broadcast_to(grad_output, ctx.shape)
+        return _expand_scalar(grad_output, ctx.shape)
 
 
 class SumDim(Function):
@@ -89,14 +98,13 @@ class Mean(Function):
 
     @staticmethod
     def forward(ctx, a):
-        ctx.shape = a.shape
+        ctx.shape, ctx.n = a.shape, builtins.max(a.size, 1)
         with np.errstate(invalid="ignore"):  # the mean of nothing is nan, without a warning
             return a.sum() / a.dtype.type(a.size)
 
     @staticmethod
     def backward(ctx, grad_output):
-        n = builtins.max(int(np.prod(ctx.shape)), 1)
-        return np.broadcast_to(grad_output / n, ctx.shape)
+        return _expand_scalar(grad_output / ctx.n, ctx.shape)
 
 
 class MeanDim(Function):

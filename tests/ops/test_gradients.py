@@ -84,3 +84,39 @@ def test_unbroadcast_of_3x1_plus_1x4_sums_columns_for_one_and_rows_for_the_other
     assert_close(unbroadcast(grad, (4,)), grad.sum(0))
     assert_close(unbroadcast(grad, ()), grad.sum())
     assert unbroadcast(grad, (3, 4)) is grad
+
+
+def test_unbroadcast_returns_a_fresh_array_where_only_leading_dims_were_added() -> None:
+    # a bias's gradient: no view left over, so AccumulateGrad can keep it without a copy
+    grad = np.arange(12.0).reshape(3, 4)
+    got = unbroadcast(grad, (4,))
+    assert got.base is None and got.flags.writeable
+    assert_close(got, grad.sum(0))
+    kept = unbroadcast(grad, (1, 4))  # a size-1 dim put back: a reshape, still correct
+    assert kept.shape == (1, 4)
+    assert_close(kept, grad.sum(0, keepdims=True))
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3, 4), (0, 2)])
+def test_expand_scalar_is_what_broadcast_to_returns(shape: tuple) -> None:
+    from microtorch.ops.reduction import _expand_scalar
+
+    for grad in (np.array(2.5, np.float32), np.float64(-1.5)):  # a 0-d array or a scalar
+        got, ref = _expand_scalar(grad, shape), np.broadcast_to(grad, shape)
+        assert got.shape == ref.shape and got.dtype == ref.dtype
+        assert got.strides == ref.strides and not got.flags.writeable
+        assert_close(got, ref)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean"])
+@pytest.mark.parametrize("shape", [(), (4,), (2, 3)])
+def test_sum_and_mean_of_everything_give_each_element_its_share(op: str, shape: tuple) -> None:
+    # the fast path (_expand_scalar) and the dim form (_expand_back) agree with numpy
+    x = np.random.default_rng(3).standard_normal(shape)
+    check_function(lambda t: getattr(t, op)(), x)
+    if shape:
+        check_function(lambda t: getattr(t, op)(dim=tuple(range(len(shape)))), x)
+    t = microtorch.tensor(x, requires_grad=True)
+    getattr(t, op)().backward()
+    share = 1.0 if op == "sum" else 1.0 / max(x.size, 1)
+    assert_close(t.grad.numpy(), np.full(shape, share))
