@@ -11,7 +11,7 @@ __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled"]
 
 def is_anomaly_enabled() -> bool:
     """True while anomaly detection is on."""
-    return grad_mode.state.anomaly
+    return grad_mode.switches.anomaly
 
 
 class set_detect_anomaly:  # noqa: N801 - PyTorch's name
@@ -24,9 +24,9 @@ class set_detect_anomaly:  # noqa: N801 - PyTorch's name
     """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        state = grad_mode.state
-        self.prev = (state.anomaly, state.anomaly_check_nan)
-        state.anomaly, state.anomaly_check_nan = bool(mode), bool(check_nan)
+        switches = grad_mode.switches
+        self.prev = (switches.anomaly, switches.anomaly_check_nan)
+        switches.anomaly, switches.anomaly_check_nan = bool(mode), bool(check_nan)
         if mode:
             warnings.warn(
                 "Anomaly Detection has been enabled. This mode will increase the runtime and "
@@ -39,7 +39,7 @@ class set_detect_anomaly:  # noqa: N801 - PyTorch's name
         pass
 
     def __exit__(self, *exc: object) -> None:
-        grad_mode.state.anomaly, grad_mode.state.anomaly_check_nan = self.prev
+        grad_mode.switches.anomaly, grad_mode.switches.anomaly_check_nan = self.prev
 
 
 class detect_anomaly(set_detect_anomaly):  # noqa: N801

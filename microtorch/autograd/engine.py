@@ -100,7 +100,7 @@ def _count_dependencies(roots: list[Node]) -> dict[Node, int]:
     deps: dict[Node, int] = dict.fromkeys(roots, 0)
     stack = list(deps)
     while stack:
-        for child, _ in stack.pop().next_functions:
+        for child in stack.pop()._next_nodes:
             if child is None:
                 continue
             if child in deps:
@@ -121,7 +121,7 @@ def run_backward(
     """Run a whole backward pass (see ``iter_backward``); returns captured grads if asked."""
     captured: list[np.ndarray | None] | None = None if capture is None else [None] * len(capture)
     roots = _roots(tensors, grads)
-    if grad_mode.state.teaching and accumulate:  # opt-in hints (autograd.teaching_mode)
+    if grad_mode.switches.teaching and accumulate:  # opt-in hints (autograd.teaching_mode)
         _warn_stale_grads(_count_dependencies([node for node, _, _ in roots]))
     for _ in _walk(roots, retain_graph, False, capture, captured, accumulate):
         pass
@@ -157,7 +157,7 @@ def _walk(
     pop, push = heapq.heappop, heapq.heappush
     simple = not record and capture is None and accumulate  # plain loss.backward()
     index = 0
-    anomaly = grad_mode.state.anomaly and grad_mode.state.anomaly_check_nan
+    anomaly = grad_mode.switches.anomaly and grad_mode.switches.anomaly_check_nan
     while ready:
         node = pop(ready)[1]
         grad_outputs = buffers.pop(node)
@@ -184,7 +184,7 @@ def _walk(
         saved = _saved_copies(node) if record else ()
         n_out = node._num_outputs
         if (grad_outputs[0] is None) if n_out == 1 else all(g is None for g in grad_outputs):
-            grad_inputs: tuple[Any, ...] = (None,) * len(node.next_functions)
+            grad_inputs: tuple[Any, ...] = (None,) * len(node._next_nodes)
         else:
             if n_out > 1:
                 grad_outputs = _materialize(node, grad_outputs)
@@ -214,7 +214,7 @@ def _walk(
                 formula=local_derivative(node),
             )
             index += 1
-        for (child, nr), g in zip(node.next_functions, grad_inputs):
+        for child, nr, g in zip(node._next_nodes, node._next_nrs, grad_inputs):
             if child is None:
                 continue
             buf = buffers.get(child)

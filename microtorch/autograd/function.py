@@ -23,6 +23,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from microtorch.autograd import grad_mode
+from microtorch.autograd.grad_mode import state as _state
+from microtorch.autograd.grad_mode import switches as _switches
 
 __all__ = ["Node", "AccumulateGrad", "BackwardNode", "Function", "FunctionCtx", "RemovableHandle"]
 
@@ -71,8 +73,11 @@ class Node:
     next (``None`` for inputs that need no gradient), in the order of the inputs.
     """
 
-    __slots__ = ("next_functions", "_sequence_nr", "__weakref__", "__dict__")
-    next_functions: tuple[tuple[Node | None, int], ...]
+    __slots__ = ("_next_nodes", "_next_nrs", "_sequence_nr", "__weakref__", "__dict__")
+    # The edges, stored as two tuples rather than one pair per edge: a graph holds fewer
+    # objects, so there is less for Python's garbage collector to scan.
+    _next_nodes: tuple[Node | None, ...]  # the node each input's gradient goes to
+    _next_nrs: tuple[int, ...]  # which output of that node the input was
     _sequence_nr: int  # creation order; the engine runs the latest-created ready node first
     # Rarely set: class-level defaults, overridden per instance only when used.
     _num_outputs: int = 1
@@ -85,6 +90,11 @@ class Node:
     def name(self) -> str:
         """PyTorch's name for this node, e.g. ``'MulBackward0'``."""
         return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        """``(node, output number)`` for each input, in order, as in PyTorch."""
+        return tuple(zip(self._next_nodes, self._next_nrs))
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -114,10 +124,10 @@ class AccumulateGrad(Node):
     """The node at a leaf that requires grad: it adds the incoming gradient into ``.grad``."""
 
     __slots__ = ("variable",)
+    _next_nodes = _next_nrs = ()  # a leaf: the walk ends here
 
     def __init__(self, variable: Any) -> None:
         self.variable = variable
-        self.next_functions = ()
         # PyTorch gives AccumulateGrad the highest priority: leaves are filled as soon as ready.
         self._sequence_nr = (1 << 62) + next(_sequence)
 
@@ -131,7 +141,7 @@ class BackwardNode(Node):
     (``ctx.anything = ...`` works, as in PyTorch)."""
 
     __slots__ = ("_needs", "_saved", "_saved_meta", "_output_ref", "_out_shape", "_out_dtype")
-    _needs: tuple[bool, ...] | None  # needs_input_grad when given (a student's Function)
+    _needs: tuple[bool, ...]  # needs_input_grad of a student's Function (set by apply)
     _saved: tuple[Any, ...] | None  # None once backward has freed it
     _saved_meta: tuple[Any, ...] | None  # version counters of the saved values (see _saved_meta)
     _output_ref: weakref.ref[Any]  # the tensor this node made (weak: no reference cycle)
@@ -144,12 +154,12 @@ class BackwardNode(Node):
     @property
     def needs_input_grad(self) -> tuple[bool, ...]:
         """For each input of ``forward``, whether it needs a gradient (skip the others)."""
-        if self._needs is not None:  # a student's Function: one entry per argument
+        if not self._function._raw:  # a student's Function: one entry per argument
             return self._needs
-        edges = self.next_functions
-        if len(edges) == 2:  # most ops (asked per node in backward: no comprehension here)
-            return (edges[0][0] is not None, edges[1][0] is not None)
-        return tuple([fn is not None for fn, _ in edges])
+        nodes = self._next_nodes
+        if len(nodes) == 2:  # most ops (asked per node in backward: no comprehension here)
+            return (nodes[0] is not None, nodes[1] is not None)
+        return tuple([fn is not None for fn in nodes])
 
     @property
     def _input_metadata(self) -> list[Any]:
@@ -228,7 +238,7 @@ def _describe(counter: list[Any], position: int, node: Node, value: Any) -> str:
         if len(counter) > 1:
             creator, output_nr = counter[1], counter[2]
         else:
-            fn, output_nr = node.next_functions[-1 - position]
+            fn, output_nr = node.next_functions[-1 - position]  # (the edge to input k)
             creator = None if fn is None or isinstance(fn, AccumulateGrad) else fn.name()
     desc = f"[microtorch.{dt._legacy} [{', '.join(str(s) for s in shape)}]]"
     if creator is not None:
@@ -320,19 +330,22 @@ class Function:
                     requires_grad = True
             else:
                 values.append(a)
-        if not (requires_grad and grad_mode.state.grad_enabled):
+        if not (requires_grad and _state.grad_enabled):
             return _run_unrecorded(cls, args, values, device)
         ctx: Any = cls._backward_cls()  # the node: a plain object, its fields set here
-        ctx._saved, ctx._saved_meta, ctx._needs = (), None, None
-        ctx._sequence_nr = next(_sequence)
+        ctx._saved, ctx._saved_meta, ctx._sequence_nr = (), None, next(_sequence)
         if _scope_stack:
             ctx._scope = _scope_stack[-1]
         out = cls.forward(ctx, *values) if cls._raw else _run_tensor_forward(cls, ctx, args)
         if type(out) is not tuple:  # the common case: one output
             result = make_tensor(out, True, ctx, 0, device, False)
+            ctx._out_shape, ctx._out_dtype = out.shape, result._dtype
             _record(cls, ctx, args, tensors, (result,))
             return result
         results = tuple(make_tensor(o, True, ctx, i, device, False) for i, o in enumerate(out))
+        ctx._num_outputs = len(results)
+        ctx._out_shape = tuple([r._data.shape for r in results])
+        ctx._out_dtype = tuple([r._dtype for r in results])
         _record(cls, ctx, args, tensors, results)
         return results
 
@@ -348,7 +361,7 @@ def _run_unrecorded(
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._rg for a in args)
         with grad_mode.no_grad():
             out = _unwrap_outputs(cls, cls.forward(ctx, *args))
-    inference = grad_mode.state.inference
+    inference = _state.inference
     if type(out) is not tuple:
         return make_tensor(out, False, None, 0, device, inference)
     return tuple(make_tensor(o, False, None, 0, device, inference) for o in out)
@@ -361,9 +374,6 @@ def _run_tensor_forward(cls: type[Function], ctx: BackwardNode, args: tuple[Any,
         return _unwrap_outputs(cls, cls.forward(ctx, *args))
 
 
-_NO_EDGE = (None, 0)
-
-
 def _record(
     cls: type[Function],
     ctx: BackwardNode,
@@ -371,33 +381,44 @@ def _record(
     tensors: list[Any],
     results: tuple[Any, ...],
 ) -> None:
-    # Connect the new node to the graph: one edge per tensor input, in order. (Plain loops
-    # rather than generator expressions: this runs for every recorded op.)
-    edges = []
+    # Connect the new node to the graph: one edge per tensor input, in order, to the node
+    # that made the input, to a leaf's AccumulateGrad, or to None if it needs no gradient.
+    nodes = []
+    numbers = _ZEROS[len(tensors)]  # which output of its node each input is: nearly always 0
     for t in tensors:
         if t.grad_fn is not None:
-            edges.append((t.grad_fn, t._output_nr))
+            nodes.append(t.grad_fn)
+            if t._output_nr:  # (an output of a multi-output op, e.g. max(dim=...))
+                numbers = _output_numbers(tensors)
         elif t._rg:
-            edges.append((t._accumulate_grad(), 0))
+            nodes.append(t._accumulate_grad())
         else:
-            edges.append(_NO_EDGE)
-    ctx.next_functions = tuple(edges)
-    result = results[0]
-    ctx._output_ref = weakref.ref(result)
-    if len(results) == 1:
-        ctx._out_shape, ctx._out_dtype = result._data.shape, result._dtype
-    else:
-        ctx._num_outputs = len(results)
-        ctx._out_shape = tuple([r._data.shape for r in results])
-        ctx._out_dtype = tuple([r._dtype for r in results])
-    if ctx._saved:
-        ctx._saved_meta = _saved_meta(ctx._saved, tensors, results, cls._raw)
+            nodes.append(None)
+    ctx._next_nodes, ctx._next_nrs = tuple(nodes), numbers
+    ctx._output_ref = weakref.ref(results[0])
+    saved = ctx._saved
+    if saved:
+        ctx._saved_meta = _saved_meta(saved, tensors, results, cls._raw)
     if not cls._raw:
         _finish_tensor_ctx(ctx, args, results)
-    if grad_mode.state.anomaly:
+    if _switches.anomaly:
         import traceback
 
         ctx._trace = traceback.extract_stack()[:-2]  # the caller of apply, outwards
+
+
+class _Zeros(dict[int, tuple[int, ...]]):
+    # _ZEROS[n] is one shared tuple of n zeros (made on first use).
+    def __missing__(self, n: int) -> tuple[int, ...]:
+        zeros = self[n] = (0,) * n
+        return zeros
+
+
+_ZEROS = _Zeros()
+
+
+def _output_numbers(tensors: list[Any]) -> tuple[int, ...]:
+    return tuple([t._output_nr if t.grad_fn is not None else 0 for t in tensors])
 
 
 def _saved_meta(

@@ -23,12 +23,23 @@ class _State(threading.local):
     # Per thread, as in PyTorch: a no_grad block in one thread does not affect another.
     grad_enabled = True
     inference = False
-    anomaly = False  # set by autograd.anomaly_mode; read by Function.apply and the engine
-    anomaly_check_nan = True  # set_detect_anomaly(True, check_nan=False) records traces only
-    teaching = False  # autograd.set_teaching_warnings: hints about likely mistakes (opt-in)
 
 
 state = _State()
+
+
+class _Switches:
+    # For the whole process, as PyTorch's anomaly mode is. (Not thread-local: reading a
+    # threading.local costs ~5x a plain attribute, and Function.apply reads these per op.)
+    __slots__ = ("anomaly", "anomaly_check_nan", "teaching")
+
+    def __init__(self) -> None:
+        self.anomaly = False  # set by autograd.anomaly_mode; read by Function.apply, the engine
+        self.anomaly_check_nan = True  # set_detect_anomaly(True, check_nan=False): traces only
+        self.teaching = False  # autograd.set_teaching_warnings: hints about likely mistakes
+
+
+switches = _Switches()
 
 
 def is_grad_enabled() -> bool:

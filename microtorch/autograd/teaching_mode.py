@@ -15,7 +15,7 @@ __all__ = ["set_teaching_warnings", "is_teaching_warnings_enabled"]
 
 def is_teaching_warnings_enabled() -> bool:
     """True while teaching warnings are on."""
-    return grad_mode.state.teaching
+    return grad_mode.switches.teaching
 
 
 class set_teaching_warnings:  # noqa: N801 - named like set_detect_anomaly
@@ -25,11 +25,11 @@ class set_teaching_warnings:  # noqa: N801 - named like set_detect_anomaly
     """
 
     def __init__(self, mode: bool = True) -> None:
-        self.prev = grad_mode.state.teaching
-        grad_mode.state.teaching = bool(mode)
+        self.prev = grad_mode.switches.teaching
+        grad_mode.switches.teaching = bool(mode)
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc: object) -> None:
-        grad_mode.state.teaching = self.prev
+        grad_mode.switches.teaching = self.prev

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd import function as _function
 from microtorch.autograd.function import Function
 from microtorch.dtypes import get_default_dtype
 from microtorch.ops._checks import expect_tensor
@@ -252,8 +253,10 @@ class Reciprocal(Function):
 
 def _float(a: Any, op: str) -> Any:
     # Float-valued functions of integer tensors compute in the default float dtype.
+    if isinstance(a, _function.Tensor) and a._dtype.is_floating_point:
+        return a  # the common case first: one check, no further call
     expect_tensor(a, op)
-    return a if a._dtype.is_floating_point else as_operand(a, get_default_dtype())
+    return as_operand(a, get_default_dtype())
 
 
 def neg(a: Any) -> Any:
