@@ -162,9 +162,10 @@ class Sigmoid(Function):
 
     @staticmethod
     def forward(ctx, a):
-        # exp of a large positive number overflows: use exp(-|a|), which never does.
-        e = np.exp(-np.abs(a))
-        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        # PyTorch's formula, bit for bit: for a << 0, exp(-a) overflows to inf and 1 / inf is
+        # exactly 0, as in PyTorch (so numpy's overflow warning is silenced here).
+        with np.errstate(over="ignore"):
+            out = 1 / (1 + np.exp(-a))
         ctx.save_for_backward(out)
         return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -78,3 +79,23 @@ def _run(fn: Callable[..., Any], lib: ModuleType) -> Any:
 @pytest.mark.parametrize("name", list(EDGES))
 def test_edge_case_matches_torch(name: str, torch_module: ModuleType) -> None:
     assert _run(EDGES[name], microtorch) == _run(EDGES[name], torch_module)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sigmoid_at_extreme_inputs_matches_torch(dtype: str, torch_module: ModuleType) -> None:
+    # Where exp(-x) overflows, sigmoid is exactly 0, as in PyTorch, and no warning is raised.
+    values = [-1000.0, -100.0, -90.0, -88.0, -50.0, -17.0, -1.0, 0.0, 3.0, 17.0, 100.0]
+
+    def run(lib: ModuleType) -> tuple[list[float], list[float]]:
+        x = lib.tensor(values, dtype=getattr(lib, dtype), requires_grad=True)
+        y = x.sigmoid()
+        y.sum().backward()
+        return y.tolist(), x.grad.tolist()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mine = run(microtorch)
+    theirs = run(torch_module)
+    assert [v == 0 for v in mine[0]] == [v == 0 for v in theirs[0]]  # 0 exactly, no denormal
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=2e-7, atol=0)  # (libm: an ulp apart)
+    np.testing.assert_allclose(mine[1], theirs[1], rtol=2e-7, atol=0)
