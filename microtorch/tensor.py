@@ -22,7 +22,7 @@ import numpy as np
 
 from microtorch import _tensor_str
 from microtorch.autograd import function as _function
-from microtorch.autograd.function import AccumulateGrad, RemovableHandle
+from microtorch.autograd.function import AccumulateGrad, RemovableHandle, bump_version
 from microtorch.autograd.grad_mode import state as _grad_state
 from microtorch.device import CPU, as_device, device
 from microtorch.dtypes import (
@@ -447,7 +447,7 @@ class Tensor:
             self._grad = _make(current._data + grad, False, None, 0, self._device, False, Tensor)
         else:
             current._data += grad
-            current._version_counter[0] += 1
+            bump_version(current)
 
     # --- conversion ---------------------------------------------------------------------
     def to(self, *args: Any, **kwargs: Any) -> Tensor:

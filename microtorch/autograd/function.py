@@ -26,12 +26,27 @@ from microtorch.autograd import grad_mode
 from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
 
-__all__ = ["Node", "AccumulateGrad", "BackwardNode", "Function", "FunctionCtx", "RemovableHandle"]
+__all__ = [
+    "Node", "AccumulateGrad", "BackwardNode", "Function", "FunctionCtx", "RemovableHandle",
+    "bump_version",
+]  # fmt: skip
 
 # The Tensor class and its constructor, set by microtorch.tensor when it is imported. This is
 # the one link from the autograd layer up to the tensor layer (results must be Tensors).
 Tensor: Any = None
 make_tensor: Any = None
+
+# Every in-place change anywhere adds 1 here (see bump_version). A node that saved values
+# knows the epoch it saved them in: while it is unchanged, no value anywhere has been changed
+# in place, so backward can skip looking at each saved value's version.
+_epoch = [0]
+
+
+def bump_version(t: Any) -> None:
+    """Count one in-place change of ``t``'s values (its views share the count)."""
+    t._version_counter[0] += 1
+    _epoch[0] += 1
+
 
 _sequence = itertools.count()  # creation order: the engine runs later-created nodes first
 _scope_stack: list[str] = []  # names of the nn.Modules whose forward is running (for drawing)
@@ -191,8 +206,8 @@ class BackwardNode(Node):
         if self._saved is None:  # freed by a backward pass without retain_graph=True
             raise RuntimeError(FREED_MESSAGE)
         meta = self._saved_meta
-        if meta is not None:
-            for k in range(0, len(meta), 4):  # flat groups: index, counter, version, position
+        if meta is not None and meta[0] != _epoch[0]:  # something changed in place since
+            for k in range(1, len(meta), 4):  # flat groups: index, counter, version, position
                 if meta[k + 1][0] != meta[k + 2]:
                     i = meta[k]
                     raise RuntimeError(_modified_message(meta[k : k + 4], self, self._saved[i]))
@@ -426,11 +441,11 @@ def _saved_meta(
 ) -> tuple[Any, ...] | None:
     # For each saved value that is the data of an input or an output, remember its version
     # counter, so backward can refuse to use values that were changed in place since. One
-    # flat tuple (index, counter, version, position, ...), where position is the output's
-    # number, or -1 - k for the node's input k: a graph holds one per node, and fewer objects
-    # are less for the garbage collector to scan. (Counters, not enumerate: this runs for
-    # every recorded op, and enumerate objects cost more than the search itself.)
-    meta: list[Any] = []
+    # flat tuple (epoch, index, counter, version, position, ...), where position is the
+    # output's number, or -1 - k for the node's input k: a graph holds one per node, and
+    # fewer objects are less for the garbage collector to scan. (Counters, not enumerate:
+    # this runs for every recorded op, and enumerate objects cost more than the search.)
+    meta: list[Any] = [_epoch[0]]
     index = 0
     for value in saved:
         position = -1
@@ -451,7 +466,7 @@ def _saved_meta(
                     break
                 position += 1  # noqa: SIM113
         index += 1  # noqa: SIM113
-    return tuple(meta) if meta else None
+    return tuple(meta) if len(meta) > 1 else None
 
 
 def _device_error(cls: type[Function], args: list[Any]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd.function import bump_version
 from microtorch.creation import default_generator
 from microtorch.nn import layer_ops
 from microtorch.nn.loss_functions import (
@@ -186,7 +187,7 @@ def _renorm_rows(weight: Tensor, indices: np.ndarray, max_norm: float) -> None:
     norms = np.linalg.norm(weight._data[rows], axis=1, keepdims=True)
     scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(weight._data.dtype)
     weight._data[rows] *= scale
-    weight._version_counter[0] += 1
+    bump_version(weight)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from microtorch.autograd.function import bump_version
 from microtorch.creation import Generator, default_generator
 from microtorch.tensor import Tensor
 
@@ -25,7 +26,7 @@ __all__ = [
 def _fill(tensor: Tensor, make: Callable[[tuple[int, ...]], np.ndarray]) -> Tensor:
     # Writes in place outside the graph (as under no_grad) and bumps the version counter.
     np.copyto(tensor._data, make(tensor._data.shape), casting="unsafe")
-    tensor._version_counter[0] += 1
+    bump_version(tensor)
     return tensor
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import _scope_stack
+from microtorch.autograd.function import _scope_stack, bump_version
 from microtorch.nn import state_dict as _state
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor
@@ -351,7 +351,7 @@ class Module:
                 p._grad = None
             else:
                 p._grad._data[...] = 0
-                p._grad._version_counter[0] += 1
+                bump_version(p._grad)
 
     # --- state_dict (the work is in state_dict.py) -------------------------------------
     def state_dict(

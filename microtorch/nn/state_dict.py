@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd.function import bump_version
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor
 
@@ -129,4 +130,4 @@ def _copy_into(module: Any, name: str, target: Tensor, value: Tensor, assign: bo
         setattr(module, name, new)
         return
     np.copyto(target._data, data, casting="unsafe")  # outside the graph, as under no_grad
-    target._version_counter[0] += 1
+    bump_version(target)

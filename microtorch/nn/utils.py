@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from microtorch.autograd.function import bump_version
 from microtorch.tensor import Tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
@@ -48,7 +49,7 @@ def clip_grad_norm_(
     scale = np.minimum(max_norm / (total + 1e-6), 1.0).astype(total.dtype)
     for g in grads:
         g._data *= scale  # in place, as PyTorch's g.mul_(clip_coef_clamped)
-        g._version_counter[0] += 1
+        bump_version(g)
     return Tensor._make(total, False, None)
 
 
@@ -56,4 +57,4 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -
     """Clamp every gradient element into ``[-clip_value, clip_value]``, in place."""
     for g in _grads(parameters):
         np.clip(g._data, -clip_value, clip_value, out=g._data)
-        g._version_counter[0] += 1
+        bump_version(g)

@@ -16,7 +16,7 @@ import numpy as np
 
 from microtorch.autograd import function as _function
 from microtorch.autograd import grad_mode
-from microtorch.autograd.function import Function
+from microtorch.autograd.function import Function, bump_version
 from microtorch.ops._broadcast import unbroadcast
 
 __all__ = ["apply_inplace", "zero", "fill", "copy"]
@@ -185,7 +185,7 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
         _UFUNCS[name](target, other, out=target, casting="same_kind")
     except (TypeError, ValueError):  # e.g. float into int, or shapes that do not fit
         return False
-    t._version_counter[0] += 1
+    bump_version(t)
     return True
 
 
@@ -207,7 +207,7 @@ def _write(t: Any, data: np.ndarray, name: str) -> None:
             "single memory location. Please clone() the tensor before performing the operation."
         )
     np.copyto(target, data, casting="unsafe")
-    t._version_counter[0] += 1
+    bump_version(t)
 
 
 def _legacy(np_dtype: np.dtype) -> str:

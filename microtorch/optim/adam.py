@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd.function import bump_version
 from microtorch.optim.optimizer import Optimizer
 from microtorch.tensor import Tensor
 
@@ -104,7 +105,7 @@ class Adam(Optimizer):
                 denom = np.sqrt(v) / bias_correction2_sqrt
                 denom += eps
                 p._data += (-lr / bias_correction1) * (m / denom)
-                p._version_counter[0] += 1
+                bump_version(p)
         return loss
 
 

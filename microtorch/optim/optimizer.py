@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from microtorch.autograd.function import bump_version
 from microtorch.autograd.grad_mode import enable_grad
 from microtorch.tensor import Tensor
 
@@ -99,7 +100,7 @@ class Optimizer:
                     p._grad = None
                 else:
                     p._grad._data[...] = 0
-                    p._grad._version_counter[0] += 1
+                    bump_version(p._grad)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; subclasses define the rule."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from microtorch.autograd.function import bump_version
 from microtorch.optim.optimizer import Optimizer
 from microtorch.tensor import Tensor
 
@@ -74,5 +75,5 @@ class SGD(Optimizer):
                         b += g if dampening == 0 else (1 - dampening) * g
                     g = g + momentum * buf._data if nesterov else buf._data
                 p._data -= lr * g  # in place, outside the graph (PyTorch: p.add_(g, alpha=-lr))
-                p._version_counter[0] += 1
+                bump_version(p)
         return loss

@@ -117,3 +117,22 @@ def _version_error(lib, scenario: str) -> str:
 )
 def test_in_place_error_describes_the_value_as_pytorch(torch_module, scenario: str) -> None:
     assert _version_error(torch, scenario) == _version_error(torch_module, scenario)
+
+
+def test_saved_values_are_checked_whatever_else_changed_in_place() -> None:
+    # Backward skips the per-value version check only while nothing at all has been changed
+    # in place since the node saved its values (the epoch): both sides of that are checked.
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = a * a
+    y.sum().backward(retain_graph=True)  # nothing changed: the fast path
+    other = torch.zeros(2)
+    other.add_(1)  # an unrelated change moves the epoch: values are looked at, all unchanged
+    y.sum().backward(retain_graph=True)
+    assert a.grad.tolist() == [4.0, 8.0]
+    z = a.exp()
+    h = z * 1.0
+    w = h * h
+    h.add_(1)  # a saved value changed: caught even after other changes
+    other.mul_(2)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        w.sum().backward()
