@@ -14,6 +14,7 @@ from microtorch.autograd import function as _function
 from microtorch.autograd.function import Function
 from microtorch.dtypes import get_default_dtype
 from microtorch.ops._checks import expect_tensor
+from microtorch.ops._scalars import one
 from microtorch.ops.elementwise import as_operand
 
 __all__ = [
@@ -164,15 +165,16 @@ class Sigmoid(Function):
     def forward(ctx, a):
         # PyTorch's formula, bit for bit: for a << 0, exp(-a) overflows to inf and 1 / inf is
         # exactly 0, as in PyTorch (so numpy's overflow warning is silenced here).
+        one_ = one(a)  # 1 as a 0-d array of a's dtype (see ops/_scalars.py)
         with np.errstate(over="ignore"):
-            out = 1 / (1 + np.exp(-a))
+            out = one_ / (one_ + np.exp(-a))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * out * (1 - out)
+        return grad_output * out * (one(out) - out)
 
 
 class Tanh(Function):
@@ -189,7 +191,7 @@ class Tanh(Function):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * (1 - out * out)
+        return grad_output * (one(out) - out * out)
 
 
 class Relu(Function):
