@@ -22,8 +22,9 @@ import numpy as np
 
 from microtorch import _tensor_str
 from microtorch.autograd import function as _function
-from microtorch.autograd.function import AccumulateGrad, RemovableHandle, bump_version
+from microtorch.autograd.function import AccumulateGrad, RemovableHandle
 from microtorch.autograd.grad_mode import state as _grad_state
+from microtorch.autograd.versions import bump_version, version_of
 from microtorch.device import CPU, as_device, device
 from microtorch.dtypes import (
     _FROM_NUMPY,
@@ -75,7 +76,7 @@ class Tensor:
 
     __slots__ = (
         "_data", "_dtype", "_device", "_rg", "_grad", "grad_fn", "_output_nr",
-        "_version_counter", "_base", "_hooks", "_acc", "_retains", "_inference", "__weakref__",
+        "_base", "_hooks", "_acc", "_retains", "_inference", "__weakref__",
     )  # fmt: skip
     _data: np.ndarray  # the values
     _dtype: DType
@@ -84,7 +85,6 @@ class Tensor:
     _grad: Tensor | None
     grad_fn: Any  # the Node that made this tensor, None for leaves
     _output_nr: int  # which output of grad_fn this tensor is
-    _version_counter: list[int]  # shared with views; bumped by every in-place change
     _base: Tensor | None  # the tensor this one is a view of
     _hooks: list[Callable[[Tensor], Tensor | None]] | None
     _acc: weakref.ref[AccumulateGrad] | None
@@ -117,7 +117,12 @@ class Tensor:
     # --- the fields ---------------------------------------------------------------------
     @property
     def data(self) -> Tensor:
-        """The same values as a tensor outside the graph (no gradient flows through it)."""
+        """The same values as a tensor outside the graph (no gradient flows through it).
+
+        Unlike PyTorch, an in-place change through ``x.data`` counts as a change of ``x``, so
+        a backward that saved ``x`` refuses to run (PyTorch silently uses the new values).
+        Prefer ``x.detach()``, which behaves the same in both.
+        """
         return _make(self._data, False, None, 0, self._device, False, Tensor)
 
     @data.setter
@@ -213,7 +218,7 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many times the memory was changed in place (shared with views)."""
-        return self._version_counter[0]
+        return version_of(self._data)
 
     @property
     def retains_grad(self) -> bool:
@@ -386,7 +391,7 @@ class Tensor:
     def detach(self) -> Tensor:
         """The same values, cut out of the graph: no gradient flows back through it."""
         out = _make(self._data, False, None, 0, self._device, False, Tensor)
-        out._version_counter = self._version_counter  # shares memory, so shares versions
+        # (one memory with self, so one version count: see autograd/versions.py)
         return out
 
     def detach_(self) -> Tensor:
@@ -734,7 +739,6 @@ def _make(
     t._grad = None
     t.grad_fn = grad_fn
     t._output_nr = output_nr
-    t._version_counter = [0]
     t._base = None
     t._hooks = None
     t._acc = None

@@ -25,28 +25,14 @@ import numpy as np
 from microtorch.autograd import grad_mode
 from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
+from microtorch.autograd.versions import changed_by, epoch, version_of
 
-__all__ = [
-    "Node", "AccumulateGrad", "BackwardNode", "Function", "FunctionCtx", "RemovableHandle",
-    "bump_version",
-]  # fmt: skip
+__all__ = ["Node", "AccumulateGrad", "BackwardNode", "Function", "FunctionCtx", "RemovableHandle"]
 
 # The Tensor class and its constructor, set by microtorch.tensor when it is imported. This is
 # the one link from the autograd layer up to the tensor layer (results must be Tensors).
 Tensor: Any = None
 make_tensor: Any = None
-
-# Every in-place change anywhere adds 1 here (see bump_version). A node that saved values
-# knows the epoch it saved them in: while it is unchanged, no value anywhere has been changed
-# in place, so backward can skip looking at each saved value's version.
-_epoch = [0]
-
-
-def bump_version(t: Any) -> None:
-    """Count one in-place change of ``t``'s values (its views share the count)."""
-    t._version_counter[0] += 1
-    _epoch[0] += 1
-
 
 _sequence = itertools.count()  # creation order: the engine runs later-created nodes first
 _scope_stack: list[str] = []  # names of the nn.Modules whose forward is running (for drawing)
@@ -206,11 +192,12 @@ class BackwardNode(Node):
         if self._saved is None:  # freed by a backward pass without retain_graph=True
             raise RuntimeError(FREED_MESSAGE)
         meta = self._saved_meta
-        if meta is not None and meta[0] != _epoch[0]:  # something changed in place since
-            for k in range(1, len(meta), 4):  # flat groups: index, counter, version, position
-                if meta[k + 1][0] != meta[k + 2]:
-                    i = meta[k]
-                    raise RuntimeError(_modified_message(meta[k : k + 4], self, self._saved[i]))
+        if meta is not None and meta[0] != epoch[0]:  # something changed in place since
+            for k in range(1, len(meta), 3):  # flat groups: index, version, position
+                value = self._saved[meta[k]]
+                now = version_of(value._data if isinstance(value, Tensor) else value)
+                if now != meta[k + 1]:
+                    raise RuntimeError(_modified_message(now, meta[k + 1 : k + 3], self, value))
         return self._saved
 
     def apply_backward(self, grad_outputs: list[np.ndarray]) -> tuple[np.ndarray | None, ...]:
@@ -222,12 +209,12 @@ class BackwardNode(Node):
         return _call_tensor_backward(self, fn, grad_outputs)
 
 
-def _modified_message(entry: tuple[Any, ...], node: Node, value: Any) -> str:
-    _, counter, expected, position = entry
-    desc = _describe(counter, position, node, value)
+def _modified_message(now: int, entry: tuple[Any, ...], node: Node, value: Any) -> str:
+    expected, position = entry
+    desc = _describe(position, node, value)
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: {desc} is at version {counter[0]}; expected version {expected} instead. "
+        f"operation: {desc} is at version {now}; expected version {expected} instead. "
         "Hint: enable anomaly detection to find the operation that failed to compute its "
         "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False). "
         "(Fix: replace the in-place operation, e.g. x.add_(1) or x += 1, with an out-of-place "
@@ -235,12 +222,12 @@ def _modified_message(entry: tuple[Any, ...], node: Node, value: Any) -> str:
     )
 
 
-def _describe(counter: list[Any], position: int, node: Node, value: Any) -> str:
+def _describe(position: int, node: Node, value: Any) -> str:
     # PyTorch's "[torch.FloatTensor [3]], which is output 0 of Sigmoid", describing the saved
     # tensor as it is now. A saved output (position >= 0: its output number) is described by
     # the node that saved it, as PyTorch does. A saved input (position -1 - k: the node's
-    # input k) by the op that last changed it in place with recording on (that op left its
-    # name in the version counter, after the count), else by the op that made it.
+    # input k) by the op that last changed it in place with recording on (noted by
+    # versions.record_change), else by the op that made it.
     creator: str | None = None
     if position >= 0:
         (shape, dt), creator = node._out_meta[position], node.name()  # type: ignore[attr-defined]
@@ -250,8 +237,9 @@ def _describe(counter: list[Any], position: int, node: Node, value: Any) -> str:
 
         data = value._data if hasattr(value, "_data") else value
         shape, dt = data.shape, from_numpy_dtype(data.dtype)
-        if len(counter) > 1:
-            creator, output_nr = counter[1], counter[2]
+        change = changed_by(data)
+        if change is not None:
+            creator, output_nr = change
         else:
             fn, output_nr = node.next_functions[-1 - position]  # (the edge to input k)
             creator = None if fn is None or isinstance(fn, AccumulateGrad) else fn.name()
@@ -439,13 +427,13 @@ def _output_numbers(tensors: list[Any]) -> tuple[int, ...]:
 def _saved_meta(
     saved: tuple[Any, ...], inputs: list[Any], results: tuple[Any, ...], raw: bool
 ) -> tuple[Any, ...] | None:
-    # For each saved value that is the data of an input or an output, remember its version
-    # counter, so backward can refuse to use values that were changed in place since. One
-    # flat tuple (epoch, index, counter, version, position, ...), where position is the
-    # output's number, or -1 - k for the node's input k: a graph holds one per node, and
-    # fewer objects are less for the garbage collector to scan. (Counters, not enumerate:
-    # this runs for every recorded op, and enumerate objects cost more than the search.)
-    meta: list[Any] = [_epoch[0]]
+    # For each saved value that is the data of an input or an output, remember its version,
+    # so backward can refuse to use values that were changed in place since. One flat tuple
+    # of numbers (epoch, index, version, position, ...), where position is the output's
+    # number, or -1 - k for the node's input k: numbers only, so the garbage collector need
+    # not scan it. (Counters, not enumerate: this runs for every recorded op, and enumerate
+    # objects cost more than the search itself.)
+    meta: list[Any] = [epoch[0]]
     index = 0
     for value in saved:
         position = -1
@@ -453,16 +441,14 @@ def _saved_meta(
             if t._data is value if raw else t is value:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                counter = t._version_counter
-                meta += (index, counter, counter[0], position)
+                meta += (index, version_of(t._data), position)
                 break
             position -= 1
         else:
             position = 0
             for t in results:
                 if t._data is value if raw else t is value:
-                    counter = t._version_counter
-                    meta += (index, counter, counter[0], position)
+                    meta += (index, version_of(t._data), position)
                     break
                 position += 1  # noqa: SIM113
         index += 1  # noqa: SIM113

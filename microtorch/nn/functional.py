@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import bump_version
+from microtorch.autograd.versions import bump_version
 from microtorch.creation import default_generator
 from microtorch.nn import layer_ops
 from microtorch.nn.loss_functions import (

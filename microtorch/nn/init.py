@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from microtorch.autograd.function import bump_version
+from microtorch.autograd.versions import bump_version
 from microtorch.creation import Generator, default_generator
 from microtorch.tensor import Tensor
 

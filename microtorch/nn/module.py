@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import _scope_stack, bump_version
+from microtorch.autograd.function import _scope_stack
+from microtorch.autograd.versions import bump_version
 from microtorch.nn import state_dict as _state
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor

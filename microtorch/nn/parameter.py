@@ -34,7 +34,6 @@ class Parameter(Tensor):
                 "(Fix: wrap it first, e.g. nn.Parameter(torch.tensor(values)))"
             )
         p = cast(Parameter, _make(data._data, False, None, 0, data._device, False, cls))
-        p._version_counter = data._version_counter  # one memory, one version counter
         if requires_grad:
             p._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
         return p

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import bump_version
+from microtorch.autograd.versions import bump_version
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from microtorch.autograd.function import bump_version
+from microtorch.autograd.versions import bump_version
 from microtorch.tensor import Tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]

@@ -16,7 +16,8 @@ import numpy as np
 
 from microtorch.autograd import function as _function
 from microtorch.autograd import grad_mode
-from microtorch.autograd.function import Function, bump_version
+from microtorch.autograd.function import Function
+from microtorch.autograd.versions import bump_version, record_change
 from microtorch.ops._broadcast import unbroadcast
 
 __all__ = ["apply_inplace", "zero", "fill", "copy"]
@@ -155,9 +156,8 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     t.grad_fn, t._output_nr, t._rg = out.grad_fn, out._output_nr, out._rg
     if out.grad_fn is not None:
         out.grad_fn._output_ref = weakref.ref(t)
-        # After the count, the version counter keeps which op made t now, for the error
-        # backward gives if a node saved t's old values (see autograd.function._describe).
-        t._version_counter[1:] = [out.grad_fn.name(), out._output_nr]
+        # Which op made t now, for the error backward gives if a node saved its old values.
+        record_change(t, out.grad_fn.name(), out._output_nr)
     return t
 
 

@@ -25,9 +25,8 @@ __all__ = [
 
 
 def as_view(out: Any, base: Any) -> Any:
-    """Mark ``out`` as a view of ``base``: one memory, one version counter."""
+    """Mark ``out`` as a view of ``base`` (one memory, so one version count: see versions)."""
     out._base = base._base if base._base is not None else base
-    out._version_counter = base._version_counter
     return out
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import bump_version
+from microtorch.autograd.versions import bump_version
 from microtorch.optim.optimizer import Optimizer
 from microtorch.tensor import Tensor
 

@@ -12,8 +12,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from microtorch.autograd.function import bump_version
 from microtorch.autograd.grad_mode import enable_grad
+from microtorch.autograd.versions import bump_version
 from microtorch.tensor import Tensor
 
 __all__ = ["Optimizer", "required"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from microtorch.autograd.function import bump_version
+from microtorch.autograd.versions import bump_version
 from microtorch.optim.optimizer import Optimizer
 from microtorch.tensor import Tensor
 
