@@ -141,11 +141,10 @@ class BackwardNode(Node):
     """Base of every ``XxxBackward`` node; also the ``ctx`` its ``Function`` saves into
     (``ctx.anything = ...`` works, as in PyTorch)."""
 
-    __slots__ = ("_needs", "_saved", "_saved_meta", "_output_ref", "_out_shape", "_out_dtype")
+    __slots__ = ("_needs", "_saved", "_saved_meta", "_out_shape", "_out_dtype")
     _needs: tuple[bool, ...]  # needs_input_grad of a student's Function (set by apply)
     _saved: tuple[Any, ...] | None  # None once backward has freed it
     _saved_meta: tuple[Any, ...] | None  # version counters of the saved values (see _saved_meta)
-    _output_ref: weakref.ref[Any]  # the tensor this node made (weak: no reference cycle)
     _out_shape: Any  # the output's shape (a tuple per output when there are several)
     _out_dtype: Any
     _function: ClassVar[type[Function]]
@@ -398,7 +397,6 @@ def _record(
         else:
             nodes.append(None)
     ctx._next_nodes, ctx._next_nrs = tuple(nodes), numbers
-    ctx._output_ref = weakref.ref(results[0])
     saved = ctx._saved
     if saved:
         ctx._saved_meta = _saved_meta(saved, tensors, results, cls._raw)

@@ -8,7 +8,6 @@ makes the op's node the tensor's new ``grad_fn``.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -155,7 +154,6 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     _write(t, out._data, name)
     t.grad_fn, t._output_nr, t._rg = out.grad_fn, out._output_nr, out._rg
     if out.grad_fn is not None:
-        out.grad_fn._output_ref = weakref.ref(t)
         # Which op made t now, for the error backward gives if a node saved its old values.
         record_change(t, out.grad_fn.name(), out._output_nr)
     return t

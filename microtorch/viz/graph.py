@@ -27,7 +27,6 @@ from microtorch.viz.nodes import (
     node_name,
     op_name,
     output_meta,
-    output_tensor,
     saved_tensors,
     scope,
 )
@@ -223,15 +222,13 @@ def _walk_forward(b: _Builder, outputs: tuple[Any, ...], max_values: int) -> lis
         if is_accumulate(fn):
             value_ids[id(fn)] = b.tensor(fn.variable, "leaf", tensor_lines(fn.variable, max_values))
             return False
-        tensor = b.made_by.get(id(fn))
-        if tensor is None:
-            tensor = output_tensor(fn)
-        if tensor is not None:
+        tensor = b.made_by.get(id(fn))  # a tensor passed in names= (a node, as in PyTorch,
+        if tensor is not None:  # does not keep its output: only its shape and dtype)
             lines = tensor_lines(tensor, max_values)
         else:
             meta = output_meta(fn)
             lines = (f"{shape_text(meta[0])} {dtype_text(meta[1])}",) if meta else ()
-            lines += ("temporary, not kept",)
+            lines += ("no name given",)
         name = b.made_name.get(id(fn))
         kind = "output" if id(fn) in b.output_fns else "tensor"
         value_ids[id(fn)] = b.node(

@@ -16,7 +16,6 @@ __all__ = [
     "node_name",
     "op_name",
     "output_meta",
-    "output_tensor",
     "saved_tensors",
     "scope",
 ]
@@ -48,12 +47,6 @@ def scope(node: Any) -> str | None:
     """The ``nn.Module`` path (e.g. ``"fc1"``) whose forward created the node, if recorded."""
     value = getattr(node, "_scope", None)
     return value if isinstance(value, str) and value else None
-
-
-def output_tensor(node: Any) -> Any | None:
-    """The tensor this node produced while it is still alive (microtorch's ``_output_ref``)."""
-    ref = getattr(node, "_output_ref", None)
-    return ref() if callable(ref) else None
 
 
 def output_meta(node: Any) -> tuple[tuple[int, ...], Any] | None:
