@@ -580,8 +580,7 @@ class Tensor:
     __sub__, __truediv__, __pow__ = ew.sub, ew.div, ew.pow
     __mul__ = __rmul__ = ew.mul
 
-    def __matmul__(self, other: Tensor) -> Tensor:
-        return linalg.matmul(self, other)
+    __matmul__ = linalg.matmul
 
     def __neg__(self) -> Tensor:
         return unary.neg(self)

@@ -25,7 +25,7 @@ import numpy as np
 from microtorch.autograd import grad_mode
 from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
-from microtorch.autograd.versions import changed_by, epoch, version_of
+from microtorch.autograd.versions import changed_by, counters, epoch, version_of
 
 __all__ = ["Node", "AccumulateGrad", "BackwardNode", "Function", "FunctionCtx", "RemovableHandle"]
 
@@ -439,14 +439,14 @@ def _saved_meta(
             if t._data is value if raw else t is value:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                meta += (index, version_of(t._data), position)
+                meta += (index, version_of(t._data) if counters else 0, position)
                 break
             position -= 1
         else:
             position = 0
             for t in results:
                 if t._data is value if raw else t is value:
-                    meta += (index, version_of(t._data), position)
+                    meta += (index, version_of(t._data) if counters else 0, position)
                     break
                 position += 1  # noqa: SIM113
         index += 1  # noqa: SIM113

@@ -22,8 +22,9 @@ import numpy as np
 
 __all__ = ["bump_version", "version_of", "changed_by", "record_change"]
 
-# id(owning array) -> [count, name of the op that last changed it with recording on, its output]
-_counters: dict[int, list[Any]] = {}
+# id(owning array) -> [count, name of the op that last changed it with recording on, its output].
+# Empty while nothing alive was ever changed in place: then every version is 0.
+counters: dict[int, list[Any]] = {}
 
 # Every in-place change anywhere adds 1 here. A node that saved values knows the epoch it saved
 # them in: while it is unchanged, no value anywhere has been changed in place since, so
@@ -42,18 +43,18 @@ def _owner(a: np.ndarray) -> np.ndarray:
 def _counter(a: np.ndarray) -> list[Any]:
     owner = _owner(a)
     key = id(owner)
-    counter = _counters.get(key)
+    counter = counters.get(key)
     if counter is None:
-        counter = _counters[key] = [0]
-        weakref.finalize(owner, _counters.pop, key, None)  # forget it when the memory goes
+        counter = counters[key] = [0]
+        weakref.finalize(owner, counters.pop, key, None)  # forget it when the memory goes
     return counter
 
 
 def version_of(a: np.ndarray) -> int:
     """How many in-place changes the memory of array ``a`` has had."""
-    if not _counters:  # nothing was ever changed in place (or all of it is gone)
+    if not counters:  # nothing was ever changed in place (or all of it is gone)
         return 0
-    counter = _counters.get(id(a if a.base is None else _owner(a)))
+    counter = counters.get(id(a if a.base is None else _owner(a)))
     return 0 if counter is None else counter[0]
 
 
@@ -70,5 +71,5 @@ def record_change(t: Any, name: str, output_nr: int) -> None:
 
 def changed_by(a: np.ndarray) -> tuple[str, int] | None:
     """The op and output that ``record_change`` noted for the memory of ``a``, if any."""
-    counter = _counters.get(id(_owner(a))) if _counters else None
+    counter = counters.get(id(_owner(a))) if counters else None
     return None if counter is None or len(counter) < 3 else (counter[1], counter[2])

@@ -402,6 +402,9 @@ def rdiv(a: Any, c: float) -> Any:
 
 def pow(a: Any, exponent: Operand) -> Any:  # noqa: A001 - PyTorch's name
     """a ** exponent; a Python-number exponent records ``PowBackward0``."""
+    Tensor = _function.Tensor
+    if type(exponent) in _PY_NUMBERS and isinstance(a, Tensor) and a._dtype.is_floating_point:
+        return PowScalar.apply(a, exponent)  # the common case: x ** 2 keeps x's dtype
     if isinstance(exponent, _function.Tensor):
         return _binary(Pow, a, exponent)
     if not isinstance(a, _function.Tensor):

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd import function as _function
 from microtorch.autograd.function import Function
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
@@ -121,7 +122,9 @@ def _tensors(op: str, a: Any, b: Any, second: str = "mat2") -> None:
 
 def mm(a: Any, b: Any) -> Any:
     """Matrix product of two 2-D tensors."""
-    _tensors("mm", a, b)
+    Tensor = _function.Tensor
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
+        _tensors("mm", a, b)
     if a._data.ndim != 2 or b._data.ndim != 2:
         raise RuntimeError(f"{'self' if a._data.ndim != 2 else 'mat2'} must be a matrix")
     if a._data.shape[1] != b._data.shape[0]:
@@ -129,7 +132,8 @@ def mm(a: Any, b: Any) -> Any:
             f"mat1 and mat2 shapes cannot be multiplied ({_shape(a)} and {_shape(b)}) (the "
             "inner sizes must match: A's columns and B's rows)"
         )
-    _check_dtypes(a, b)
+    if a._dtype is not b._dtype:
+        _check_dtypes(a, b)
     return Mm.apply(a, b)
 
 
@@ -214,7 +218,9 @@ def matmul(a: Any, b: Any) -> Any:
     one matrix when that needs no copy, else expand, reshape and ``bmm``), so the graph has the
     same nodes and a shape error names the same sizes.
     """
-    _tensors("matmul", a, b, "other")
+    Tensor = _function.Tensor
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
+        _tensors("matmul", a, b, "other")
     da, db = a._data.ndim, b._data.ndim
     if da == 2 and db == 2:  # the common case first
         return mm(a, b)

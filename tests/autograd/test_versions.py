@@ -32,14 +32,14 @@ def test_changing_data_in_place_counts_as_a_change() -> None:
 
 
 def test_counts_are_forgotten_with_their_memory() -> None:
-    before = len(versions._counters)
+    before = len(versions.counters)
     tensors = [torch.zeros(3) for _ in range(50)]
     for t in tensors:
         t.add_(1)
-    assert len(versions._counters) == before + 50
+    assert len(versions.counters) == before + 50
     del tensors, t
     gc.collect()
-    assert len(versions._counters) == before
+    assert len(versions.counters) == before
     fresh = torch.zeros(3)  # may reuse a dead array's id: starts at version 0 all the same
     assert fresh._version == 0
 
