@@ -51,3 +51,26 @@ def test_a_graph_holds_numbers_not_counter_objects() -> None:
     gc.collect()
     assert all(isinstance(v, int) for v in y.grad_fn._saved_meta)
     assert not gc.is_tracked(y.grad_fn._saved_meta)
+
+
+def test_the_saved_value_shortcuts_agree_with_the_search(monkeypatch) -> None:
+    # _saved_meta skips the search in the usual cases; it must record what the search would.
+    from microtorch.autograd import function
+
+    monkeypatch.setattr(function, "counters", {})  # nothing changed in place: shortcuts on
+
+    a = torch.tensor([0.5, 2.0], requires_grad=True)
+    b = torch.tensor([1.5, -1.0], requires_grad=True)
+    cases = [
+        ((a, b), lambda: a * b),  # two inputs, in order
+        ((a,), lambda: a.log()),  # its input
+        ((a,), lambda: a.tanh()),  # its output
+        ((a, b), lambda: a / b),
+        ((b, a), lambda: torch.maximum(b, a)),
+        ((a,), lambda: a**3),
+    ]
+    for inputs, make in cases:
+        out = make()
+        node = out.grad_fn
+        expected = function._search_saved(node._saved, list(inputs), (out,), True)
+        assert node._saved_meta == expected, (node.name(), node._saved_meta, expected)
