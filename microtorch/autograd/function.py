@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -316,22 +316,23 @@ class Function:
     @classmethod
     def apply(cls, *args: Any) -> Any:
         """Run ``forward`` on ``args`` and, if any input requires grad, record the node."""
-        # One pass over the arguments: which are tensors, their values, one device, any grad.
-        tensors, values = [], []
+        # One pass over the arguments: their values, one device, any grad, any non-tensor.
+        values = []
         device = None
-        requires_grad = False
+        requires_grad = mixed = False
         for a in args:
             if isinstance(a, Tensor):
                 if a._device is not device:
                     if device is not None:
-                        _device_error(cls, [*tensors, a])
+                        _device_error(cls, args)
                     device = a._device
-                tensors.append(a)
                 values.append(a._data)
                 if a._rg:
                     requires_grad = True
             else:
                 values.append(a)
+                mixed = True
+        tensors = [a for a in args if isinstance(a, Tensor)] if mixed else args
         if not (requires_grad and _state.grad_enabled):
             return _run_unrecorded(cls, args, values, device)
         ctx: Any = cls._backward_cls()  # the node: a plain object, its fields set here
@@ -380,7 +381,7 @@ def _record(
     cls: type[Function],
     ctx: BackwardNode,
     args: tuple[Any, ...],
-    tensors: list[Any],
+    tensors: Sequence[Any],
     results: tuple[Any, ...],
 ) -> None:
     # Connect the new node to the graph: one edge per tensor input, in order, to the node
@@ -418,12 +419,12 @@ class _Zeros(dict[int, tuple[int, ...]]):
 _ZEROS = _Zeros()
 
 
-def _output_numbers(tensors: list[Any]) -> tuple[int, ...]:
+def _output_numbers(tensors: Sequence[Any]) -> tuple[int, ...]:
     return tuple([t._output_nr if t.grad_fn is not None else 0 for t in tensors])
 
 
 def _saved_meta(
-    saved: tuple[Any, ...], inputs: list[Any], results: tuple[Any, ...], raw: bool
+    saved: tuple[Any, ...], inputs: Sequence[Any], results: tuple[Any, ...], raw: bool
 ) -> tuple[Any, ...] | None:
     # What _search_saved would find, without the search, in the usual cases (a built-in op,
     # every version 0 because nothing alive was ever changed in place): the op saved its
@@ -444,7 +445,7 @@ def _saved_meta(
 
 
 def _search_saved(
-    saved: tuple[Any, ...], inputs: list[Any], results: tuple[Any, ...], raw: bool
+    saved: tuple[Any, ...], inputs: Sequence[Any], results: tuple[Any, ...], raw: bool
 ) -> tuple[Any, ...] | None:
     # For each saved value that is the data of an input or an output, remember its version,
     # so backward can refuse to use values that were changed in place since. One flat tuple
@@ -474,7 +475,7 @@ def _search_saved(
     return tuple(meta) if len(meta) > 1 else None
 
 
-def _device_error(cls: type[Function], args: list[Any]) -> None:
+def _device_error(cls: type[Function], args: tuple[Any, ...]) -> None:
     from microtorch.device import check_same_device
 
     name = cls.node_name or cls.__name__
