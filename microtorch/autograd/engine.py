@@ -202,7 +202,6 @@ def _walk(
                     hook(grad_inputs, grad_outputs)
         if not retain_graph:
             node._saved = None  # type: ignore[attr-defined]  # free what forward saved
-            node._saved_meta = None  # type: ignore[attr-defined]
         if record:
             yield BackwardStep(
                 index,

@@ -380,6 +380,10 @@ def mul(a: Operand, b: Operand) -> Any:
 
 def div(a: Operand, b: Operand, *, rounding_mode: str | None = None) -> Any:
     """a / b (true division: integers give floats), broadcasting."""
+    # x / 64 (a float tensor, a nonzero number): no zero to divide by, no warning to silence
+    Tensor = _function.Tensor
+    if type(b) in _PY_NUMBERS and b and rounding_mode is None and isinstance(a, Tensor):
+        return _binary(Div, a, b, None if a._dtype.is_floating_point else get_default_dtype())
     if rounding_mode is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
             q = np.true_divide(_data(a), _data(b))

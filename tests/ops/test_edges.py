@@ -99,3 +99,21 @@ def test_sigmoid_at_extreme_inputs_matches_torch(dtype: str, torch_module: Modul
     assert [v == 0 for v in mine[0]] == [v == 0 for v in theirs[0]]  # 0 exactly, no denormal
     np.testing.assert_allclose(mine[0], theirs[0], rtol=2e-7, atol=0)  # (libm: an ulp apart)
     np.testing.assert_allclose(mine[1], theirs[1], rtol=2e-7, atol=0)
+
+
+@pytest.mark.parametrize("divisor", [64, 2.5, -3, 0, 0.0, float("nan"), float("inf")])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool"])
+def test_division_by_a_number_matches_torch(dtype: str, divisor: float, torch_module) -> None:
+    # x / number has a short path; values, dtype and grad_fn must be PyTorch's, silently.
+    def run(lib: ModuleType) -> tuple[Any, ...]:
+        x = lib.tensor([1.0, -2.0, 0.0, 3.0]).to(getattr(lib, dtype))
+        if dtype.startswith("float"):
+            x.requires_grad_()
+        y = x / divisor
+        name = type(y.grad_fn).__name__ if y.grad_fn is not None else None
+        return str(y.dtype).split(".")[1], np.nan_to_num(y.detach().numpy(), nan=7.0).tolist(), name
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mine = run(microtorch)
+    assert mine == run(torch_module)
