@@ -25,7 +25,7 @@ import numpy as np
 from microtorch.autograd import grad_mode
 from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
-from microtorch.autograd.versions import changed_by, counters, epoch, version_of
+from microtorch.autograd.versions import changed_by, epoch, record_versions, version_of
 
 __all__ = ["Node", "AccumulateGrad", "BackwardNode", "Function", "FunctionCtx", "RemovableHandle"]
 
@@ -43,14 +43,6 @@ FREED_MESSAGE = (
     "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
     "through the graph a second time or if you need to access saved tensors after calling "
     "backward."
-)
-
-
-INFERENCE_SAVED_MESSAGE = (
-    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
-    "inference mode in computation tracked by autograd. To work around this, you can make a "
-    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
-    "`torch.inference_mode()`."
 )
 
 
@@ -400,7 +392,7 @@ def _record(
     ctx._next_nodes, ctx._next_nrs = tuple(nodes), numbers
     saved = ctx._saved
     if saved:
-        ctx._saved_meta = _saved_meta(saved, tensors, results, cls._raw)
+        ctx._saved_meta = record_versions(saved, tensors, results, cls._raw)
     if not cls._raw:
         _finish_tensor_ctx(ctx, args, results)
     if _switches.anomaly:
@@ -421,58 +413,6 @@ _ZEROS = _Zeros()
 
 def _output_numbers(tensors: Sequence[Any]) -> tuple[int, ...]:
     return tuple([t._output_nr if t.grad_fn is not None else 0 for t in tensors])
-
-
-def _saved_meta(
-    saved: tuple[Any, ...], inputs: Sequence[Any], results: tuple[Any, ...], raw: bool
-) -> tuple[Any, ...] | None:
-    # What _search_saved would find, without the search, in the usual cases (a built-in op,
-    # every version 0 because nothing alive was ever changed in place): the op saved its
-    # input, its two inputs in order (Mul, Mm), or its one output (Tanh).
-    if raw and not counters and not inputs[0]._inference:
-        n = len(saved)
-        first = saved[0]
-        if n == 1:
-            if first is inputs[0]._data:
-                return (epoch[0], 0, 0, -1)
-            if len(results) == 1 and first is results[0]._data:
-                return (epoch[0], 0, 0, 0)
-        elif n == 2 == len(inputs) and first is inputs[0]._data:
-            second = inputs[1]
-            if saved[1] is second._data and not second._inference:
-                return (epoch[0], 0, 0, -1, 1, 0, -2)
-    return _search_saved(saved, inputs, results, raw)
-
-
-def _search_saved(
-    saved: tuple[Any, ...], inputs: Sequence[Any], results: tuple[Any, ...], raw: bool
-) -> tuple[Any, ...] | None:
-    # For each saved value that is the data of an input or an output, remember its version,
-    # so backward can refuse to use values that were changed in place since. One flat tuple
-    # of numbers (epoch, index, version, position, ...), where position is the output's
-    # number, or -1 - k for the node's input k: numbers only, so the garbage collector need
-    # not scan it. (Counters, not enumerate: this runs for every recorded op, and enumerate
-    # objects cost more than the search itself.)
-    meta: list[Any] = [epoch[0]]
-    index = 0
-    for value in saved:
-        position = -1
-        for t in inputs:
-            if t._data is value if raw else t is value:
-                if t._inference:
-                    raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                meta += (index, version_of(t._data) if counters else 0, position)
-                break
-            position -= 1
-        else:
-            position = 0
-            for t in results:
-                if t._data is value if raw else t is value:
-                    meta += (index, version_of(t._data) if counters else 0, position)
-                    break
-                position += 1  # noqa: SIM113
-        index += 1  # noqa: SIM113
-    return tuple(meta) if len(meta) > 1 else None
 
 
 def _device_error(cls: type[Function], args: tuple[Any, ...]) -> None:

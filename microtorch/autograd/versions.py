@@ -16,11 +16,15 @@ values: use ``x.detach()``, which behaves the same in both.)
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["bump_version", "version_of", "changed_by", "record_change"]
+__all__ = [
+    "bump_version", "version_of", "changed_by", "record_change", "record_versions",
+    "INFERENCE_SAVED_MESSAGE",
+]  # fmt: skip
 
 # id(owning array) -> [count, name of the op that last changed it with recording on, its output].
 # Empty while nothing alive was ever changed in place: then every version is 0.
@@ -73,3 +77,68 @@ def changed_by(a: np.ndarray) -> tuple[str, int] | None:
     """The op and output that ``record_change`` noted for the memory of ``a``, if any."""
     counter = counters.get(id(_owner(a))) if counters else None
     return None if counter is None or len(counter) < 3 else (counter[1], counter[2])
+
+
+INFERENCE_SAVED_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`."
+)
+
+
+def record_versions(
+    saved: tuple[Any, ...], inputs: Sequence[Any], results: tuple[Any, ...], raw: bool
+) -> tuple[Any, ...] | None:
+    """The version of each saved value that is an input's or an output's data, for backward.
+
+    One flat tuple of numbers (epoch, index, version, position, ...), where position is the
+    output's number, or -1 - k for the node's input k; None if nothing saved is a tensor.
+    """
+    # What _search would find, without the search, in the usual cases (a built-in op,
+    # every version 0 because nothing alive was ever changed in place): the op saved its
+    # input, its two inputs in order (Mul, Mm), or its one output (Tanh).
+    if raw and not counters and not inputs[0]._inference:
+        n = len(saved)
+        first = saved[0]
+        if n == 1:
+            if first is inputs[0]._data:
+                return (epoch[0], 0, 0, -1)
+            if len(results) == 1 and first is results[0]._data:
+                return (epoch[0], 0, 0, 0)
+        elif n == 2 == len(inputs) and first is inputs[0]._data:
+            second = inputs[1]
+            if saved[1] is second._data and not second._inference:
+                return (epoch[0], 0, 0, -1, 1, 0, -2)
+    return _search(saved, inputs, results, raw)
+
+
+def _search(
+    saved: tuple[Any, ...], inputs: Sequence[Any], results: tuple[Any, ...], raw: bool
+) -> tuple[Any, ...] | None:
+    # For each saved value that is the data of an input or an output, remember its version,
+    # so backward can refuse to use values that were changed in place since. One flat tuple
+    # of numbers (epoch, index, version, position, ...), where position is the output's
+    # number, or -1 - k for the node's input k: numbers only, so the garbage collector need
+    # not scan it. (Counters, not enumerate: this runs for every recorded op, and enumerate
+    # objects cost more than the search itself.)
+    meta: list[Any] = [epoch[0]]
+    index = 0
+    for value in saved:
+        position = -1
+        for t in inputs:
+            if t._data is value if raw else t is value:
+                if t._inference:
+                    raise RuntimeError(INFERENCE_SAVED_MESSAGE)
+                meta += (index, version_of(t._data) if counters else 0, position)
+                break
+            position -= 1
+        else:
+            position = 0
+            for t in results:
+                if t._data is value if raw else t is value:
+                    meta += (index, version_of(t._data) if counters else 0, position)
+                    break
+                position += 1  # noqa: SIM113
+        index += 1  # noqa: SIM113
+    return tuple(meta) if len(meta) > 1 else None
