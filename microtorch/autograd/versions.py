@@ -95,21 +95,20 @@ def record_versions(
     One flat tuple of numbers (epoch, index, version, position, ...), where position is the
     output's number, or -1 - k for the node's input k; None if nothing saved is a tensor.
     """
-    # What _search would find, without the search, in the usual cases (a built-in op,
-    # every version 0 because nothing alive was ever changed in place): the op saved its
-    # input, its two inputs in order (Mul, Mm), or its one output (Tanh).
-    if raw and not counters and not inputs[0]._inference:
+    # What _search would find, without the search, in the usual cases of a built-in op: it
+    # saved its input, its two inputs in order (Mul, Mm), or its one output (Tanh).
+    if raw and not inputs[0]._inference:
         n = len(saved)
         first = saved[0]
         if n == 1:
             if first is inputs[0]._data:
-                return (epoch[0], 0, 0, -1)
+                return (epoch[0], 0, version_of(first), -1)
             if len(results) == 1 and first is results[0]._data:
-                return (epoch[0], 0, 0, 0)
+                return (epoch[0], 0, version_of(first), 0)
         elif n == 2 == len(inputs) and first is inputs[0]._data:
-            second = inputs[1]
-            if saved[1] is second._data and not second._inference:
-                return (epoch[0], 0, 0, -1, 1, 0, -2)
+            second = saved[1]
+            if second is inputs[1]._data and not inputs[1]._inference:
+                return (epoch[0], 0, version_of(first), -1, 1, version_of(second), -2)
     return _search(saved, inputs, results, raw)
 
 
@@ -130,14 +129,14 @@ def _search(
             if t._data is value if raw else t is value:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                meta += (index, version_of(t._data) if counters else 0, position)
+                meta += (index, version_of(t._data), position)
                 break
             position -= 1
         else:
             position = 0
             for t in results:
                 if t._data is value if raw else t is value:
-                    meta += (index, version_of(t._data) if counters else 0, position)
+                    meta += (index, version_of(t._data), position)
                     break
                 position += 1  # noqa: SIM113
         index += 1  # noqa: SIM113

@@ -127,6 +127,11 @@ def mm(a: Any, b: Any) -> Any:
         _tensors("mm", a, b)
     if a._data.ndim != 2 or b._data.ndim != 2:
         raise RuntimeError(f"{'self' if a._data.ndim != 2 else 'mat2'} must be a matrix")
+    return _mm(a, b)
+
+
+def _mm(a: Any, b: Any) -> Any:
+    # mm once both are known to be 2-D tensors (matmul's common case comes straight here).
     if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({_shape(a)} and {_shape(b)}) (the "
@@ -223,7 +228,7 @@ def matmul(a: Any, b: Any) -> Any:
         _tensors("matmul", a, b, "other")
     da, db = a._data.ndim, b._data.ndim
     if da == 2 and db == 2:  # the common case first
-        return mm(a, b)
+        return _mm(a, b)
     if da == 0 or db == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"

@@ -53,12 +53,13 @@ def test_a_graph_holds_numbers_not_counter_objects() -> None:
     assert not gc.is_tracked(y.grad_fn._saved_meta)
 
 
-def test_the_saved_value_shortcuts_agree_with_the_search(monkeypatch) -> None:
+def test_the_saved_value_shortcuts_agree_with_the_search() -> None:
     # _saved_meta skips the search in the usual cases; it must record what the search would.
-    monkeypatch.setattr(versions, "counters", {})  # nothing changed in place: shortcuts on
 
     a = torch.tensor([0.5, 2.0], requires_grad=True)
     b = torch.tensor([1.5, -1.0], requires_grad=True)
+    with torch.no_grad():
+        b.mul_(1.0)  # b at version 1, so versions are looked up, not taken as 0
     cases = [
         ((a, b), lambda: a * b),  # two inputs, in order
         ((a,), lambda: a.log()),  # its input
@@ -72,3 +73,4 @@ def test_the_saved_value_shortcuts_agree_with_the_search(monkeypatch) -> None:
         node = out.grad_fn
         expected = versions._search(node._saved, list(inputs), (out,), True)
         assert node._saved_meta == expected, (node.name(), node._saved_meta, expected)
+    assert (a * b).grad_fn._saved_meta[1:] == (0, 0, -1, 1, 1, -2)  # b's version is 1
