@@ -139,7 +139,7 @@ def w2(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -
     impls = {n: (lambda lib=lib: _train_lib(lib, data, 2000)) for n, lib in libs.items() if lib}
     impls["numpy"] = lambda: _train_numpy(data, 2000)
     _check("W2", {k: f() for k, f in impls.items()})
-    t = interleaved(impls, max(repeats // 5, 1))
+    t = interleaved(impls, max(repeats // 2, 1))  # 7 runs of 2,000 steps: a steadier median
     yield ("5-8-1 net, 2,000 SGD steps", "s", t["microtorch"], t["numpy"], t.get("torch"))
 
 
@@ -235,7 +235,7 @@ def w4(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -
     impls = {k: (lambda lib=lib: run(lib)) for k, lib in libs.items() if lib}
     impls["numpy"] = run_numpy
     _check("W4", {k: f() for k, f in impls.items()}, rtol=1e-2)
-    t = interleaved(impls, max(repeats // 5, 1))
+    t = interleaved(impls, max(repeats // 3, 1))
     yield ("100,000-op chain, fwd+bwd", "s", t["microtorch"], t["numpy"], t.get("torch"))
 
 

@@ -99,8 +99,9 @@ class Mean(Function):
     @staticmethod
     def forward(ctx, a):
         ctx.shape, ctx.n = a.shape, builtins.max(a.size, 1)
-        with np.errstate(invalid="ignore"):  # the mean of nothing is nan, without a warning
-            return a.sum() / a.dtype.type(a.size)
+        if a.size == 0:  # the mean of nothing is nan (numpy would also warn)
+            return np.full((), np.nan, a.dtype)
+        return a.sum() / a.dtype.type(a.size)
 
     @staticmethod
     def backward(ctx, grad_output):
