@@ -279,6 +279,7 @@ class Function:
     """
 
     _raw: ClassVar[bool] = False
+    ctx_fields: ClassVar[tuple[str, ...]] = ()  # names forward sets on ctx (optional; faster)
     # PyTorch's grad_fn name, default "<Class>Backward"; a C++ node's carries its namespace
     node_name: ClassVar[str | None] = None
     _backward_cls: ClassVar[type[BackwardNode]]
@@ -288,7 +289,8 @@ class Function:
         full = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
         # PyTorch's C++-only nodes report their namespace: "torch::autograd::CopySlices".
         name = full.rsplit("::", 1)[-1]
-        attrs: dict[str, Any] = {"_function": cls, "__slots__": ()}
+        # ctx_fields: what forward keeps on ctx (ctx.shapes = ...), as slots, not a dict per node
+        attrs: dict[str, Any] = {"_function": cls, "__slots__": getattr(cls, "ctx_fields", ())}
         if name != full:
             attrs["name"] = lambda self: full
         cls._backward_cls = type(name, (BackwardNode,), attrs)

@@ -31,6 +31,7 @@ class Add(Function):
     """z = a + alpha * b, so dz/da = 1 and dz/db = alpha (usually 1: the gradient passes)."""
 
     _raw, node_name = True, "AddBackward0"
+    ctx_fields = ("shapes", "alpha")
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -52,6 +53,7 @@ class Sub(Function):
     """z = a - alpha * b, so dz/da = 1 and dz/db = -alpha."""
 
     _raw, node_name = True, "SubBackward0"
+    ctx_fields = ("shapes", "alpha")
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -127,6 +129,7 @@ class PowScalar(Function):
     """z = a ** n for a number n, so dz/da = n * a ** (n - 1)."""
 
     _raw, node_name = True, "PowBackward0"
+    ctx_fields = ("n",)
 
     @staticmethod
     def forward(ctx, a, n):
@@ -227,6 +230,7 @@ class Where(Function):
     """z = a where cond else b: each input gets the gradient at the positions it was chosen."""
 
     _raw, node_name = True, "WhereBackward0"
+    ctx_fields = ("cond", "shapes")
 
     @staticmethod
     def forward(ctx, cond, a, b):
@@ -247,6 +251,7 @@ class MaskedFill(Function):
     """z = a with ``value`` where mask is True: the gradient is 0 at the filled positions."""
 
     _raw, node_name = True, "MaskedFillBackward0"
+    ctx_fields = ("mask",)
 
     @staticmethod
     def forward(ctx, a, mask, value):

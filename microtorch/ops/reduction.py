@@ -65,6 +65,7 @@ class Sum(Function):
     """z = sum(a), so dz/da = 1 for every element: the gradient is copied to each one."""
 
     _raw, node_name = True, "SumBackward0"
+    ctx_fields = ("shape",)
 
     @staticmethod
     def forward(ctx, a, dtype):
@@ -80,6 +81,7 @@ class SumDim(Function):
     """z = sum(a, dim), so dz/da = 1: each element gets the gradient of its sum."""
 
     _raw, node_name = True, "SumBackward1"
+    ctx_fields = ("shape", "axes", "keepdim")
 
     @staticmethod
     def forward(ctx, a, axes, keepdim, dtype):
@@ -95,6 +97,7 @@ class Mean(Function):
     """z = mean(a) = sum(a) / n, so dz/da = 1 / n for every element."""
 
     _raw, node_name = True, "MeanBackward0"
+    ctx_fields = ("shape", "n")
 
     @staticmethod
     def forward(ctx, a):
@@ -112,6 +115,7 @@ class MeanDim(Function):
     """z = mean(a, dim), so dz/da = 1 / n, n the number of elements averaged."""
 
     _raw, node_name = True, "MeanBackward1"
+    ctx_fields = ("shape", "axes", "keepdim")
 
     @staticmethod
     def forward(ctx, a, axes, keepdim):
@@ -415,6 +419,7 @@ class Softmax(Function):
     """y = exp(a) / sum(exp(a)) along dim, so the gradient is y * (g - sum(g * y))."""
 
     _raw, node_name = True, "SoftmaxBackward0"
+    ctx_fields = ("dim",)
 
     @staticmethod
     def forward(ctx, a, dim):
@@ -436,6 +441,7 @@ class LogSoftmax(Function):
     """y = a - log(sum(exp(a))) along dim, so the gradient is g - softmax(a) * sum(g)."""
 
     _raw, node_name = True, "LogSoftmaxBackward0"
+    ctx_fields = ("dim",)
 
     @staticmethod
     def forward(ctx, a, dim):
