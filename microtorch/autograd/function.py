@@ -136,7 +136,7 @@ class BackwardNode(Node):
     __slots__ = ("_needs", "_saved", "_saved_meta", "_out_shape", "_out_dtype")
     _needs: tuple[bool, ...]  # needs_input_grad of a student's Function (set by apply)
     _saved: tuple[Any, ...] | None  # None once backward has freed it
-    _saved_meta: tuple[Any, ...] | None  # version counters of the saved values (see _saved_meta)
+    _saved_meta: tuple[Any, ...] | None  # versions of the saved values (versions.record_versions)
     _out_shape: Any  # the output's shape (a tuple per output when there are several)
     _out_dtype: Any
     _function: ClassVar[type[Function]]
@@ -330,7 +330,7 @@ class Function:
         if not (requires_grad and _state.grad_enabled):
             return _run_unrecorded(cls, args, values, device)
         ctx: Any = cls._backward_cls()  # the node: a plain object, its fields set here
-        ctx._saved, ctx._saved_meta, ctx._sequence_nr = (), None, next(_sequence)
+        ctx._saved, ctx._sequence_nr = (), next(_sequence)
         if _scope_stack:
             ctx._scope = _scope_stack[-1]
         out = cls.forward(ctx, *values) if cls._raw else _run_tensor_forward(cls, ctx, args)
@@ -367,6 +367,7 @@ def _run_unrecorded(
 def _run_tensor_forward(cls: type[Function], ctx: BackwardNode, args: tuple[Any, ...]) -> Any:
     # A student's Function: its forward gets the Tensors, with recording off inside.
     ctx._needs = tuple(isinstance(a, Tensor) and a._rg for a in args)
+    ctx._saved_meta = None  # (set by _record; its forward may already read saved_tensors)
     with grad_mode.no_grad():
         return _unwrap_outputs(cls, cls.forward(ctx, *args))
 
@@ -383,8 +384,9 @@ def _record(
     nodes = []
     numbers = _ZEROS[len(tensors)]  # which output of its node each input is: nearly always 0
     for t in tensors:
-        if t.grad_fn is not None:
-            nodes.append(t.grad_fn)
+        fn = t.grad_fn
+        if fn is not None:
+            nodes.append(fn)
             if t._output_nr:  # (an output of a multi-output op, e.g. max(dim=...))
                 numbers = _output_numbers(tensors)
         elif t._rg:
@@ -393,8 +395,7 @@ def _record(
             nodes.append(None)
     ctx._next_nodes, ctx._next_nrs = tuple(nodes), numbers
     saved = ctx._saved
-    if saved:
-        ctx._saved_meta = record_versions(saved, tensors, results, cls._raw)
+    ctx._saved_meta = record_versions(saved, tensors, results, cls._raw) if saved else None
     if not cls._raw:
         _finish_tensor_ctx(ctx, args, results)
     if _switches.anomaly:
@@ -410,7 +411,7 @@ class _Zeros(dict[int, tuple[int, ...]]):
         return zeros
 
 
-_ZEROS = _Zeros()
+_ZEROS = _Zeros({n: (0,) * n for n in range(8)})
 
 
 def _output_numbers(tensors: Sequence[Any]) -> tuple[int, ...]:
