@@ -14,6 +14,7 @@ the cell's own frame and the message stay). Running it twice gives byte-identica
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import time
@@ -58,7 +59,15 @@ def sanitize_patterns(path: Path = SANITIZE_CFG) -> list[tuple[re.Pattern[str], 
 
 
 def execute(nb: nbformat.NotebookNode, cwd: Path) -> None:
-    """Run every code cell of ``nb`` in a fresh kernel of this Python, storing the outputs."""
+    """Run every code cell of ``nb`` in a fresh kernel of this Python, storing the outputs.
+
+    The kernel imports microtorch from this checkout (PYTHONPATH), not from wherever the
+    .venv's editable install points: re-executing in a second git worktree shows that
+    worktree's code.
+    """
+    root = str(NOTEBOOKS.parent)
+    paths = [root, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))  # the kernel inherits it
     km = KernelManager(kernel_name=CURRENT_ENV, kernel_spec_manager=_CurrentEnvSpecs())
     client = NotebookClient(
         nb,
