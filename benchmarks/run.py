@@ -25,6 +25,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import explain  # noqa: E402
 import memory  # noqa: E402
 import teaching  # noqa: E402
 import workloads  # noqa: E402
@@ -121,6 +122,7 @@ def main() -> None:
     header += f"| {'mt/torch':>8} | {'mt/numpy':>8} | goal"
     print(header)
     print("|" + "|".join("-" * len(c) for c in header.split("|")[1:]))
+    not_met = set()
     for wid, label, unit, mt_v, np_v, torch_v in rows:
 
         def fmt(v: float | None, unit: str = unit) -> str:
@@ -128,10 +130,33 @@ def main() -> None:
 
         r_t = f"{mt_v / torch_v:.2f}x" if torch_v else "-"
         r_n = f"{mt_v / np_v:.2f}x" if np_v else "-"
+        goal = goal_text(wid, label, mt_v, np_v, torch_v)
+        if goal.startswith("NOT met"):
+            not_met.add(wid)
         print(
             f"| {wid:<3} | {label:<34} | {fmt(mt_v):>11} | {fmt(np_v):>11} | {fmt(torch_v):>11} "
-            f"| {r_t:>8} | {r_n:>8} | {goal_text(wid, label, mt_v, np_v, torch_v)}"
+            f"| {r_t:>8} | {r_n:>8} | {goal}"
         )
+    explain_not_met(not_met)
+
+
+def explain_not_met(not_met: set[str]) -> None:
+    """For W1, W2 and W3 goals not met: a live breakdown of where the time goes, and why."""
+    if "W1" in not_met:
+        print("\nW1, where one tiny forward op's time goes:")
+        for line in explain.w1_breakdown(mt):
+            print(line)
+        print("  " + explain.WHY["W1"])
+    if "W2" in not_met:
+        print("\nW2, the step by phase (medians of 500 steps, in turn with torch):")
+        for line in explain.w2_breakdown(mt, torch, workloads._seed_data()):
+            print(line)
+        print("  " + explain.WHY["W2"])
+    if "W3" in not_met:
+        print("\nW3, the step by phase (medians of 300 steps, in turn with numpy):")
+        for line in explain.w3_breakdown(mt, workloads._mlp_data()):
+            print(line)
+        print("  " + explain.WHY["W3"])
 
 
 if __name__ == "__main__":
