@@ -62,6 +62,31 @@ def w1_breakdown(mt: Any) -> Iterator[str]:
         )
 
 
+class _Phases:
+    """Forward, backward and update times of training steps, per implementation (us)."""
+
+    NAMES = ("forward", "backward", "update")
+
+    def __init__(self) -> None:
+        self.times: dict[str, dict[str, list[float]]] = {}
+
+    def add(self, impl: str, *marks: float) -> None:
+        """Record one step from its four time marks: start, after forward, backward, update."""
+        times = self.times.setdefault(impl, {})
+        for name, a, b in zip(self.NAMES, marks, marks[1:]):
+            times.setdefault(name, []).append((b - a) * 1e6)
+
+    def lines(self, reference: str) -> Iterator[str]:
+        """One line per phase: microtorch's median, the reference's, and their ratio."""
+        for name in self.NAMES:
+            m = statistics.median(self.times["microtorch"][name])
+            line = f"  {name:8s} microtorch {m:7.1f} us"
+            if reference in self.times:
+                r = statistics.median(self.times[reference][name])
+                line += f" | {reference} {r:7.1f} us | {m / r:4.2f}x"
+            yield line
+
+
 def w3_breakdown(mt: Any, data: tuple[np.ndarray, ...], steps: int = 300) -> Iterator[str]:
     """The median forward, backward and update time of W3's step, microtorch and numpy."""
     x0, labels, *weights = data
@@ -70,11 +95,7 @@ def w3_breakdown(mt: Any, data: tuple[np.ndarray, ...], steps: int = 300) -> Ite
     params = [mt.tensor(w).requires_grad_() for w in weights]
     w1, b1, w2, b2 = params
     np_params = [w.copy() for w in weights]
-    phases: dict[str, dict[str, list[float]]] = {"microtorch": {}, "numpy": {}}
-
-    def note(impl: str, name: str, seconds: float) -> None:
-        phases[impl].setdefault(name, []).append(seconds * 1e6)
-
+    phases = _Phases()
     for _ in range(steps):
         t0 = time.perf_counter()
         for p in params:
@@ -87,9 +108,7 @@ def w3_breakdown(mt: Any, data: tuple[np.ndarray, ...], steps: int = 300) -> Ite
         with mt.no_grad():
             for p in params:
                 p -= 0.1 * p.grad
-        t3 = time.perf_counter()
-        for name, a, b in (("forward", t0, t1), ("backward", t1, t2), ("update", t2, t3)):
-            note("microtorch", name, b - a)
+        phases.add("microtorch", t0, t1, t2, time.perf_counter())
         t0 = time.perf_counter()
         nw1, nb1, nw2, nb2 = np_params
         z1 = x0 @ nw1 + nb1
@@ -105,13 +124,8 @@ def w3_breakdown(mt: Any, data: tuple[np.ndarray, ...], steps: int = 300) -> Ite
         t2 = time.perf_counter()
         for w, gr in zip(np_params, grads):
             w -= 0.1 * gr
-        t3 = time.perf_counter()
-        for name, a, b in (("forward", t0, t1), ("backward", t1, t2), ("update", t2, t3)):
-            note("numpy", name, b - a)
-    for name in ("forward", "backward", "update"):
-        m = statistics.median(phases["microtorch"][name])
-        n = statistics.median(phases["numpy"][name])
-        yield f"  {name:8s} microtorch {m:7.1f} us | numpy {n:7.1f} us | {m / n:4.2f}x"
+        phases.add("numpy", t0, t1, t2, time.perf_counter())
+    yield from phases.lines("numpy")
 
 
 def w2_breakdown(
@@ -123,7 +137,7 @@ def w2_breakdown(
     for name, lib in libs.items():
         x, y, *weights = (lib.tensor(a) for a in data)
         state[name] = (lib, x, y, [w.requires_grad_() for w in weights])
-    phases: dict[str, dict[str, list[float]]] = {name: {} for name in libs}
+    phases = _Phases()
     for _ in range(steps):
         for name, (lib, x, y, params) in state.items():
             w1, b1, w2, b2 = params
@@ -138,13 +152,5 @@ def w2_breakdown(
             with lib.no_grad():
                 for p in params:
                     p -= 1.0 * p.grad
-            t3 = time.perf_counter()
-            for phase, a, b in (("forward", t0, t1), ("backward", t1, t2), ("update", t2, t3)):
-                phases[name].setdefault(phase, []).append((b - a) * 1e6)
-    for phase in ("forward", "backward", "update"):
-        m = statistics.median(phases["microtorch"][phase])
-        line = f"  {phase:8s} microtorch {m:6.1f} us"
-        if "torch" in phases:
-            t = statistics.median(phases["torch"][phase])
-            line += f" | torch {t:6.1f} us | {m / t:4.2f}x"
-        yield line
+            phases.add(name, t0, t1, t2, time.perf_counter())
+    yield from phases.lines("torch")
