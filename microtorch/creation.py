@@ -19,7 +19,7 @@ from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import dtype, from_numpy_dtype, get_default_dtype, int64, promote_types
 from microtorch.ops._checks import expect_tensor
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace",
@@ -83,7 +83,7 @@ def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: 
         )
     if dtype_ is not None:
         data = data.astype(dtype_.numpy, copy=False)
-    t = Tensor._make(data, False, None, 0, as_device(device), grad_mode.state.inference)
+    t = plain_tensor(data, as_device(device), grad_mode.state.inference)
     if requires_grad:
         t._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
     return t
@@ -195,7 +195,7 @@ def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor that shares memory with ``array`` (changing one changes the other)."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    return Tensor._make(array, False, None, 0, None, False)
+    return plain_tensor(array)
 
 
 def _shape(size: Sequence[Any], op: str = "empty") -> tuple[int, ...]:

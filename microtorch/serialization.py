@@ -23,7 +23,7 @@ from typing import IO, Any
 import numpy as np
 
 from microtorch.nn.parameter import Parameter
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["save", "load"]
 
@@ -270,7 +270,7 @@ def _decode(node: dict[str, Any], archive: Any, memo: dict[str, Tensor]) -> Any:
 def _tensor(node: dict[str, Any], data: np.ndarray) -> Tensor:
     if data.dtype.name != node["dtype"]:
         raise ValueError(f"array {node['array']} is {data.dtype.name}, expected {node['dtype']}")
-    t = Tensor._make(np.array(data), False, None)  # a writeable copy, owned by the tensor
+    t = plain_tensor(np.array(data))  # a writeable copy, owned by the tensor
     if node["parameter"]:
         return Parameter(t, requires_grad=bool(node["requires_grad"]))
     return t.requires_grad_(True) if node["requires_grad"] else t

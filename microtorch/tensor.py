@@ -12,7 +12,6 @@ part of a graph raise an error instead of being rewritten onto the base.
 
 from __future__ import annotations
 
-import sys
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
@@ -21,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from microtorch import _tensor_str
-from microtorch.autograd import function as _function
-from microtorch.autograd.function import AccumulateGrad, RemovableHandle
+from microtorch.autograd import node as _node
 from microtorch.autograd.grad_mode import state as _grad_state
+from microtorch.autograd.node import AccumulateGrad, RemovableHandle
 from microtorch.autograd.versions import bump_version, version_of
 from microtorch.device import CPU, as_device, device
 from microtorch.dtypes import (
@@ -38,12 +37,12 @@ from microtorch.dtypes import (
 )
 from microtorch.dtypes import bool as bool_
 from microtorch.ops import elementwise as ew
-from microtorch.ops import indexing, join, linalg, reduction, sorting, unary
+from microtorch.ops import indexing, join, linalg, reduction, sorting, unary, views
 from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
 
-__all__ = ["Tensor", "Size"]
+__all__ = ["Tensor", "Size", "plain_tensor", "op_result"]
 
 # Inside Tensor, "float" and "dtype" name methods and properties; annotations use these.
 Number = float
@@ -75,17 +74,18 @@ class Tensor:
     """A multi-dimensional array that can record the operations applied to it."""
 
     __slots__ = (
-        "_data", "_dtype", "_device", "_rg", "_grad", "grad_fn", "_output_nr",
-        "_base", "_hooks", "_acc", "_retains", "_inference", "__weakref__",
+        "_data", "_dtype", "_device", "_rg", "_grad", "_grad_fn", "_output_nr",
+        "_base", "_view_version", "_hooks", "_acc", "_retains", "_inference", "__weakref__",
     )  # fmt: skip
     _data: np.ndarray  # the values
     _dtype: DType
     _device: device
     _rg: bool  # requires_grad
     _grad: Tensor | None
-    grad_fn: Any  # the Node that made this tensor, None for leaves
+    _grad_fn: Any  # the Node that made this tensor, None for leaves (see the grad_fn property)
     _output_nr: int  # which output of grad_fn this tensor is
-    _base: Tensor | None  # the tensor this one is a view of
+    _base: Tensor | None  # the tensor this one is a view of (its memory, its version count)
+    _view_version: int  # a view's version when its grad_fn was last set (see grad_fn)
     _hooks: list[Callable[[Tensor], Tensor | None]] | None
     _acc: weakref.ref[AccumulateGrad] | None
     _retains: bool
@@ -100,19 +100,7 @@ class Tensor:
             data = np.zeros(args, get_default_dtype().numpy)
         else:
             data = np.array(args[0] if args else [], dtype=get_default_dtype().numpy)
-        return _make(data, False, None, 0, None, False, cls)
-
-    # --- construction -------------------------------------------------------------------
-    @staticmethod
-    def _make(
-        data: Any,
-        requires_grad: bool,
-        grad_fn: Any,
-        output_nr: int = 0,
-        device: device | None = None,
-        inference: bool = False,
-    ) -> Tensor:
-        return _make(data, requires_grad, grad_fn, output_nr, device, inference, Tensor)
+        return plain_tensor(data, kind=cls)
 
     # --- the fields ---------------------------------------------------------------------
     @property
@@ -123,7 +111,7 @@ class Tensor:
         a backward that saved ``x`` refuses to run (PyTorch silently uses the new values).
         Prefer ``x.detach()``, which behaves the same in both.
         """
-        return _make(self._data, False, None, 0, self._device, False, Tensor)
+        return plain_tensor(self._data, self._device)
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -148,7 +136,24 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         """Whether operations on this tensor are recorded so gradients can flow to it."""
+        if self._base is not None:
+            views.refresh(self)  # an in-place change of the base may have made it require grad
         return self._rg
+
+    @property
+    def grad_fn(self) -> Any:
+        """The node that made this tensor (``None`` for a leaf): where backward goes next.
+
+        A view whose memory was changed in place since it was made gets a new one, as in
+        PyTorch: ``AsStridedBackward0``, which reads the view out of its base's gradient.
+        """
+        if self._base is not None:
+            views.refresh(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node: Any) -> None:
+        self._grad_fn = node
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
@@ -184,6 +189,10 @@ class Tensor:
     def is_leaf(self) -> bool:
         """True for tensors the user created (and anything not requiring grad)."""
         return self.grad_fn is None
+
+    @property
+    def _is_view(self) -> bool:
+        return self._base is not None
 
     @property
     def grad(self) -> Tensor | None:
@@ -390,13 +399,11 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """The same values, cut out of the graph: no gradient flows back through it."""
-        out = _make(self._data, False, None, 0, self._device, False, Tensor)
-        # (one memory with self, so one version count: see autograd/versions.py)
-        return out
+        return plain_tensor(self._data, self._device)  # one memory, so one version count
 
     def detach_(self) -> Tensor:
         """Cut this tensor out of the graph in place."""
-        self.grad_fn, self._rg = None, False
+        self._grad_fn, self._rg, self._base = None, False, None
         return self
 
     def retain_grad(self) -> None:
@@ -408,7 +415,6 @@ class Tensor:
         node = self.grad_fn
         if node._retain_grad is None:
             node._retain_grad = {}
-            node._has_pre_hooks = True
         node._retain_grad[self._output_nr] = weakref.ref(self)
         self._retains = True
 
@@ -422,10 +428,9 @@ class Tensor:
             self._hooks.append(hook)
             return RemovableHandle(self._hooks, hook)
         node = self.grad_fn
-        if node._tensor_pre_hooks is None:
-            node._tensor_pre_hooks = {}
-            node._has_pre_hooks = True
-        hooks = node._tensor_pre_hooks.setdefault(self._output_nr, [])
+        if node._tensor_hooks is None:
+            node._tensor_hooks = {}
+        hooks = node._tensor_hooks.setdefault(self._output_nr, [])
         hooks.append(hook)
         return RemovableHandle(hooks, hook)
 
@@ -438,21 +443,16 @@ class Tensor:
         return node
 
     def _add_to_grad(self, grad: np.ndarray, out_of_place: bool = False) -> None:
-        # Gradients accumulate: ``.grad += new``, in place, as PyTorch does for leaves.
-        if grad.dtype != self._data.dtype:
-            grad = grad.astype(self._data.dtype)
-        current = self._grad
-        if current is None:
-            # Keep the array only if nothing else can see it (not a view, no other owner);
-            # otherwise a later in-place += would change someone else's values.
-            fresh = grad.base is None and sys.getrefcount(grad) <= 3 and grad.flags.writeable
-            data = grad if fresh and not out_of_place else np.array(grad, copy=True)
-            self._grad = _make(data, False, None, 0, self._device, False, Tensor)
+        """``.grad += grad``: gradients accumulate. In place, as PyTorch does for leaves;
+        a retained non-leaf gets a new ``.grad`` each time (``out_of_place``)."""
+        grad = grad.astype(self._data.dtype, copy=False)
+        if self._grad is None:  # a copy: .grad owns its memory, so += changes nothing else
+            self._grad = plain_tensor(grad.copy(), self._device)
         elif out_of_place:
-            self._grad = _make(current._data + grad, False, None, 0, self._device, False, Tensor)
+            self._grad = plain_tensor(self._grad._data + grad, self._device)
         else:
-            current._data += grad
-            bump_version(current)
+            self._grad._data += grad
+            bump_version(self._grad)
 
     # --- conversion ---------------------------------------------------------------------
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
@@ -472,15 +472,9 @@ class Tensor:
                     "Cannot copy out of meta tensor; no data! (Fix: create the tensor on the "
                     "device you need, e.g. torch.zeros(2, 2, device='cpu').)"
                 )
-            out = _make(
-                out._data.copy(),
-                out._rg,
-                out.grad_fn,
-                out._output_nr,
-                as_device(target_device),
-                False,
-                Tensor,
-            )
+            moved = plain_tensor(out._data.copy(), as_device(target_device))
+            moved._rg, moved._grad_fn, moved._output_nr = out._rg, out._grad_fn, out._output_nr
+            out = moved
         return out
 
     def float(self) -> Tensor:
@@ -571,6 +565,9 @@ class Tensor:
 
     def __itruediv__(self, other: Any) -> Tensor:  # type: ignore[misc]  # (see below)
         return self.div_(other)
+
+    def __ipow__(self, other: Any) -> Tensor:  # type: ignore[misc]  # (see below)
+        return self.pow_(other)
 
     # --- arithmetic ---------------------------------------------------------------------
     # The operators are the op functions themselves (one Python call less per operation);
@@ -698,15 +695,15 @@ class Tensor:
         return linalg.norm(self, p)
 
     def new_tensor(self, data: Any) -> Tensor:
-        return _make(np.array(data, self._data.dtype), False, None, 0, self._device, False, Tensor)
+        return plain_tensor(np.array(data, self._data.dtype), self._device)
 
     def new_zeros(self, *size: Any) -> Tensor:
         dims = shape_ops.parse_shape(size, int(np.prod([int(s) for s in _flat(size)])))
-        return _make(np.zeros(dims, self._data.dtype), False, None, 0, self._device, False, Tensor)
+        return plain_tensor(np.zeros(dims, self._data.dtype), self._device)
 
     def new_ones(self, *size: Any) -> Tensor:
         dims = shape_ops.parse_shape(size, int(np.prod([int(s) for s in _flat(size)])))
-        return _make(np.ones(dims, self._data.dtype), False, None, 0, self._device, False, Tensor)
+        return plain_tensor(np.ones(dims, self._data.dtype), self._device)
 
 
 def _flat(size: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -717,35 +714,26 @@ def _index_put(a: Tensor, index: Any, value: Any) -> Tensor:
     return indexing.index_put(a, index, value)
 
 
-def _make(
-    data: Any,
-    requires_grad: bool,
-    grad_fn: Any,
-    output_nr: int,
-    device: device | None,
-    inference: bool,
-    cls: type[Tensor] = Tensor,
+def plain_tensor(
+    data: Any, device: device | None = None, inference: bool = False, *, kind: type = Tensor
 ) -> Tensor:
-    # The one place a Tensor object is assembled; ops call it for every result.
-    if type(data) is not np.ndarray:
-        data = np.asarray(data)
-    t = object.__new__(cls)
-    t._data = data
-    d = _FROM_NUMPY.get(data.dtype)
-    t._dtype = d if d is not None else from_numpy_dtype(data.dtype)
+    """A tensor holding ``data`` (a numpy array), outside any graph."""
+    t = object.__new__(kind)
+    t._data = data if type(data) is np.ndarray else np.asarray(data)
+    found = _FROM_NUMPY.get(t._data.dtype)
+    t._dtype = found if found is not None else from_numpy_dtype(t._data.dtype)
     t._device = device or CPU
-    t._rg = requires_grad
-    t._grad = None
-    t.grad_fn = grad_fn
-    t._output_nr = output_nr
-    t._base = None
-    t._hooks = None
-    t._acc = None
-    t._retains = False
-    t._inference = inference
+    t._rg, t._grad, t._grad_fn, t._output_nr, t._base = False, None, None, 0, None
+    t._hooks, t._acc, t._retains, t._inference = None, None, False, inference
+    return t
+
+
+def op_result(data: np.ndarray, node: Any, output_nr: int, device: device | None) -> Tensor:
+    """Output ``output_nr`` of an operation: its values, and ``node`` as its ``grad_fn``."""
+    t = plain_tensor(data, device)
+    t._rg, t._grad_fn, t._output_nr = True, node, output_nr
     return t
 
 
 # Lets autograd wrap results without importing this module (see autograd/function.py).
-_function.Tensor = Tensor
-_function.make_tensor = _make
+_node.Tensor, _node.plain_tensor, _node.op_result = Tensor, plain_tensor, op_result

@@ -14,7 +14,7 @@ import numpy as np
 
 from microtorch.autograd import backward
 from microtorch.autograd.grad_mode import no_grad
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["assert_close", "check_function"]
 
@@ -155,7 +155,7 @@ def _outputs(result: Any) -> list[Tensor]:
 def _loss(fn: Callable[..., Any], arrays: Sequence[np.ndarray], grads: list[np.ndarray]) -> float:
     # sum(grad_output * output): its derivative is exactly what backward computes.
     with no_grad():
-        outs = _outputs(fn(*(Tensor._make(x, False, None) for x in arrays)))
+        outs = _outputs(fn(*(plain_tensor(x) for x in arrays)))
     return sum(float((g * o._data).sum()) for g, o in zip(grads, outs))
 
 
@@ -185,10 +185,7 @@ def check_function(
     autograd computed -0.264, finite differences give -0.528 (difference 0.264; allowed 0.000538).
     2 of 2 elements of this input are wrong.
     """
-    leaves = [
-        Tensor._make(np.array(_values(x), dtype=np.float64), False, None).requires_grad_()
-        for x in inputs
-    ]
+    leaves = [plain_tensor(np.array(_values(x), dtype=np.float64)).requires_grad_() for x in inputs]
     outs = _outputs(fn(*leaves))
     if grad_output is None:
         rng = np.random.default_rng(0)
@@ -204,7 +201,7 @@ def check_function(
     if with_graph:
         backward(
             [o for o, _ in with_graph],
-            [Tensor._make(np.asarray(g, o._data.dtype), False, None) for o, g in with_graph],
+            [plain_tensor(np.asarray(g, o._data.dtype)) for o, g in with_graph],
         )
     arrays = [leaf._data.copy() for leaf in leaves]
     for k, leaf in enumerate(leaves):

@@ -5,9 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
+from microtorch.autograd import node as _node
 from microtorch.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
-from microtorch.autograd.engine import BackwardStep, iter_backward, root_grads, run_backward
-from microtorch.autograd.function import AccumulateGrad, Function, FunctionCtx, Node
+from microtorch.autograd.engine import (
+    BackwardStep,
+    input_node,
+    iter_backward,
+    root_grads,
+    roots_of,
+    run_backward,
+    warn_if_stale,
+)
+from microtorch.autograd.function import AccumulateGrad, Function, FunctionCtx, Node, NumpyFunction
 from microtorch.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -20,7 +31,7 @@ from microtorch.autograd.gradcheck import gradcheck
 from microtorch.autograd.teaching_mode import is_teaching_warnings_enabled, set_teaching_warnings
 
 __all__ = [
-    "AccumulateGrad", "BackwardStep", "Function", "FunctionCtx", "Node", "backward",
+    "AccumulateGrad", "BackwardStep", "Function", "FunctionCtx", "Node", "NumpyFunction", "backward",
     "detect_anomaly", "enable_grad", "grad", "gradcheck", "inference_mode", "is_anomaly_enabled",
     "is_grad_enabled", "is_inference_mode_enabled", "is_teaching_warnings_enabled",
     "iter_backward", "no_grad", "set_detect_anomaly", "set_grad_enabled",
@@ -53,15 +64,19 @@ def backward(
     """Add d(tensors)/d(leaf) into every leaf's ``.grad`` (or only into ``inputs``')."""
     _no_create_graph(create_graph)
     outs = _as_list(tensors)
-    grads = root_grads(outs, None if grad_tensors is None else _as_list(grad_tensors))
+    roots = roots_of(
+        outs, root_grads(outs, None if grad_tensors is None else _as_list(grad_tensors))
+    )
+    warn_if_stale(roots)
     if inputs is None:
-        run_backward(outs, grads, bool(retain_graph))
+        for _ in run_backward(roots, bool(retain_graph)):
+            pass
         return
-    targets = _as_list(inputs)
-    captured = run_backward(outs, grads, bool(retain_graph), _capture_keys(targets), False)
-    for t, g in zip(targets, captured or ()):
-        if g is not None:
-            t._add_to_grad(g, out_of_place=t.grad_fn is not None)
+    targets = _targets(_as_list(inputs))
+    for node, grad_outputs, _ in run_backward(roots, bool(retain_graph), set(targets)):
+        for t, output_nr in targets.get(node, ()):
+            if grad_outputs[output_nr] is not None:
+                t._add_to_grad(grad_outputs[output_nr], out_of_place=t.grad_fn is not None)
 
 
 def grad(
@@ -72,29 +87,41 @@ def grad(
     create_graph: bool = False,
     allow_unused: bool | None = None,
 ) -> tuple[Any, ...]:
-    """d(outputs)/d(inputs), returned instead of added into ``.grad``."""
+    """d(outputs)/d(inputs), returned instead of added into ``.grad``.
+
+    Only the part of the graph between ``outputs`` and ``inputs`` runs (and is freed), as in
+    PyTorch: the rest keeps its saved tensors, and its hooks do not fire.
+    """
     _no_create_graph(create_graph)
-    outs, targets = _as_list(outputs), _as_list(inputs)
-    for t in targets:
+    outs, wanted = _as_list(outputs), _as_list(inputs)
+    for t in wanted:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    grads = root_grads(outs, None if grad_outputs is None else _as_list(grad_outputs))
-    captured = run_backward(outs, grads, bool(retain_graph), _capture_keys(targets), False)
+    roots = roots_of(
+        outs, root_grads(outs, None if grad_outputs is None else _as_list(grad_outputs))
+    )
+    targets = _targets(wanted)
+    found: dict[int, Any] = {}
+    for node, node_grads, _ in run_backward(roots, bool(retain_graph), set(targets)):
+        for t, output_nr in targets.get(node, ()):
+            found[id(t)] = node_grads[output_nr]
     result = []
-    from microtorch.autograd import function as _function
-
-    for i, g in enumerate(captured or ()):
+    for i, t in enumerate(wanted):
+        g = found.get(id(t))
         if g is None and not allow_unused:
             raise RuntimeError(
                 f"The differentiated Tensor at index {i} appears to not have been used in the "
                 "graph. Set allow_unused=True if this is the desired behavior."
             )
-        result.append(None if g is None else _function.Tensor._make(g.copy(), False, None))
+        result.append(None if g is None else _node.plain_tensor(np.array(g)))
     return tuple(result)
 
 
-def _capture_keys(targets: Sequence[Any]) -> dict[Any, int]:
-    # Leaves are caught at their AccumulateGrad; non-leaves where their grad_fn receives them.
-    return {
-        (t if t.grad_fn is None else (t.grad_fn, t._output_nr)): i for i, t in enumerate(targets)
-    }
+def _targets(tensors: Sequence[Any]) -> dict[Any, list[tuple[Any, int]]]:
+    # Each input's gradient arrives at a node: a non-leaf's grad_fn (at its output number),
+    # a leaf's AccumulateGrad.
+    targets: dict[Any, list[tuple[Any, int]]] = {}
+    for t in tensors:
+        node = input_node(t)
+        targets.setdefault(node, []).append((t, t._output_nr if t.grad_fn is not None else 0))
+    return targets

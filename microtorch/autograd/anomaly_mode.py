@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import warnings
+from typing import Any
+
+import numpy as np
 
 from microtorch.autograd import grad_mode
 
-__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled"]
+__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "check_nan"]
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../microtorch
 
 
 def is_anomaly_enabled() -> bool:
@@ -47,3 +53,51 @@ class detect_anomaly(set_detect_anomaly):  # noqa: N801
 
     def __init__(self, check_nan: bool = True) -> None:
         super().__init__(True, check_nan)
+
+
+def check_nan(node: Any, grad_inputs: tuple[Any, ...]) -> None:
+    """Raise PyTorch's anomaly error if this node's backward produced NaN."""
+    # PyTorch's error and warning, plus the line of the user's code that made the operation.
+    import traceback  # here, not at the top: only an anomaly report needs it
+
+    for i, g in enumerate(grad_inputs):
+        if g is not None and np.issubdtype(g.dtype, np.floating) and np.isnan(g).any():
+            stack = _user_stack(node._trace)
+            where = (
+                "".join(traceback.format_list(stack))
+                if stack
+                else "(the forward ran before anomaly detection was enabled)\n"
+            )
+            warnings.warn(
+                f"Error detected in {node.name()}. Traceback of forward call that caused the "
+                f"error:\n{where}",
+                UserWarning,
+                stacklevel=2,
+            )
+            raise RuntimeError(
+                f"Function '{node.name()}' returned nan values in its {i}th output."
+                + _created_at(stack[-1] if stack else None)
+            )
+
+
+def _user_stack(stack: Any) -> list[Any]:
+    # The forward's stack up to the innermost frame outside microtorch (the student's line):
+    # like PyTorch's, whose operations run in C++, it ends in the user's code.
+    frames = list(stack or ())
+    while frames and os.path.abspath(frames[-1].filename).startswith(_PACKAGE + os.sep):
+        frames.pop()
+    return frames
+
+
+def _created_at(user: Any) -> str:
+    if user is None:
+        return (
+            " (Fix: turn anomaly detection on before the forward pass, so the error can name "
+            "the line that created this operation.)"
+        )
+    code = f": {user.line.strip()}" if user.line else ""
+    return (
+        f" It was created at {user.filename}:{user.lineno}, in {user.name}{code} (Fix: a "
+        "NaN gradient usually comes from log, sqrt, division or pow of 0, of a negative "
+        "number, or of inf; check the values going into that line, e.g. clamp them.)"
+    )

@@ -7,8 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd import function as _function
-from microtorch.autograd.engine import root_grads, run_backward
+from microtorch.autograd import node as _node
 
 __all__ = ["GradcheckError", "gradcheck", "numerical_jacobian", "analytical_jacobian"]
 
@@ -33,7 +32,7 @@ def numerical_jacobian(
 
     jac = []
     for x in inputs:
-        if not (isinstance(x, _function.Tensor) and x.requires_grad):
+        if not (isinstance(x, _node.Tensor) and x.requires_grad):
             continue
         flat = x._data.reshape(-1)  # a view: writing it changes x
         cols = []
@@ -52,18 +51,21 @@ def numerical_jacobian(
 
 def analytical_jacobian(fn: Callable[..., Any], inputs: Sequence[Any]) -> list[np.ndarray]:
     """d(output)/d(input) by running backward once per output element."""
-    diff = [x for x in inputs if isinstance(x, _function.Tensor) and x.requires_grad]
+    from microtorch.autograd import grad  # (the package imports this module)
+
+    diff = [x for x in inputs if isinstance(x, _node.Tensor) and x.requires_grad]
     rows: list[list[np.ndarray]] = [[] for _ in diff]
     outs = _outputs(fn, inputs)
     for k, out in enumerate(outs):
         for j in range(out._data.size):
             seed = np.zeros(out._data.shape, out._data.dtype)
             seed.reshape(-1)[j] = 1
-            capture = {x: i for i, x in enumerate(diff)}
-            grads = run_backward([out], root_grads([out], [seed]), True, capture, accumulate=False)
+            grads = grad(out, diff, [seed], retain_graph=True, allow_unused=True)
             for i, x in enumerate(diff):
-                g = grads[i] if grads is not None else None
-                rows[i].append(np.zeros(x._data.size) if g is None else np.ravel(g).astype(float))
+                g = grads[i]
+                rows[i].append(
+                    np.zeros(x._data.size) if g is None else np.ravel(g._data).astype(float)
+                )
         del k
     return [np.array(r).T for r in rows]
 
@@ -81,7 +83,7 @@ def gradcheck(
     grad. Use float64 inputs: in float32 the differences are too coarse to compare."""
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     for k, x in enumerate(inputs):
-        if isinstance(x, _function.Tensor) and x.requires_grad and x._data.dtype != np.float64:
+        if isinstance(x, _node.Tensor) and x.requires_grad and x._data.dtype != np.float64:
             import warnings
 
             warnings.warn(
@@ -97,7 +99,7 @@ def gradcheck(
         if not np.allclose(a, n, atol=atol, rtol=rtol):
             if not raise_exception:
                 return False
-            as_tensor = _function.Tensor._make  # printed as PyTorch prints them
+            as_tensor = _node.Tensor._make  # printed as PyTorch prints them
             raise GradcheckError(
                 f"Jacobian mismatch for output 0 with respect to input {i},\n"
                 f"numerical:{as_tensor(n, False, None)}\nanalytical:{as_tensor(a, False, None)}\n"

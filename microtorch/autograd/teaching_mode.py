@@ -8,9 +8,14 @@ as PyTorch has no such warnings. Today they cover one mistake: ``backward()`` ad
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
+from typing import Any
+
 from microtorch.autograd import grad_mode
 
-__all__ = ["set_teaching_warnings", "is_teaching_warnings_enabled"]
+__all__ = ["set_teaching_warnings", "is_teaching_warnings_enabled", "warn_stale_grads"]
 
 
 def is_teaching_warnings_enabled() -> bool:
@@ -33,3 +38,42 @@ class set_teaching_warnings:  # noqa: N801 - named like set_detect_anomaly
 
     def __exit__(self, *exc: object) -> None:
         grad_mode.switches.teaching = self.prev
+
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../microtorch
+
+
+def warn_stale_grads(nodes: Any) -> None:
+    """Warn about leaves whose .grad still holds an earlier backward's result."""
+    # Teaching warnings (opt-in): leaves whose .grad still holds an earlier backward's result.
+    stale = [  # zeros (zero_grad(set_to_none=False)) are a fresh start, not a leftover
+        n.variable
+        for n in nodes
+        if type(n).__name__ == "AccumulateGrad"
+        and n.variable._grad is not None
+        and n.variable._grad._data.any()
+    ]
+    if not stale:
+        return
+    shapes = ", ".join(str(list(t._data.shape)) for t in stale[:3])
+    more = ", ..." if len(stale) > 3 else ""
+    warnings.warn(
+        f"backward() is adding to the .grad of {len(stale)} tensor(s) (shapes {shapes}{more}) "
+        "that still hold the gradient of an earlier backward(): gradients accumulate, as in "
+        "PyTorch. In a training loop, call optimizer.zero_grad() (or model.zero_grad()) before "
+        "loss.backward(). If you are accumulating on purpose, ignore this, or turn these hints "
+        "off with torch.autograd.set_teaching_warnings(False).",
+        UserWarning,
+        stacklevel=_user_stacklevel(),
+    )
+
+
+def _user_stacklevel() -> int:
+    # The warning's stacklevel that points at the first caller outside microtorch.
+    frame: Any = sys._getframe(2)  # 1 is the function calling warnings.warn
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE + os.sep
+    ):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -12,7 +12,7 @@ from microtorch.nn import functional as F
 from microtorch.nn import init
 from microtorch.nn.module import Module
 from microtorch.nn.parameter import Parameter
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["Embedding"]
 
@@ -46,7 +46,7 @@ class Embedding(Module):
         self.max_norm = max_norm
         if _weight is None:
             data = np.zeros((num_embeddings, embedding_dim), (dtype or get_default_dtype()).numpy)
-            self.weight = Parameter(Tensor._make(data, False, None), requires_grad=not _freeze)
+            self.weight = Parameter(plain_tensor(data), requires_grad=not _freeze)
             self.reset_parameters()
         else:
             self.weight = Parameter(_weight, requires_grad=not _freeze)

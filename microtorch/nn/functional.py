@@ -28,8 +28,9 @@ from microtorch.ops import linalg, unary
 from microtorch.ops import reduction as red
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.inplace import apply_inplace
-from microtorch.ops.shape import UnsafeView, as_view
-from microtorch.tensor import Tensor
+from microtorch.ops.shape import UnsafeView
+from microtorch.ops.views import as_view
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
     "linear", "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
@@ -148,7 +149,7 @@ def dropout(
     dtype = input._data.dtype
     keep = default_generator._rng.random(input._data.shape) >= p  # the seeded generator
     scale = keep.astype(dtype) * np.asarray(0.0 if p == 1 else 1 / (1 - p), dtype)
-    mask = Tensor._make(scale, False, None, 0, input._device)
+    mask = plain_tensor(scale, input._device)
     return input.mul_(mask) if inplace else ew.mul(input, mask)  # MulBackward0, as in PyTorch
 
 
@@ -206,4 +207,4 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
             f"Class values must be smaller than num_classes. (the largest is {int(data.max())}"
             f", num_classes is {n})"
         )
-    return Tensor._make((data[..., None] == np.arange(n)).astype(np.int64), False, None)
+    return plain_tensor((data[..., None] == np.arange(n)).astype(np.int64))

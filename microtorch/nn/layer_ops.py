@@ -1,24 +1,24 @@
 """The ``Function``s behind the layers that the core ops do not cover: embedding lookup,
 leaky ReLU, and the scalar forms PyTorch records inside ``linear`` and ``cross_entropy``.
 
-Each op's forward and backward take numpy arrays (``_raw = True``), as in the core.
+Each op's forward and backward take numpy arrays (``NumpyFunction``), as in the core.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from microtorch.autograd.function import Function
+from microtorch.autograd.function import NumpyFunction
 from microtorch.ops.shape import SqueezeDim
 
 __all__ = ["Embedding", "LeakyRelu", "LeakyRelu_", "MulScalar", "DivScalar", "SqueezeDims"]
 
 
-class Embedding(Function):
+class Embedding(NumpyFunction):
     """z = weight[indices] (row lookup), so dL/dweight[i] = the sum of the gradients of every
     position that looked up row i; the ``padding_idx`` row gets none."""
 
-    _raw, node_name = True, "EmbeddingBackward0"
+    node_name = "EmbeddingBackward0"
 
     @staticmethod
     def forward(ctx, weight, indices, padding_idx):
@@ -35,10 +35,10 @@ class Embedding(Function):
         return grad
 
 
-class LeakyRelu(Function):
+class LeakyRelu(NumpyFunction):
     """z = a if a > 0 else slope * a, so dz/da = 1 where a > 0, else slope."""
 
-    _raw, node_name = True, "LeakyReluBackward0"
+    node_name = "LeakyReluBackward0"
 
     @staticmethod
     def forward(ctx, a, slope):
@@ -58,10 +58,10 @@ class LeakyRelu_(LeakyRelu):  # noqa: N801 - PyTorch's trailing underscore for i
     node_name = "LeakyReluBackward1"
 
 
-class MulScalar(Function):
+class MulScalar(NumpyFunction):
     """z = a * c for a number c, so dz/da = c (PyTorch's ``mul.Scalar``: ``MulBackward1``)."""
 
-    _raw, node_name = True, "MulBackward1"
+    node_name = "MulBackward1"
 
     @staticmethod
     def forward(ctx, a, c):
@@ -73,10 +73,10 @@ class MulScalar(Function):
         return grad_output * np.asarray(ctx.c, grad_output.dtype)
 
 
-class DivScalar(Function):
+class DivScalar(NumpyFunction):
     """z = a / c for a number c, so dz/da = 1 / c (``div.Scalar``: ``DivBackward1``)."""
 
-    _raw, node_name = True, "DivBackward1"
+    node_name = "DivBackward1"
 
     @staticmethod
     def forward(ctx, a, c):

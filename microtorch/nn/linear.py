@@ -13,7 +13,7 @@ from microtorch.nn import functional as F
 from microtorch.nn import init
 from microtorch.nn.module import Module
 from microtorch.nn.parameter import Parameter
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["Linear", "Identity"]
 
@@ -32,7 +32,7 @@ def _empty(shape: tuple[int, ...], dtype: dtype_ | None, device: Any) -> Tensor:
             f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}"
         )
     data = np.zeros(shape, (dtype or get_default_dtype()).numpy)
-    return Tensor._make(data, False, None, 0, as_device(device))
+    return plain_tensor(data, as_device(device))
 
 
 class Linear(Module):

@@ -17,7 +17,7 @@ from microtorch.ops import reduction as red
 from microtorch.ops import unary
 from microtorch.ops._broadcast import broadcast_error
 from microtorch.ops._checks import expect_tensor
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
     "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "binary_cross_entropy",
@@ -37,7 +37,7 @@ def _values(weight: Tensor | None) -> np.ndarray | None:
 
 
 def _constant(value: np.ndarray) -> Tensor:
-    return Tensor._make(np.asarray(value), False, None)
+    return plain_tensor(np.asarray(value))
 
 
 def _same_size(input: Tensor, target: Tensor) -> None:  # noqa: A002

@@ -1,7 +1,7 @@
 """The ``Function``s behind the losses: negative log-likelihood, mean squared error, and
 binary cross entropy (on probabilities and, stably, on logits).
 
-Each op's forward and backward take numpy arrays (``_raw = True``). ``reduction`` is
+Each op's forward and backward take numpy arrays (``NumpyFunction``). ``reduction`` is
 ``"mean"``, ``"sum"`` or ``"none"``; the backward scales the incoming gradient to match.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from microtorch.autograd.function import Function
+from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 
 __all__ = ["NllLoss", "NllLoss2d", "MseLoss", "BinaryCrossEntropy", "BinaryCrossEntropyWithLogits"]
@@ -26,14 +26,14 @@ def _scale(grad_output: np.ndarray, reduction: str, n: int) -> np.ndarray:
     return grad_output / np.asarray(n, grad_output.dtype) if reduction == "mean" else grad_output
 
 
-class NllLoss(Function):
+class NllLoss(NumpyFunction):
     """loss_i = -w[t_i] * logp[i, t_i], so dloss_i/dlogp[i, t_i] = -w[t_i] and 0 elsewhere.
 
     ``logp`` is ``(N, C, ...)`` (or ``(C,)``), ``target`` holds class indices; targets equal
     to ``ignore_index`` count for nothing. The mean divides by the summed weights.
     """
 
-    _raw, node_name = True, "NllLossBackward0"
+    node_name = "NllLossBackward0"
 
     @staticmethod
     def forward(ctx, logp, target, weight, reduction, ignore_index):
@@ -84,10 +84,10 @@ class NllLoss2d(NllLoss):
     node_name = "NllLoss2DBackward0"
 
 
-class MseLoss(Function):
+class MseLoss(NumpyFunction):
     """loss = (a - b)**2 averaged (or summed), so dloss/da = 2 (a - b) / n = -dloss/db."""
 
-    _raw, node_name = True, "MseLossBackward0"
+    node_name = "MseLossBackward0"
 
     @staticmethod
     def forward(ctx, a, b, reduction):
@@ -109,11 +109,11 @@ def _clamped_log(x: np.ndarray) -> np.ndarray:
         return np.maximum(np.log(x), np.asarray(-100, x.dtype))
 
 
-class BinaryCrossEntropy(Function):
+class BinaryCrossEntropy(NumpyFunction):
     """loss = -w (y log p + (1 - y) log(1 - p)), so dloss/dp = w (p - y) / (p (1 - p)) and
     dloss/dy = w (log(1 - p) - log p); the logs are clamped at -100 as in PyTorch."""
 
-    _raw, node_name = True, "BinaryCrossEntropyBackward0"
+    node_name = "BinaryCrossEntropyBackward0"
 
     @staticmethod
     def forward(ctx, p, y, weight, reduction):
@@ -136,12 +136,12 @@ class BinaryCrossEntropy(Function):
         return g * (p - y) / np.maximum((1 - p) * p, eps), g * (log_q - log_p)
 
 
-class BinaryCrossEntropyWithLogits(Function):
+class BinaryCrossEntropyWithLogits(NumpyFunction):
     """loss = (1 - y) x + (1 + (pw - 1) y) softplus(-x), computed without overflow, so
     dloss/dx = (pw y + 1 - y) sigmoid(x) - pw y (= sigmoid(x) - y when pw = 1) and
     dloss/dy = -x + (pw - 1) softplus(-x)."""
 
-    _raw, node_name = True, "BinaryCrossEntropyWithLogitsBackward0"
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
 
     @staticmethod
     def forward(ctx, x, y, weight, pos_weight, reduction):

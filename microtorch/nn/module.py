@@ -18,7 +18,7 @@ from microtorch.autograd.function import _scope_stack
 from microtorch.autograd.versions import bump_version
 from microtorch.nn import state_dict as _state
 from microtorch.nn.parameter import Parameter
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["Module"]
 
@@ -376,9 +376,9 @@ class Module:
 
     def _apply(self, convert: Callable[[np.ndarray], np.ndarray]) -> Module:
         for t in self._tensors():
-            t.data = Tensor._make(convert(t._data), False, None, 0, t._device)
+            t.data = plain_tensor(convert(t._data), t._device)
             if t._grad is not None:
-                t._grad = Tensor._make(convert(t._grad._data), False, None, 0, t._device)
+                t._grad = plain_tensor(convert(t._grad._data), t._device)
         return self
 
     def to(self, *args: Any, **kwargs: Any) -> Module:

@@ -6,7 +6,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from microtorch.tensor import Tensor, _make
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["Parameter"]
 
@@ -27,13 +27,13 @@ class Parameter(Tensor):
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
         if data is None:
-            data = Tensor._make(np.zeros(0, np.float32), False, None)
+            data = plain_tensor(np.zeros(0, np.float32))
         if not isinstance(data, Tensor):
             raise TypeError(
                 f"Parameter expects a Tensor as data, but got {type(data).__name__} "
                 "(Fix: wrap it first, e.g. nn.Parameter(torch.tensor(values)))"
             )
-        p = cast(Parameter, _make(data._data, False, None, 0, data._device, False, cls))
+        p = cast(Parameter, plain_tensor(data._data, data._device, kind=cls))
         if requires_grad:
             p._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
         return p
@@ -43,8 +43,8 @@ class Parameter(Tensor):
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Parameter:
         # copy.deepcopy(model): a new Parameter with its own memory, same requires_grad.
-        out = Parameter(Tensor._make(self._data.copy(), False, None, 0, self._device), self._rg)
+        out = Parameter(plain_tensor(self._data.copy(), self._device), self._rg)
         if self._grad is not None:
-            out._grad = Tensor._make(self._grad._data.copy(), False, None, 0, self._device)
+            out._grad = plain_tensor(self._grad._data.copy(), self._device)
         memo[id(self)] = out
         return out

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from microtorch.autograd.versions import bump_version
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
 
@@ -32,7 +32,7 @@ def clip_grad_norm_(
     grads = _grads(parameters)
     p = float(norm_type)
     if not grads:
-        return Tensor._make(np.zeros((), np.float32), False, None)
+        return plain_tensor(np.zeros((), np.float32))
     if math.isinf(p):
         norms = [np.abs(g._data).max(initial=0) for g in grads]
         total = np.max(norms)
@@ -50,7 +50,7 @@ def clip_grad_norm_(
     for g in grads:
         g._data *= scale  # in place, as PyTorch's g.mul_(clip_coef_clamped)
         bump_version(g)
-    return Tensor._make(total, False, None)
+    return plain_tensor(total)
 
 
 def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd import function as _function
+from microtorch.autograd import node as _node
 
 __all__ = ["expect_tensor", "type_name"]
 
@@ -24,7 +24,7 @@ def type_name(value: Any) -> str:
 
 def expect_tensor(value: Any, op: str, arg: str = "input", position: int = 1) -> None:
     """Raise PyTorch's ``TypeError`` (plus a fix) unless ``value`` is a Tensor."""
-    if isinstance(value, _function.Tensor):
+    if isinstance(value, _node.Tensor):
         return
     raise TypeError(
         f"{op}(): argument '{arg}' (position {position}) must be Tensor, not {type_name(value)}"

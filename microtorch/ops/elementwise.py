@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd import function as _function
-from microtorch.autograd.function import Function
+from microtorch.autograd import node as _node
+from microtorch.autograd.function import Function, NumpyFunction
 from microtorch.dtypes import bool as _BOOL
 from microtorch.dtypes import dtype, get_default_dtype, result_type
 from microtorch.ops._broadcast import broadcast_error, unbroadcast
@@ -27,10 +27,10 @@ __all__ = [
 Operand = Any  # a Tensor, a numpy array standing for a constant, or a Python number
 
 
-class Add(Function):
+class Add(NumpyFunction):
     """z = a + alpha * b, so dz/da = 1 and dz/db = alpha (usually 1: the gradient passes)."""
 
-    _raw, node_name = True, "AddBackward0"
+    node_name = "AddBackward0"
     ctx_fields = ("shapes", "alpha")
 
     @staticmethod
@@ -49,10 +49,10 @@ class Add(Function):
         )
 
 
-class Sub(Function):
+class Sub(NumpyFunction):
     """z = a - alpha * b, so dz/da = 1 and dz/db = -alpha."""
 
-    _raw, node_name = True, "SubBackward0"
+    node_name = "SubBackward0"
     ctx_fields = ("shapes", "alpha")
 
     @staticmethod
@@ -70,10 +70,10 @@ class Sub(Function):
         )
 
 
-class Rsub(Function):
+class Rsub(NumpyFunction):
     """z = c - a for a number c (``2 - x``), so dz/da = -1."""
 
-    _raw, node_name = True, "RsubBackward1"
+    node_name = "RsubBackward1"
 
     @staticmethod
     def forward(ctx, a, c):
@@ -84,10 +84,10 @@ class Rsub(Function):
         return -grad_output
 
 
-class Mul(Function):
+class Mul(NumpyFunction):
     """z = a * b, so dz/da = b and dz/db = a."""
 
-    _raw, node_name = True, "MulBackward0"
+    node_name = "MulBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -104,10 +104,10 @@ class Mul(Function):
         )
 
 
-class Div(Function):
+class Div(NumpyFunction):
     """z = a / b, so dz/da = 1 / b and dz/db = -a / b**2."""
 
-    _raw, node_name = True, "DivBackward0"
+    node_name = "DivBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -125,10 +125,10 @@ class Div(Function):
         )
 
 
-class PowScalar(Function):
+class PowScalar(NumpyFunction):
     """z = a ** n for a number n, so dz/da = n * a ** (n - 1)."""
 
-    _raw, node_name = True, "PowBackward0"
+    node_name = "PowBackward0"
     ctx_fields = ("n",)
 
     @staticmethod
@@ -146,10 +146,10 @@ class PowScalar(Function):
         return grad_output * (n * a ** (n - 1)) if n != 0 else np.zeros_like(a)
 
 
-class Pow(Function):
+class Pow(NumpyFunction):
     """z = a ** b, so dz/da = b * a ** (b - 1) and dz/db = a ** b * log(a)."""
 
-    _raw, node_name = True, "PowBackward1"
+    node_name = "PowBackward1"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -166,10 +166,10 @@ class Pow(Function):
         return unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
 
 
-class RPow(Function):
+class RPow(NumpyFunction):
     """z = c ** a for a number c (``2 ** x``), so dz/da = c ** a * log(c)."""
 
-    _raw, node_name = True, "PowBackward2"
+    node_name = "PowBackward2"
 
     @staticmethod
     def forward(ctx, a, c):
@@ -184,10 +184,10 @@ class RPow(Function):
         return grad_output * out * np.asarray(ctx.log_c, dtype=out.dtype)
 
 
-class Maximum(Function):
+class Maximum(NumpyFunction):
     """z = max(a, b): the gradient goes to the larger input (split evenly on ties)."""
 
-    _raw, node_name = True, "MaximumBackward0"
+    node_name = "MaximumBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -205,10 +205,10 @@ class Maximum(Function):
         )
 
 
-class Minimum(Function):
+class Minimum(NumpyFunction):
     """z = min(a, b): the gradient goes to the smaller input (split evenly on ties)."""
 
-    _raw, node_name = True, "MinimumBackward0"
+    node_name = "MinimumBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -226,10 +226,10 @@ class Minimum(Function):
         )
 
 
-class Where(Function):
+class Where(NumpyFunction):
     """z = a where cond else b: each input gets the gradient at the positions it was chosen."""
 
-    _raw, node_name = True, "WhereBackward0"
+    node_name = "WhereBackward0"
     ctx_fields = ("cond", "shapes")
 
     @staticmethod
@@ -247,10 +247,10 @@ class Where(Function):
         )
 
 
-class MaskedFill(Function):
+class MaskedFill(NumpyFunction):
     """z = a with ``value`` where mask is True: the gradient is 0 at the filled positions."""
 
-    _raw, node_name = True, "MaskedFillBackward0"
+    node_name = "MaskedFillBackward0"
     ctx_fields = ("mask",)
 
     @staticmethod
@@ -267,7 +267,7 @@ class MaskedFill(Function):
 
 def wrap(data: np.ndarray, device: Any = None) -> Any:
     """A Tensor around ``data`` with no graph (for results that have no gradient)."""
-    return _function.Tensor._make(data, False, None, 0, device, False)
+    return _node.plain_tensor(data, device)
 
 
 def as_operand(value: Operand, like: dtype, device: Any = None) -> Any:
@@ -276,7 +276,7 @@ def as_operand(value: Operand, like: dtype, device: Any = None) -> Any:
     PyTorch wraps numbers the same way, which is why ``(x * 3).grad_fn.next_functions`` has
     two entries, the second ``(None, 0)``.
     """
-    if isinstance(value, _function.Tensor):
+    if isinstance(value, _node.Tensor):
         if value._dtype is like:
             return value
         if value.requires_grad:
@@ -310,7 +310,7 @@ def _binary(
 ) -> Any:
     # Cast both operands to PyTorch's result dtype, then run; numpy's broadcasting error
     # becomes PyTorch's, which names the clashing sizes.
-    Tensor = _function.Tensor
+    Tensor = _node.Tensor
     if isinstance(b, Tensor):
         if not (isinstance(a, Tensor) and a._dtype is b._dtype and out is None):
             a, b = _cast(fn, a, b, out)
@@ -334,7 +334,7 @@ _PY_NUMBERS = (int, float)  # exactly these types: bool and numpy scalars take t
 
 def _cast(fn: type[Function], a: Operand, b: Operand, out: dtype | None) -> tuple[Any, Any]:
     # Both operands as tensors of the result dtype (``out`` if given, else PyTorch's rules).
-    if not isinstance(a, _function.Tensor):
+    if not isinstance(a, _node.Tensor):
         _check_operand(fn, a, "input", 1)
         a = wrap(np.array(a, dtype=result_type(a, b).numpy), b._device)
     _check_operand(fn, b, "other", 2)
@@ -343,7 +343,7 @@ def _cast(fn: type[Function], a: Operand, b: Operand, out: dtype | None) -> tupl
 
 
 def _data(x: Any) -> Any:
-    return x._data if isinstance(x, _function.Tensor) else x
+    return x._data if isinstance(x, _node.Tensor) else x
 
 
 _NUMBERS = (int, float, np.ndarray, np.generic)  # bool is an int; Tensor is checked apart
@@ -351,7 +351,7 @@ _NUMBERS = (int, float, np.ndarray, np.generic)  # bool is an int; Tensor is che
 
 def _check_operand(fn: type[Function] | str, value: Any, arg: str, position: int) -> None:
     # PyTorch's text for x + "1" or torch.add([1.0], x): name the function and the argument.
-    if not isinstance(value, _NUMBERS) and not isinstance(value, _function.Tensor):
+    if not isinstance(value, _NUMBERS) and not isinstance(value, _node.Tensor):
         op = fn if isinstance(fn, str) else fn.__name__.lower().removesuffix("scalar")
         raise TypeError(
             f"{op}(): argument '{arg}' (position {position}) must be Tensor, not "
@@ -388,7 +388,7 @@ def mul(a: Operand, b: Operand) -> Any:
 def div(a: Operand, b: Operand, *, rounding_mode: str | None = None) -> Any:
     """a / b (true division: integers give floats), broadcasting."""
     # x / 64 (a float tensor, a nonzero number): no zero to divide by, no warning to silence
-    Tensor = _function.Tensor
+    Tensor = _node.Tensor
     if type(b) in _PY_NUMBERS and b and rounding_mode is None and isinstance(a, Tensor):
         return _binary(Div, a, b, None if a._dtype.is_floating_point else get_default_dtype())
     if rounding_mode is not None:
@@ -413,12 +413,12 @@ def rdiv(a: Any, c: float) -> Any:
 
 def pow(a: Any, exponent: Operand) -> Any:  # noqa: A001 - PyTorch's name
     """a ** exponent; a Python-number exponent records ``PowBackward0``."""
-    Tensor = _function.Tensor
+    Tensor = _node.Tensor
     if type(exponent) in _PY_NUMBERS and isinstance(a, Tensor) and a._dtype.is_floating_point:
         return PowScalar.apply(a, exponent)  # the common case: x ** 2 keeps x's dtype
-    if isinstance(exponent, _function.Tensor):
+    if isinstance(exponent, _node.Tensor):
         return _binary(Pow, a, exponent)
-    if not isinstance(a, _function.Tensor):
+    if not isinstance(a, _node.Tensor):
         return rpow(exponent, a)
     _check_operand("pow", exponent, "exponent", 2)
     target = result_type(a, exponent)
@@ -483,13 +483,13 @@ def _compare(ufunc: np.ufunc, a: Operand, b: Operand) -> Any:
     name = ufunc.__name__.removeprefix("logical_")
     op = {"less": "lt", "less_equal": "le", "greater": "gt", "greater_equal": "ge"}.get(name)
     op = op or {"equal": "eq", "not_equal": "ne"}.get(name, ufunc.__name__)
-    if not isinstance(a, _function.Tensor):
+    if not isinstance(a, _node.Tensor):
         expect_tensor(a, op)
-    if op in ("eq", "ne") and not isinstance(b, (_function.Tensor, *_NUMBERS)):
+    if op in ("eq", "ne") and not isinstance(b, (_node.Tensor, *_NUMBERS)):
         return op == "ne"  # x == None is False, as in PyTorch (Python compares identities)
     _check_operand(op, b, "other", 2)
     device = a._device
-    if isinstance(b, _function.Tensor) and b._device is not device:
+    if isinstance(b, _node.Tensor) and b._device is not device:
         from microtorch.device import check_same_device
 
         check_same_device(op, device, b._device)

@@ -11,17 +11,18 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import Function
+from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
-from microtorch.ops.shape import Unsqueeze, as_view
+from microtorch.ops.shape import Unsqueeze
+from microtorch.ops.views import as_view
 
 __all__ = ["getitem", "index_put"]
 
 
-class Select(Function):
+class Select(NumpyFunction):
     """z = a[..., i, ...] along one dim: the gradient lands at index i, zeros elsewhere."""
 
-    _raw, node_name = True, "SelectBackward0"
+    node_name = "SelectBackward0"
 
     @staticmethod
     def forward(ctx, a, key):
@@ -41,11 +42,11 @@ class Slice(Select):
     node_name = "SliceBackward0"
 
 
-class Index(Function):
+class Index(NumpyFunction):
     """z = a[indices] with integer or boolean tensors (a copy): the gradient is scattered
     back, adding up where an index repeats."""
 
-    _raw, node_name = True, "IndexBackward0"
+    node_name = "IndexBackward0"
 
     @staticmethod
     def forward(ctx, a, key):
@@ -88,10 +89,10 @@ def getitem(a: Any, index: Any) -> Any:
     return as_view(Alias.apply(a), a)
 
 
-class Alias(Function):
+class Alias(NumpyFunction):
     """z = a, the same memory under a new name (``x[...]``): the gradient passes through."""
 
-    _raw, node_name = True, "AliasBackward0"
+    node_name = "AliasBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -210,10 +211,10 @@ def _changes_view(item: Any) -> bool:
     return not (isinstance(item, slice) and item == slice(None))
 
 
-class IndexPut(Function):
+class IndexPut(NumpyFunction):
     """z = a with z[key] = v: a gets the gradient outside key, v the gradient inside it."""
 
-    _raw, node_name = True, "torch::autograd::CopySlices"
+    node_name = "torch::autograd::CopySlices"
 
     @staticmethod
     def forward(ctx, a, v, key):

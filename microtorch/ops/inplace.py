@@ -13,19 +13,20 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd import function as _function
 from microtorch.autograd import grad_mode
-from microtorch.autograd.function import Function
-from microtorch.autograd.versions import bump_version, record_change
+from microtorch.autograd import node as _node
+from microtorch.autograd.function import NumpyFunction
+from microtorch.autograd.versions import bump_version
+from microtorch.ops import views
 from microtorch.ops._broadcast import unbroadcast
 
 __all__ = ["apply_inplace", "zero", "fill", "copy"]
 
 
-class Zero(Function):
+class Zero(NumpyFunction):
     """z = 0 everywhere (``x.zero_()``): no gradient reaches the old values."""
 
-    _raw, node_name = True, "ZeroBackward0"
+    node_name = "ZeroBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -36,10 +37,10 @@ class Zero(Function):
         return np.zeros_like(grad_output)
 
 
-class Fill(Function):
+class Fill(NumpyFunction):
     """z = value everywhere (``x.fill_(2)``): no gradient reaches the old values."""
 
-    _raw, node_name = True, "FillBackward2"
+    node_name = "FillBackward2"
 
     @staticmethod
     def forward(ctx, a, value):
@@ -50,10 +51,10 @@ class Fill(Function):
         return np.zeros_like(grad_output)
 
 
-class FillTensor(Function):
+class FillTensor(NumpyFunction):
     """z = v everywhere for a 0-d tensor v: v gets the sum of the gradient, the old values 0."""
 
-    _raw, node_name = True, "FillBackward3"
+    node_name = "FillBackward3"
 
     @staticmethod
     def forward(ctx, a, v):
@@ -64,11 +65,11 @@ class FillTensor(Function):
         return np.zeros_like(grad_output), grad_output.sum()
 
 
-class Copy(Function):
+class Copy(NumpyFunction):
     """z = src, broadcast to the destination (``x.copy_(src)``): src gets the gradient,
     summed back to its shape; the overwritten values get 0."""
 
-    _raw, node_name = True, "torch::autograd::CopyBackwards"
+    node_name = "torch::autograd::CopyBackwards"
 
     @staticmethod
     def forward(ctx, a, src):
@@ -88,7 +89,7 @@ def zero(a: Any) -> Any:
 
 def fill(a: Any, value: Any) -> Any:
     """``value`` everywhere, shaped like ``a`` (what ``a.fill_(value)`` writes)."""
-    if isinstance(value, _function.Tensor):
+    if isinstance(value, _node.Tensor):
         if value._data.ndim:
             raise RuntimeError(
                 "fill_ only supports 0-dimension value tensor but got tensor with "
@@ -113,21 +114,54 @@ def copy(a: Any, src: Any) -> Any:
 
 
 def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Run ``op(t, *args)`` and store the result in ``t`` itself; returns ``t``."""
-    Tensor = _function.Tensor
-    enabled = grad_mode.state.grad_enabled
-    if enabled and t._rg and t.grad_fn is None:
+    """Run ``op(t, *args)`` and write the result into ``t``'s own memory; returns ``t``."""
+    recording = grad_mode.state.grad_enabled and (
+        t.requires_grad or any(isinstance(a, _node.Tensor) and a.requires_grad for a in args)
+    )
+    _check_allowed(t, name, recording)
+    if not recording:
+        if name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
+            return t
+        with grad_mode.no_grad():
+            out = op(t.detach(), *args, **kwargs)
+        _write(t, out._data, name)
+        return t
+    # The op's backward may need the old values, which the write below overwrites: the op
+    # runs on a copy that stands for them in the graph (same grad_fn as t).
+    old = _node.op_result(t._data.copy(), t.grad_fn, t._output_nr, t._device)
+    old._rg = t.requires_grad
+    out = op(old, *args, **kwargs)
+    _write(t, out._data, name)
+    if t._base is None:
+        t._grad_fn, t._output_nr, t._rg = out._grad_fn, out._output_nr, True
+    else:  # written through a view: the base's graph is rewritten, as PyTorch does
+        views.rebase(t, out._grad_fn)
+    return t
+
+
+def _check_allowed(t: Any, name: str, recording: bool) -> None:
+    # PyTorch's errors for in-place changes autograd could not follow.
+    base = t._base
+    if grad_mode.state.grad_enabled and t._rg and t.grad_fn is None and base is None:
         raise RuntimeError(
             ("a view of " if name == "index_put_" else "")  # x[0] = v writes through a view
             + "a leaf Variable that requires grad is being used in an in-place operation. (Fix: "
             "to update weights, wrap the update in `with torch.no_grad():`; otherwise use an "
             f"out-of-place op, e.g. `x = x + 1` instead of `x.{name}(...)`.)"
         )
-    base = t._base
-    if enabled and base is not None and base._rg and base.grad_fn is None:
+    if grad_mode.state.grad_enabled and base is not None and base._rg and base.grad_fn is None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation. (Fix: wrap it in `with torch.no_grad():`, or work on a .clone().)"
+        )
+    node = t._grad_fn
+    if recording and base is not None and node is not None and node._num_outputs > 1:
+        op = node.name().replace("Backward0", "").replace("Backward", "")
+        raise RuntimeError(
+            f"Output {t._output_nr} of {op} is a view and is being modified inplace. "
+            "This view is the output of a function that returns multiple views. Such functions "
+            "do not allow the output views to be modified inplace. You should replace the "
+            "inplace operation by an out-of-place one."
         )
     if t._inference and not grad_mode.state.inference:
         raise RuntimeError(
@@ -135,28 +169,6 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
             "make a clone to get a normal tensor before doing inplace update. See "
             "https://github.com/pytorch/rfcs/pull/17 for more details."
         )
-    if not (enabled and (t._rg or any(isinstance(a, Tensor) and a._rg for a in args))):
-        if name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
-            return t
-        with grad_mode.no_grad():
-            out = op(t.detach(), *args, **kwargs)
-        _write(t, out._data, name)
-        return t
-    if base is not None:
-        raise RuntimeError(
-            f"microtorch does not support {name} on a view of a tensor that is part of a graph "
-            "(PyTorch rewrites the base tensor's graph; microtorch does not). Fix: make the "
-            "change on a .clone(), or build the result out of place, e.g. with torch.where."
-        )
-    # Keep the old values for the op's backward: the write below overwrites t's memory.
-    snapshot = Tensor._make(t._data.copy(), t._rg, t.grad_fn, t._output_nr, t._device)
-    out = op(snapshot, *args, **kwargs)
-    _write(t, out._data, name)
-    t.grad_fn, t._output_nr, t._rg = out.grad_fn, out._output_nr, out._rg
-    if out.grad_fn is not None:
-        # Which op made t now, for the error backward gives if a node saved its old values.
-        record_change(t, out.grad_fn.name(), out._output_nr)
-    return t
 
 
 _UFUNCS = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply, "div_": np.true_divide}
@@ -167,7 +179,7 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     # straight into t's memory. Anything unusual returns False and takes the general path,
     # which gives PyTorch's errors.
     (other,) = args
-    if isinstance(other, _function.Tensor):
+    if isinstance(other, _node.Tensor):
         if other._device is not t._device or other._data.ndim > t._data.ndim:
             return False
         other = other._data

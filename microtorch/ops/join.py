@@ -11,17 +11,17 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import Function
+from microtorch.autograd.function import NumpyFunction
 from microtorch.ops.reduction import normalize_dims
-from microtorch.ops.shape import as_view
+from microtorch.ops.views import as_view
 
 __all__ = ["cat", "stack", "split", "chunk", "unbind"]
 
 
-class Cat(Function):
+class Cat(NumpyFunction):
     """z = the inputs joined along dim: each gets back its own slice of the gradient."""
 
-    _raw, node_name = True, "CatBackward0"
+    node_name = "CatBackward0"
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -34,10 +34,10 @@ class Cat(Function):
         return tuple(np.split(grad_output, ctx.splits, axis=ctx.dim))
 
 
-class Stack(Function):
+class Stack(NumpyFunction):
     """z = the inputs stacked along a new dim: each gets back its own slice of the gradient."""
 
-    _raw, node_name = True, "StackBackward0"
+    node_name = "StackBackward0"
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -110,10 +110,10 @@ def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
     return Stack.apply(d, *tensors)
 
 
-class Split(Function):
+class Split(NumpyFunction):
     """outputs = a cut along dim: the gradient pieces are joined back (zeros for unused ones)."""
 
-    _raw, node_name = True, "SplitBackward0"
+    node_name = "SplitBackward0"
 
     @staticmethod
     def forward(ctx, a, bounds, dim):
@@ -131,10 +131,10 @@ class SplitWithSizes(Split):
     node_name = "SplitWithSizesBackward0"
 
 
-class Unbind(Function):
+class Unbind(NumpyFunction):
     """outputs = the slices of a along dim: the gradients are stacked back."""
 
-    _raw, node_name = True, "UnbindBackward0"
+    node_name = "UnbindBackward0"
 
     @staticmethod
     def forward(ctx, a, dim):

@@ -6,18 +6,18 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd import function as _function
-from microtorch.autograd.function import Function
+from microtorch.autograd import node as _node
+from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "norm"]
 
 
-class Mm(Function):
+class Mm(NumpyFunction):
     """Z = A @ B (matrices), so dL/dA = G @ B.T and dL/dB = A.T @ G."""
 
-    _raw, node_name = True, "MmBackward0"
+    node_name = "MmBackward0"
 
     @staticmethod
     def forward(ctx, a, b):
@@ -66,11 +66,11 @@ class Bmm(Mm):
         return unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
 
 
-class Addmm(Function):
+class Addmm(NumpyFunction):
     """Z = bias + X @ W.T... in PyTorch's form Z = c + A @ B, so dL/dc = G summed to c's shape,
     dL/dA = G @ B.T, dL/dB = A.T @ G. ``Linear`` on a batch records this one node."""
 
-    _raw, node_name = True, "AddmmBackward0"
+    node_name = "AddmmBackward0"
 
     @staticmethod
     def forward(ctx, c, a, b):
@@ -122,7 +122,7 @@ def _tensors(op: str, a: Any, b: Any, second: str = "mat2") -> None:
 
 def mm(a: Any, b: Any) -> Any:
     """Matrix product of two 2-D tensors."""
-    Tensor = _function.Tensor
+    Tensor = _node.Tensor
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
         _tensors("mm", a, b)
     if a._data.ndim != 2 or b._data.ndim != 2:
@@ -202,10 +202,10 @@ def bmm(a: Any, b: Any) -> Any:
     return Bmm.apply(a, b)
 
 
-class _SqueezeFirst(Function):
+class _SqueezeFirst(NumpyFunction):
     """z = a without its leading size-1 dim (PyTorch's in-place ``squeeze_(0)``)."""
 
-    _raw, node_name = True, "SqueezeBackward4"
+    node_name = "SqueezeBackward4"
 
     @staticmethod
     def forward(ctx, a):
@@ -223,7 +223,7 @@ def matmul(a: Any, b: Any) -> Any:
     one matrix when that needs no copy, else expand, reshape and ``bmm``), so the graph has the
     same nodes and a shape error names the same sizes.
     """
-    Tensor = _function.Tensor
+    Tensor = _node.Tensor
     if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
         _tensors("matmul", a, b, "other")
     da, db = a._data.ndim, b._data.ndim
@@ -319,10 +319,10 @@ def addmm(c: Any, a: Any, b: Any) -> Any:
     return Addmm.apply(c, a, b)
 
 
-class VectorNorm(Function):
+class VectorNorm(NumpyFunction):
     """z = (sum |a|**p) ** (1/p), so dz/da = sign(a) * |a|**(p-1) / z**(p-1) (a / z for p=2)."""
 
-    _raw, node_name = True, "LinalgVectorNormBackward0"
+    node_name = "LinalgVectorNormBackward0"
 
     @staticmethod
     def forward(ctx, a, p):

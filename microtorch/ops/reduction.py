@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import Function
+from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import int64
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand, wrap
@@ -61,10 +61,10 @@ def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...]
     return np.broadcast_to(grad, shape)
 
 
-class Sum(Function):
+class Sum(NumpyFunction):
     """z = sum(a), so dz/da = 1 for every element: the gradient is copied to each one."""
 
-    _raw, node_name = True, "SumBackward0"
+    node_name = "SumBackward0"
     ctx_fields = ("shape",)
 
     @staticmethod
@@ -77,10 +77,10 @@ class Sum(Function):
         return _expand_scalar(grad_output, ctx.shape)
 
 
-class SumDim(Function):
+class SumDim(NumpyFunction):
     """z = sum(a, dim), so dz/da = 1: each element gets the gradient of its sum."""
 
-    _raw, node_name = True, "SumBackward1"
+    node_name = "SumBackward1"
     ctx_fields = ("shape", "axes", "keepdim")
 
     @staticmethod
@@ -93,10 +93,10 @@ class SumDim(Function):
         return _expand_back(grad_output, ctx.shape, ctx.axes, ctx.keepdim)
 
 
-class Mean(Function):
+class Mean(NumpyFunction):
     """z = mean(a) = sum(a) / n, so dz/da = 1 / n for every element."""
 
-    _raw, node_name = True, "MeanBackward0"
+    node_name = "MeanBackward0"
     ctx_fields = ("shape", "n")
 
     @staticmethod
@@ -111,10 +111,10 @@ class Mean(Function):
         return _expand_scalar(grad_output / ctx.n, ctx.shape)
 
 
-class MeanDim(Function):
+class MeanDim(NumpyFunction):
     """z = mean(a, dim), so dz/da = 1 / n, n the number of elements averaged."""
 
-    _raw, node_name = True, "MeanBackward1"
+    node_name = "MeanBackward1"
     ctx_fields = ("shape", "axes", "keepdim")
 
     @staticmethod
@@ -130,11 +130,10 @@ class MeanDim(Function):
         return _expand_back(grad_output / n, ctx.shape, ctx.axes, ctx.keepdim)
 
 
-class _Extreme(Function):
+class _Extreme(NumpyFunction):
     """Shared backward of max/min/amax/amin: the gradient goes to the extreme element(s),
     split evenly when several tie."""
 
-    _raw = True
     _fill = False  # PyTorch's max()/min() fill zeros (+0.0); amax/amin multiply (-0.0 if g < 0)
 
     @classmethod
@@ -180,10 +179,8 @@ class Amin(_Extreme):
     node_name, reduce = "AminBackward0", staticmethod(np.min)
 
 
-class _SelectAlong(Function):
+class _SelectAlong(NumpyFunction):
     """Shared backward of max/min with ``dim``: the gradient goes to the returned index."""
-
-    _raw = True
 
     @staticmethod
     def forward(ctx, a, dim, keepdim, indices):
@@ -328,10 +325,10 @@ def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     return wrap(np.argmin(a._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
-class Var(Function):
+class Var(NumpyFunction):
     """z = sum((a - mean(a))**2) / (n - c), so dz/da = 2 (a - mean(a)) / (n - c)."""
 
-    _raw, node_name = True, "VarBackward0"
+    node_name = "VarBackward0"
 
     @staticmethod
     def forward(ctx, a, axes, keepdim, correction):
@@ -348,10 +345,10 @@ class Var(Function):
             return g * 2 * ctx.centred / ctx.divisor
 
 
-class Std(Function):
+class Std(NumpyFunction):
     """z = sqrt(var(a)), so dz/da = (a - mean(a)) / ((n - correction) * z)."""
 
-    _raw, node_name = True, "StdBackward0"
+    node_name = "StdBackward0"
 
     @staticmethod
     def forward(ctx, a, axes, keepdim, correction):
@@ -415,10 +412,10 @@ def std(
     return Std.apply(a, axes, keepdim, c)
 
 
-class Softmax(Function):
+class Softmax(NumpyFunction):
     """y = exp(a) / sum(exp(a)) along dim, so the gradient is y * (g - sum(g * y))."""
 
-    _raw, node_name = True, "SoftmaxBackward0"
+    node_name = "SoftmaxBackward0"
     ctx_fields = ("dim",)
 
     @staticmethod
@@ -437,10 +434,10 @@ class Softmax(Function):
         return out * (grad_output - (grad_output * out).sum(axis=ctx.dim, keepdims=True))
 
 
-class LogSoftmax(Function):
+class LogSoftmax(NumpyFunction):
     """y = a - log(sum(exp(a))) along dim, so the gradient is g - softmax(a) * sum(g)."""
 
-    _raw, node_name = True, "LogSoftmaxBackward0"
+    node_name = "LogSoftmaxBackward0"
     ctx_fields = ("dim",)
 
     @staticmethod
@@ -484,10 +481,10 @@ def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     return LogSoftmax.apply(a, d if a._data.ndim else None)
 
 
-class Logsumexp(Function):
+class Logsumexp(NumpyFunction):
     """z = log(sum(exp(a))) along dims, so dz/da = exp(a - z) = softmax(a)."""
 
-    _raw, node_name = True, "LogsumexpBackward0"
+    node_name = "LogsumexpBackward0"
 
     @staticmethod
     def forward(ctx, a, axes, keepdim):

@@ -12,22 +12,17 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import Function
+from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.reduction import normalize_dims
+from microtorch.ops.views import as_view
 
 __all__ = [
     "as_view", "parse_shape", "view", "reshape", "flatten", "squeeze", "unsqueeze", "expand",
     "transpose", "t", "permute", "clone", "contiguous", "to_dtype",
 ]  # fmt: skip
-
-
-def as_view(out: Any, base: Any) -> Any:
-    """Mark ``out`` as a view of ``base`` (one memory, so one version count: see versions)."""
-    out._base = base._base if base._base is not None else base
-    return out
 
 
 def parse_shape(shape: Sequence[Any], numel: int) -> tuple[int, ...]:
@@ -63,10 +58,10 @@ def _fmt(dims: list[int]) -> str:
     return "[" + ", ".join(str(d) for d in dims) + "]"
 
 
-class View(Function):
+class View(NumpyFunction):
     """z = a viewed with a new shape: the gradient is reshaped back."""
 
-    _raw, node_name = True, "ViewBackward0"
+    node_name = "ViewBackward0"
 
     @staticmethod
     def forward(ctx, a, shape):
@@ -137,10 +132,10 @@ def flatten(a: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
     return reshape(a, *shape[:s], -1, *shape[e + 1 :])
 
 
-class Squeeze(Function):
+class Squeeze(NumpyFunction):
     """z = a without some size-1 dims: the gradient gets them back."""
 
-    _raw, node_name = True, "SqueezeBackward0"
+    node_name = "SqueezeBackward0"
 
     @staticmethod
     def forward(ctx, a, axes):
@@ -168,10 +163,10 @@ def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
     return as_view(SqueezeDim.apply(a, axes), a)
 
 
-class Unsqueeze(Function):
+class Unsqueeze(NumpyFunction):
     """z = a with a new size-1 dim: the gradient drops it again."""
 
-    _raw, node_name = True, "UnsqueezeBackward0"
+    node_name = "UnsqueezeBackward0"
 
     @staticmethod
     def forward(ctx, a, dim):
@@ -189,10 +184,10 @@ def unsqueeze(a: Any, dim: int) -> Any:
     return as_view(Unsqueeze.apply(a, d), a)
 
 
-class Expand(Function):
+class Expand(NumpyFunction):
     """z = a repeated along size-1 dims (no copy): the gradient sums over the repeats."""
 
-    _raw, node_name = True, "ExpandBackward0"
+    node_name = "ExpandBackward0"
 
     @staticmethod
     def forward(ctx, a, shape):
@@ -229,10 +224,10 @@ def expand(a: Any, *sizes: Any) -> Any:
     return as_view(Expand.apply(a, target), a)
 
 
-class Permute(Function):
+class Permute(NumpyFunction):
     """z = a with dims reordered: the gradient is put back in the original order."""
 
-    _raw, node_name = True, "PermuteBackward0"
+    node_name = "PermuteBackward0"
 
     @staticmethod
     def forward(ctx, a, order):
@@ -291,10 +286,10 @@ def t(a: Any) -> Any:
     return as_view(T.apply(a, tuple(range(a._data.ndim))[::-1]), a)
 
 
-class Clone(Function):
+class Clone(NumpyFunction):
     """z = a copy of a: the gradient passes through unchanged."""
 
-    _raw, node_name = True, "CloneBackward0"
+    node_name = "CloneBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -316,10 +311,10 @@ def contiguous(a: Any) -> Any:
     return a if a._data.flags.c_contiguous else clone(a)
 
 
-class ToCopy(Function):
+class ToCopy(NumpyFunction):
     """z = a converted to another dtype: the gradient is converted back."""
 
-    _raw, node_name = True, "ToCopyBackward0"
+    node_name = "ToCopyBackward0"
 
     @staticmethod
     def forward(ctx, a, np_dtype):

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import Function
+from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.reduction import normalize_dims
@@ -17,11 +17,9 @@ __all__ = ["sort", "argsort", "topk", "nonzero"]
 _Sorted = namedtuple("_Sorted", ["values", "indices"])  # what torch.sort returns: a named pair
 
 
-class _TakeAlong(Function):
+class _TakeAlong(NumpyFunction):
     """z = a picked along ``dim`` at ``indices``: each picked element gets its gradient back
     at the place it came from, the others 0."""
-
-    _raw = True
 
     @staticmethod
     def forward(ctx, a, indices, dim):

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd import function as _function
-from microtorch.autograd.function import Function
+from microtorch.autograd import node as _node
+from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import get_default_dtype
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops._scalars import one
@@ -23,10 +23,10 @@ __all__ = [
 ]  # fmt: skip
 
 
-class Neg(Function):
+class Neg(NumpyFunction):
     """z = -a, so dz/da = -1."""
 
-    _raw, node_name = True, "NegBackward0"
+    node_name = "NegBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -37,10 +37,10 @@ class Neg(Function):
         return -grad_output
 
 
-class Exp(Function):
+class Exp(NumpyFunction):
     """z = exp(a), so dz/da = exp(a) = z (the output is saved, not the input)."""
 
-    _raw, node_name = True, "ExpBackward0"
+    node_name = "ExpBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -54,10 +54,10 @@ class Exp(Function):
         return grad_output * out
 
 
-class Log(Function):
+class Log(NumpyFunction):
     """z = log(a), so dz/da = 1 / a."""
 
-    _raw, node_name = True, "LogBackward0"
+    node_name = "LogBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -72,10 +72,10 @@ class Log(Function):
             return grad_output / a
 
 
-class Log1p(Function):
+class Log1p(NumpyFunction):
     """z = log(1 + a), so dz/da = 1 / (1 + a)."""
 
-    _raw, node_name = True, "Log1PBackward0"
+    node_name = "Log1PBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -89,10 +89,10 @@ class Log1p(Function):
         return grad_output / (1 + a)
 
 
-class Sqrt(Function):
+class Sqrt(NumpyFunction):
     """z = sqrt(a), so dz/da = 1 / (2 * sqrt(a)) = 1 / (2 * z)."""
 
-    _raw, node_name = True, "SqrtBackward0"
+    node_name = "SqrtBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -108,10 +108,10 @@ class Sqrt(Function):
             return grad_output / (2 * out)
 
 
-class Abs(Function):
+class Abs(NumpyFunction):
     """z = |a|, so dz/da = sign(a) (0 at a = 0)."""
 
-    _raw, node_name = True, "AbsBackward0"
+    node_name = "AbsBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -124,10 +124,10 @@ class Abs(Function):
         return grad_output * np.sign(a)
 
 
-class Sin(Function):
+class Sin(NumpyFunction):
     """z = sin(a), so dz/da = cos(a)."""
 
-    _raw, node_name = True, "SinBackward0"
+    node_name = "SinBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -140,10 +140,10 @@ class Sin(Function):
         return grad_output * np.cos(a)
 
 
-class Cos(Function):
+class Cos(NumpyFunction):
     """z = cos(a), so dz/da = -sin(a)."""
 
-    _raw, node_name = True, "CosBackward0"
+    node_name = "CosBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -156,10 +156,10 @@ class Cos(Function):
         return grad_output * -np.sin(a)
 
 
-class Sigmoid(Function):
+class Sigmoid(NumpyFunction):
     """z = 1 / (1 + exp(-a)), so dz/da = z * (1 - z)."""
 
-    _raw, node_name = True, "SigmoidBackward0"
+    node_name = "SigmoidBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -177,10 +177,10 @@ class Sigmoid(Function):
         return grad_output * out * (one(out) - out)
 
 
-class Tanh(Function):
+class Tanh(NumpyFunction):
     """z = tanh(a), so dz/da = 1 - z**2."""
 
-    _raw, node_name = True, "TanhBackward0"
+    node_name = "TanhBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -194,10 +194,10 @@ class Tanh(Function):
         return grad_output * (one(out) - out * out)
 
 
-class Relu(Function):
+class Relu(NumpyFunction):
     """z = max(a, 0), so dz/da = 1 where a > 0, else 0."""
 
-    _raw, node_name = True, "ReluBackward0"
+    node_name = "ReluBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -213,10 +213,10 @@ class Relu(Function):
         return grad
 
 
-class Clamp(Function):
+class Clamp(NumpyFunction):
     """z = min(max(a, lo), hi), so dz/da = 1 inside [lo, hi], else 0."""
 
-    _raw, node_name = True, "ClampBackward1"
+    node_name = "ClampBackward1"
 
     @staticmethod
     def forward(ctx, a, lo, hi):
@@ -236,10 +236,10 @@ class Clamp(Function):
         return np.where(inside, grad_output, np.zeros((), grad_output.dtype))
 
 
-class Reciprocal(Function):
+class Reciprocal(NumpyFunction):
     """z = 1 / a, so dz/da = -1 / a**2 = -z**2."""
 
-    _raw, node_name = True, "ReciprocalBackward0"
+    node_name = "ReciprocalBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -256,7 +256,7 @@ class Reciprocal(Function):
 
 def _float(a: Any, op: str) -> Any:
     # Float-valued functions of integer tensors compute in the default float dtype.
-    if isinstance(a, _function.Tensor) and a._dtype.is_floating_point:
+    if isinstance(a, _node.Tensor) and a._dtype.is_floating_point:
         return a  # the common case first: one check, no further call
     expect_tensor(a, op)
     return as_operand(a, get_default_dtype())

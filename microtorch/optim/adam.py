@@ -9,7 +9,7 @@ import numpy as np
 
 from microtorch.autograd.versions import bump_version
 from microtorch.optim.optimizer import Optimizer
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["Adam", "AdamW"]
 
@@ -62,9 +62,9 @@ class Adam(Optimizer):
             data = p._data
 
             def zeros() -> Tensor:
-                return Tensor._make(np.zeros_like(data), False, None, 0, p._device)
+                return plain_tensor(np.zeros_like(data), p._device)
 
-            state["step"] = Tensor._make(np.zeros((), np.float32), False, None)
+            state["step"] = plain_tensor(np.zeros((), np.float32))
             state["exp_avg"] = zeros()
             state["exp_avg_sq"] = zeros()
             if amsgrad:

@@ -14,7 +14,7 @@ from typing import Any
 
 from microtorch.autograd.grad_mode import enable_grad
 from microtorch.autograd.versions import bump_version
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["Optimizer", "required"]
 
@@ -171,4 +171,4 @@ def _cast_like(value: Any, param: Tensor, key: str) -> Any:
     data = value._data.copy()
     if key != "step" and data.dtype.kind == "f":
         data = data.astype(param._data.dtype, copy=False)
-    return Tensor._make(data, False, None, 0, param._device)
+    return plain_tensor(data, param._device)

@@ -7,7 +7,7 @@ from typing import Any
 
 from microtorch.autograd.versions import bump_version
 from microtorch.optim.optimizer import Optimizer
-from microtorch.tensor import Tensor
+from microtorch.tensor import plain_tensor
 
 __all__ = ["SGD"]
 
@@ -67,7 +67,7 @@ class SGD(Optimizer):
                     state = self.state[p]
                     buf = state.get("momentum_buffer")
                     if buf is None:
-                        buf = Tensor._make(g.copy(), False, None, 0, p._device)
+                        buf = plain_tensor(g.copy(), p._device)
                         state["momentum_buffer"] = buf
                     else:
                         b = buf._data

@@ -16,7 +16,7 @@ import numpy as np
 
 from microtorch.creation import Generator, default_generator
 from microtorch.ops.join import stack
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["Dataset", "TensorDataset", "Subset", "random_split", "DataLoader", "default_collate"]
 
@@ -84,13 +84,13 @@ def default_collate(batch: Sequence[Any]) -> Any:
     if isinstance(elem, Tensor):
         return stack(batch)
     if isinstance(elem, np.ndarray):
-        return Tensor._make(np.stack(batch), False, None)
+        return plain_tensor(np.stack(batch))
     if isinstance(elem, float):
-        return Tensor._make(np.array(batch, np.float64), False, None)
+        return plain_tensor(np.array(batch, np.float64))
     if isinstance(elem, bool):
-        return Tensor._make(np.array(batch, np.bool_), False, None)
+        return plain_tensor(np.array(batch, np.bool_))
     if isinstance(elem, int):
-        return Tensor._make(np.array(batch, np.int64), False, None)
+        return plain_tensor(np.array(batch, np.int64))
     if isinstance(elem, (str, bytes)):
         return batch
     if isinstance(elem, Mapping):
@@ -177,7 +177,7 @@ class DataLoader:
         collate = self.collate_fn or default_collate
         for idx in self._batches():
             if fast:  # the same batch default_collate would stack, by one numpy fancy index
-                yield [Tensor._make(t._data[idx], False, None) for t in self.dataset.tensors]
+                yield [plain_tensor(t._data[idx]) for t in self.dataset.tensors]
             else:
                 yield collate([self.dataset[int(i)] for i in idx])
 

@@ -1,0 +1,165 @@
+"""Graph nodes: what ``tensor.grad_fn`` holds, and ``AccumulateGrad`` at the leaves.
+
+A node knows the nodes its gradients go to next (``next_functions``) and how to run itself
+during backward: ``run(grad_outputs)`` takes the gradient of each of its outputs and returns
+the gradient of each of its inputs. The engine (``autograd/engine.py``) calls ``run`` on each
+node once, in PyTorch's order; ``AccumulateGrad.run`` is where ``leaf.grad += grad`` happens.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "next_sequence_nr"]
+
+# Set by microtorch.tensor when it is imported: the one link from autograd up to the tensor
+# layer, because what autograd hands out (op results, gradients for hooks) are Tensors.
+Tensor: Any = None
+plain_tensor: Any = None  # plain_tensor(data, device=None): a tensor outside any graph
+op_result: Any = None  # op_result(data, node, output_nr, device): output output_nr of node
+
+_sequence = itertools.count()  # creation order: the engine runs later-created nodes first
+
+
+def next_sequence_nr() -> int:
+    """A number larger than every earlier node's (PyTorch's ``sequence_nr``)."""
+    return next(_sequence)
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``; ``handle.remove()`` unregisters the hook."""
+
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks: list[Callable[..., Any]], hook: Callable[..., Any]) -> None:
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+class Node:
+    """A node of the backward graph.
+
+    ``next_functions`` pairs each tensor input of the operation with the node its gradient
+    goes to next (``None`` for inputs that need no gradient), in the order of the inputs.
+    """
+
+    __slots__ = ("_next_nodes", "_next_nrs", "sequence_nr", "__weakref__", "__dict__")
+    # The edges, as two tuples rather than one pair per edge: fewer objects in a graph.
+    _next_nodes: tuple[Node | None, ...]  # the node each input's gradient goes to
+    _next_nrs: tuple[int, ...]  # which output of that node the input was
+    sequence_nr: int  # creation order; the engine runs the latest-created ready node first
+    # Rarely used, so class-level defaults that an instance overrides only when needed.
+    _num_outputs: int = 1
+    _hooks: list[Callable[..., Any]] | None = None  # node.register_hook
+    _pre_hooks: list[Callable[..., Any]] | None = None  # node.register_prehook
+    _tensor_hooks: dict[int, list[Callable[..., Any]]] | None = None  # output.register_hook
+    _retain_grad: dict[int, weakref.ref[Any]] | None = None  # output.retain_grad()
+
+    def name(self) -> str:
+        """PyTorch's name for this node, e.g. ``'MulBackward0'``."""
+        return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple[tuple[Node | None, int], ...]:
+        """``(node, output number)`` for each input, in order, as in PyTorch."""
+        return tuple(zip(self._next_nodes, self._next_nrs))
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """A dict for your own notes about this node, as in PyTorch."""
+        return self.__dict__.setdefault("_metadata", {})
+
+    def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
+        """The gradient of each input, from the gradient of each output (numpy arrays)."""
+        raise NotImplementedError
+
+    def release_saved(self) -> None:
+        """Let go of what forward saved (backward does this unless ``retain_graph=True``)."""
+
+    def pre_hooks(self, grad_outputs: list[Any]) -> list[Any]:
+        """Run the hooks registered on this node's outputs: they may replace a gradient."""
+        if self._pre_hooks:
+            for hook in self._pre_hooks:
+                new = hook(tuple(_tensors(grad_outputs)))
+                if new is not None:
+                    grad_outputs = [None if g is None else g._data for g in new]
+        for nr, hooks in (self._tensor_hooks or {}).items():
+            for hook in hooks:
+                if grad_outputs[nr] is not None:
+                    grad_outputs[nr] = call_tensor_hook(hook, grad_outputs[nr])
+        for nr, ref in (self._retain_grad or {}).items():  # PyTorch runs these last
+            t = ref()
+            if t is not None and grad_outputs[nr] is not None:
+                t._add_to_grad(grad_outputs[nr], out_of_place=True)
+        return grad_outputs
+
+    def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node has run during backward."""
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(fn)
+        return RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
+        """Call ``fn(grad_outputs)`` before this node runs; it may return replacement grads."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(fn)
+        return RemovableHandle(self._pre_hooks, fn)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf that requires grad: it adds the incoming gradient into ``.grad``."""
+
+    __slots__ = ("variable",)
+    _next_nodes = _next_nrs = ()  # a leaf: the walk ends here
+
+    def __init__(self, variable: Any) -> None:
+        self.variable = variable
+        # PyTorch gives AccumulateGrad the highest priority: leaves are filled as soon as ready.
+        self.sequence_nr = (1 << 62) + next_sequence_nr()
+
+    def name(self) -> str:
+        """``'torch::autograd::AccumulateGrad'``, the C++ name PyTorch reports."""
+        return "torch::autograd::AccumulateGrad"
+
+    def pre_hooks(self, grad_outputs: list[Any]) -> list[Any]:
+        """A leaf's own hooks (``x.register_hook``) see its gradient first."""
+        for hook in self.variable._hooks or ():
+            if grad_outputs[0] is not None:
+                grad_outputs = [call_tensor_hook(hook, grad_outputs[0])]
+        return grad_outputs
+
+    def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
+        """``leaf.grad += grad``: gradients add up, they are not replaced."""
+        if grad_outputs[0] is not None:
+            self.variable._add_to_grad(grad_outputs[0])
+        return ()
+
+
+def call_tensor_hook(hook: Callable[..., Any], grad: np.ndarray) -> np.ndarray:
+    """``hook(grad)`` with the gradient as a Tensor; a Tensor it returns replaces it."""
+    result = hook(plain_tensor(grad))
+    if result is None:
+        return grad
+    if not isinstance(result, Tensor) or result._data.shape != grad.shape:
+        raise RuntimeError(
+            "hook returned a value that is not a Tensor of the gradient's shape "
+            f"{list(grad.shape)}; a tensor hook must return None or a Tensor like its input"
+        )
+    return result._data
+
+
+def _tensors(arrays: list[Any]) -> list[Any]:
+    return [None if a is None else plain_tensor(a) for a in arrays]

@@ -1,0 +1,77 @@
+"""Saved tensors: what a node keeps for its backward formula, and the checks on reading it.
+
+``ctx.save_for_backward(a, b)`` keeps each value as a ``SavedTensor`` (PyTorch's
+``SavedVariable``): the value, and the version of its memory at that moment. ``saved_tensors``
+hands the values back, and raises PyTorch's errors instead when backward already freed them
+("backward through the graph a second time") or when one was changed in place since ("modified
+by an inplace operation"), because the formula would then compute a wrong gradient.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd.versions import version_of
+
+__all__ = ["SavedTensor", "FREED_MESSAGE", "INFERENCE_SAVED_MESSAGE"]
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+
+INFERENCE_SAVED_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`."
+)
+
+
+class SavedTensor:
+    """One value saved for backward, with the version of its memory when it was saved."""
+
+    __slots__ = ("value", "version", "tensor", "output_nr")
+
+    def __init__(self, value: Any, version: int | None, tensor: Any, output_nr: int) -> None:
+        self.value = value  # what backward reads: a numpy array (a Tensor, in your own Function)
+        self.version = version  # None: a value only this node holds, nobody can change it
+        self.tensor = tensor  # the input tensor it is (None when it is an output of the node)
+        self.output_nr = output_nr  # which output of the node it is, when it is one
+
+    def unpack(self, node: Any) -> Any:
+        """The saved value, checked: it must not have changed since it was saved."""
+        if self.version is not None:
+            data = self.value if isinstance(self.value, np.ndarray) else self.value._data
+            now = version_of(data)
+            if now != self.version:
+                raise RuntimeError(_modified_message(self, node, data, now))
+        return self.value
+
+
+def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int) -> str:
+    # PyTorch's text: "[torch.FloatTensor [3]], which is output 0 of Mul, is at version 1; ...".
+    # An input is described by the node that makes it now; an output by this node.
+    from microtorch.dtypes import from_numpy_dtype
+
+    made_by = node if saved.tensor is None else saved.tensor.grad_fn
+    output_nr = saved.output_nr if saved.tensor is None else saved.tensor._output_nr
+    desc = (
+        f"[microtorch.{from_numpy_dtype(data.dtype)._legacy} [{', '.join(map(str, data.shape))}]]"
+    )
+    if made_by is not None and not made_by.name().endswith("AccumulateGrad"):
+        op = made_by.name().replace("Backward0", "").replace("Backward", "")
+        desc += f", which is output {output_nr} of {op},"
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: {desc} is at version {now}; expected version {saved.version} instead. "
+        "Hint: enable anomaly detection to find the operation that failed to compute its "
+        "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False). "
+        "(Fix: replace the in-place operation, e.g. x.add_(1) or x += 1, with an out-of-place "
+        "one, x = x + 1, or apply it to a .clone().)"
+    )

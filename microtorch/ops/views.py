@@ -1,0 +1,112 @@
+"""Views in the graph: one memory with their base, and PyTorch's rewrite after an in-place change.
+
+A view (``x[0]``, ``x.t()``, ``x.view(4)``, ``x.unbind()``...) shares its base's memory, so it
+shares its version count too. Writing through a view changes the base, so the base's graph
+must change with it, and PyTorch rewrites it:
+
+- the base's ``grad_fn`` becomes ``CopySlices``: outside the view, the base's gradient goes to
+  what made the base before; inside it, through the in-place op's own node;
+- a view whose memory changed since it got its ``grad_fn`` gets a new one,
+  ``AsStridedBackward0``: its gradient is the base's, read at the view's places in memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.autograd.function import BackwardNode, NumpyFunction
+from microtorch.autograd.grad_mode import enable_grad
+from microtorch.autograd.node import Node, next_sequence_nr
+from microtorch.autograd.versions import version_of
+
+__all__ = ["as_view", "refresh", "rebase", "AsStrided", "CopySlices", "storage_positions"]
+
+
+def as_view(out: Any, base: Any) -> Any:
+    """Mark ``out`` as a view of ``base`` (of its base, for a view of a view)."""
+    out._base = base._base if base._base is not None else base
+    out._view_version = version_of(out._data)
+    return out
+
+
+def storage_positions(a: np.ndarray, origin: np.ndarray) -> np.ndarray:
+    """Where each element of ``a`` sits in memory, in elements from ``origin``'s first one."""
+    start = a.__array_interface__["data"][0] - origin.__array_interface__["data"][0]
+    positions = np.full(a.shape, start // a.itemsize, np.int64)
+    for dim, (size, stride) in enumerate(zip(a.shape, a.strides)):
+        steps = np.arange(size) * (stride // a.itemsize)
+        positions += steps.reshape((-1,) + (1,) * (a.ndim - dim - 1))
+    return positions
+
+
+class AsStrided(NumpyFunction):
+    """z = a window of a's memory with its own shape and strides (a view): the gradient of each
+    element of z goes to the element of a stored at the same place, summed where places repeat."""
+
+    node_name = "AsStridedBackward0"
+    ctx_fields = ("a_places", "z_places")
+
+    @staticmethod
+    def forward(ctx, a, window):
+        ctx.a_places, ctx.z_places = storage_positions(a, a), storage_positions(window, a)
+        return window  # the view's values: the same memory, now read through the base
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        memory = np.zeros(ctx.a_places.max() + 1, grad_output.dtype)
+        np.add.at(memory, ctx.z_places, grad_output)
+        return memory[ctx.a_places]
+
+
+def refresh(view: Any) -> None:
+    """Give ``view`` a new ``grad_fn`` if its memory was changed in place since it got one."""
+    version = version_of(view._data)
+    if view._view_version == version:
+        return
+    view._view_version = version
+    base = view._base
+    if base.requires_grad and view._dtype.is_floating_point:
+        with enable_grad():
+            out = AsStrided.apply(base, view._data)
+        view._grad_fn, view._output_nr, view._rg = out._grad_fn, 0, True
+
+
+class CopySlices(Node):
+    """The base's ``grad_fn`` after an in-place op ``fn`` wrote through a view of it: the
+    gradient inside the view goes through ``fn``, the rest to what made the base before."""
+
+    def __init__(self, base: Any, view: Any, fn: BackwardNode) -> None:
+        self.fn = fn
+        self.base_places = storage_positions(base._data, base._data)
+        self.view_places = storage_positions(view._data, base._data)
+        before = base.grad_fn or (base._accumulate_grad() if base.requires_grad else None)
+        self._next_nodes = (before,) + fn._next_nodes[1:]  # fn's first input was the view
+        self._next_nrs = (base._output_nr,) + fn._next_nrs[1:]
+        self.sequence_nr = next_sequence_nr()
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
+    def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
+        """The base's gradient with the view's part replaced by ``fn``'s gradient."""
+        grad = grad_outputs[0]
+        if grad is None:
+            return (None,) * len(self._next_nodes)
+        memory = np.zeros(self.base_places.max() + 1, grad.dtype)
+        memory[self.base_places] = grad
+        through_fn = self.fn.run([memory[self.view_places]])
+        memory[self.view_places] = 0 if through_fn[0] is None else through_fn[0]
+        return (memory[self.base_places],) + tuple(through_fn[1:])
+
+    def release_saved(self) -> None:
+        self.fn.release_saved()
+
+
+def rebase(view: Any, fn: BackwardNode) -> None:
+    """After the in-place op ``fn`` wrote through ``view``: rewrite the base's graph."""
+    base = view._base
+    base._grad_fn, base._output_nr, base._rg = CopySlices(base, view, fn), 0, True
+    view._view_version = -1  # out of date: refresh gives it its new grad_fn
+    refresh(view)  # the view itself now reads its values out of the base: AsStridedBackward0
