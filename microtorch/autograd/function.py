@@ -60,7 +60,8 @@ class BackwardNode(Node):
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     def release_saved(self) -> None:
-        self._saved = None
+        if self._saved:  # (a node that saved nothing has nothing to free: it can run again)
+            self._saved = None
 
     def mark_non_differentiable(self, *outputs: Any) -> None:
         """Accepted for PyTorch compatibility; integer outputs never get a gradient anyway."""
@@ -102,7 +103,7 @@ class BackwardNode(Node):
 
         return [SimpleNamespace(shape=shape, dtype=dt) for shape, dt in self._out_meta]
 
-    def _keep_saved(self, inputs: list[Any], results: tuple[Any, ...]) -> None:
+    def _keep_saved(self, inputs: list[Any], outputs: tuple[Any, ...], results: tuple[Any, ...]):
         # What forward passed to save_for_backward, now that the outputs exist: each value
         # with its memory's version, and which input tensor or output it is (for messages).
         kept = []
@@ -110,13 +111,17 @@ class BackwardNode(Node):
             if value is None:
                 kept.append(None)
                 continue
-            data = value if isinstance(value, np.ndarray) else value._data
+            data = value._data if isinstance(value, _node.Tensor) else value
             tensor = next((t for t in inputs if t._data is data), None)
             if tensor is not None and tensor._inference:
                 raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-            nr = next((i for i, r in enumerate(results) if r._data is data), 0)
-            if tensor is None and not isinstance(value, np.ndarray):
-                value = _node.plain_tensor(data)  # an output: no grad_fn, or it would hold itself
+            nr = next((i for i, out in enumerate(outputs) if out is data), None)
+            if nr is not None:  # an output: the result's own array (numpy may return a scalar)
+                data = results[nr]._data
+                value = (
+                    data if isinstance(value, np.ndarray | np.generic) else _node.plain_tensor(data)
+                )
+            data = np.asarray(data)
             kept.append(SavedTensor(value, version_of(data), tensor, nr))
         self._saved = tuple(kept)
 
@@ -200,21 +205,21 @@ class Function:
                 return _node.plain_tensor(out, device, _state.inference)
             return tuple(_node.plain_tensor(o, device, _state.inference) for o in out)
         node = cls._backward_cls()
-        node.sequence_nr, node.needs_input_grad, node._saved = next_sequence_nr(), needs, None
+        node.sequence_nr, node.needs_input_grad, node._saved = next_sequence_nr(), needs, ()
         node._next_nodes, node._next_nrs = _edges(cls, inputs)
         if _scope_stack:
             node._scope = _scope_stack[-1]
         out = cls.call_forward(node, args)
+        outputs = out if type(out) is tuple else (out,)
+        results = tuple(_node.op_result(o, node, i, device) for i, o in enumerate(outputs))
         if type(out) is tuple:
-            results = tuple(_node.op_result(o, node, i, device) for i, o in enumerate(out))
             node._num_outputs = len(results)
             node._out_shape = tuple(r._data.shape for r in results)
             node._out_dtype = tuple(r._dtype for r in results)
         else:
-            results = (_node.op_result(out, node, 0, device),)
-            node._out_shape, node._out_dtype = out.shape, results[0]._dtype
+            node._out_shape, node._out_dtype = results[0]._data.shape, results[0]._dtype
         if node._saved:
-            node._keep_saved(inputs, results)
+            node._keep_saved(inputs, outputs, results)
         if _switches.anomaly:
             import traceback
 

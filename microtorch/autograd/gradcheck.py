@@ -99,9 +99,9 @@ def gradcheck(
         if not np.allclose(a, n, atol=atol, rtol=rtol):
             if not raise_exception:
                 return False
-            as_tensor = _node.Tensor._make  # printed as PyTorch prints them
+            as_tensor = _node.plain_tensor  # printed as PyTorch prints them
             raise GradcheckError(
                 f"Jacobian mismatch for output 0 with respect to input {i},\n"
-                f"numerical:{as_tensor(n, False, None)}\nanalytical:{as_tensor(a, False, None)}\n"
+                f"numerical:{as_tensor(n)}\nanalytical:{as_tensor(a)}\n"
             )
     return True

@@ -38,19 +38,18 @@ class SavedTensor:
 
     __slots__ = ("value", "version", "tensor", "output_nr")
 
-    def __init__(self, value: Any, version: int | None, tensor: Any, output_nr: int) -> None:
+    def __init__(self, value: Any, version: int, tensor: Any, output_nr: int | None) -> None:
         self.value = value  # what backward reads: a numpy array (a Tensor, in your own Function)
-        self.version = version  # None: a value only this node holds, nobody can change it
-        self.tensor = tensor  # the input tensor it is (None when it is an output of the node)
-        self.output_nr = output_nr  # which output of the node it is, when it is one
+        self.version = version  # the version of its memory (see versions.py) when saved
+        self.tensor = tensor  # the input tensor it is, if it is one (for the error message)
+        self.output_nr = output_nr  # which output of the node it is, if it is one
 
     def unpack(self, node: Any) -> Any:
         """The saved value, checked: it must not have changed since it was saved."""
-        if self.version is not None:
-            data = self.value if isinstance(self.value, np.ndarray) else self.value._data
-            now = version_of(data)
-            if now != self.version:
-                raise RuntimeError(_modified_message(self, node, data, now))
+        data = self.value if isinstance(self.value, np.ndarray) else self.value._data
+        now = version_of(data)
+        if now != self.version:
+            raise RuntimeError(_modified_message(self, node, data, now))
         return self.value
 
 
@@ -59,8 +58,9 @@ def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int)
     # An input is described by the node that makes it now; an output by this node.
     from microtorch.dtypes import from_numpy_dtype
 
-    made_by = node if saved.tensor is None else saved.tensor.grad_fn
-    output_nr = saved.output_nr if saved.tensor is None else saved.tensor._output_nr
+    made_by, output_nr = (node, saved.output_nr) if saved.output_nr is not None else (None, 0)
+    if saved.tensor is not None:
+        made_by, output_nr = saved.tensor.grad_fn, saved.tensor._output_nr
     desc = (
         f"[microtorch.{from_numpy_dtype(data.dtype)._legacy} [{', '.join(map(str, data.shape))}]]"
     )

@@ -20,16 +20,20 @@ class Embedding(NumpyFunction):
 
     node_name = "EmbeddingBackward0"
 
+    ctx_fields = ("shape", "padding_idx")
+
     @staticmethod
     def forward(ctx, weight, indices, padding_idx):
-        ctx.shape, ctx.indices, ctx.padding_idx = weight.shape, indices, padding_idx
+        ctx.save_for_backward(indices)
+        ctx.shape, ctx.padding_idx = weight.shape, padding_idx
         return weight[indices]
 
     @staticmethod
     def backward(ctx, grad_output):
+        (indices,) = ctx.saved_tensors
         grad = np.zeros(ctx.shape, grad_output.dtype)
         # np.add.at adds once per occurrence: a row used twice gets both gradients.
-        np.add.at(grad, ctx.indices.reshape(-1), grad_output.reshape(-1, *ctx.shape[1:]))
+        np.add.at(grad, indices.reshape(-1), grad_output.reshape(-1, *ctx.shape[1:]))
         if ctx.padding_idx is not None:
             grad[ctx.padding_idx] = 0
         return grad

@@ -7,6 +7,8 @@ Each op's forward and backward take numpy arrays (``NumpyFunction``). ``reductio
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
@@ -35,47 +37,55 @@ class NllLoss(NumpyFunction):
 
     node_name = "NllLossBackward0"
 
+    ctx_fields = ("shape", "reduction", "ignore_index")
+
     @staticmethod
     def forward(ctx, logp, target, weight, reduction, ignore_index):
         x = logp[None] if logp.ndim == 1 else logp  # (N, C, ...)
-        t = target.reshape(1) if logp.ndim == 1 else target  # (N, ...)
-        valid = t != ignore_index
-        safe = np.where(valid, t, 0)
-        bad = (safe < 0) | (safe >= x.shape[1])
-        if bad.any():
-            raise IndexError(
-                f"Target {int(safe[bad].flat[0])} is out of bounds. (Fix: class labels must be "
-                f"0..{x.shape[1] - 1} for {x.shape[1]} classes; give the model's last layer one "
-                "output per class)"
-            )
-        index = np.expand_dims(safe, 1)
+        index, w = _picks(target, weight, ignore_index, x)
         picked = np.take_along_axis(x, index, axis=1).squeeze(1)  # logp[i, t_i]
-        w = valid.astype(x.dtype) if weight is None else weight[safe] * valid
         losses = -picked * w
-        total = w.sum()
-        ctx.shape, ctx.index, ctx.w, ctx.reduction = logp.shape, index, w, reduction
-        ctx.total = total
+        ctx.save_for_backward(target, weight)
+        ctx.shape, ctx.reduction, ctx.ignore_index = logp.shape, reduction, ignore_index
         if reduction == "none":
             return losses.reshape(target.shape)
         if reduction == "sum":
             return np.asarray(losses.sum(), x.dtype)
         with np.errstate(invalid="ignore", divide="ignore"):  # all ignored: nan, as PyTorch
-            return np.asarray(losses.sum() / total, x.dtype)
+            return np.asarray(losses.sum() / w.sum(), x.dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
-        w = ctx.w
+        target, weight = ctx.saved_tensors
+        shape = ctx.shape if len(ctx.shape) > 1 else (1, *ctx.shape)
+        grad = np.zeros(shape, grad_output.dtype)
+        index, w = _picks(target, weight, ctx.ignore_index, grad)
         if ctx.reduction == "none":
             coef = -w * grad_output.reshape(w.shape)
         elif ctx.reduction == "sum":
             coef = -w * grad_output
         else:
             with np.errstate(invalid="ignore", divide="ignore"):
-                coef = -w * (grad_output / ctx.total)
-        shape = ctx.shape if len(ctx.shape) > 1 else (1, *ctx.shape)
-        grad = np.zeros(shape, grad_output.dtype)
-        np.put_along_axis(grad, ctx.index, np.expand_dims(coef.astype(grad.dtype), 1), axis=1)
+                coef = -w * (grad_output / w.sum())
+        np.put_along_axis(grad, index, np.expand_dims(coef.astype(grad.dtype), 1), axis=1)
         return grad.reshape(ctx.shape)
+
+
+def _picks(target: np.ndarray, weight: Any, ignore_index: int, x: np.ndarray) -> tuple[Any, Any]:
+    # Which class each row picks (as an index along dim 1 of x, (N, C, ...)) and its weight:
+    # w[t_i], or 0 where the target is ignore_index.
+    t = target.reshape(1) if target.ndim == 0 else target  # (N, ...)
+    valid = t != ignore_index
+    safe = np.where(valid, t, 0)
+    bad = (safe < 0) | (safe >= x.shape[1])
+    if bad.any():
+        raise IndexError(
+            f"Target {int(safe[bad].flat[0])} is out of bounds. (Fix: class labels must be "
+            f"0..{x.shape[1] - 1} for {x.shape[1]} classes; give the model's last layer one "
+            "output per class)"
+        )
+    w = valid.astype(x.dtype) if weight is None else weight[safe] * valid
+    return np.expand_dims(safe, 1), w
 
 
 class NllLoss2d(NllLoss):
@@ -89,18 +99,21 @@ class MseLoss(NumpyFunction):
 
     node_name = "MseLossBackward0"
 
+    ctx_fields = ("reduction",)
+
     @staticmethod
     def forward(ctx, a, b, reduction):
+        ctx.save_for_backward(a, b)
+        ctx.reduction = reduction
         diff = a - b
-        ctx.diff, ctx.reduction, ctx.shapes = diff, reduction, (a.shape, b.shape)
         return _reduce(diff * diff, reduction)
 
     @staticmethod
     def backward(ctx, grad_output):
-        diff = ctx.diff
+        a, b = ctx.saved_tensors
+        diff = a - b
         g = 2 * diff * _scale(grad_output, ctx.reduction, diff.size)
-        sa, sb = ctx.shapes
-        return unbroadcast(g, sa), unbroadcast(-g, sb)
+        return unbroadcast(g, a.shape), unbroadcast(-g, b.shape)
 
 
 def _clamped_log(x: np.ndarray) -> np.ndarray:
@@ -121,18 +134,18 @@ class BinaryCrossEntropy(NumpyFunction):
         losses = -(y * log_p + (1 - y) * log_q)
         if weight is not None:
             losses = losses * weight
-        ctx.save_for_backward(p, y)
-        ctx.weight, ctx.reduction, ctx.logs = weight, reduction, (log_p, log_q)
+        ctx.save_for_backward(p, y, weight)
+        ctx.reduction = reduction
         return _reduce(losses, reduction)
 
     @staticmethod
     def backward(ctx, grad_output):
-        p, y = ctx.saved_tensors
+        p, y, weight = ctx.saved_tensors
         g = _scale(grad_output, ctx.reduction, p.size)
-        if ctx.weight is not None:
-            g = g * ctx.weight
+        if weight is not None:
+            g = g * weight
         eps = np.asarray(1e-12, p.dtype)  # PyTorch's guard against dividing by 0 at p = 0 or 1
-        log_p, log_q = ctx.logs
+        log_p, log_q = _clamped_log(p), _clamped_log(1 - p)
         return g * (p - y) / np.maximum((1 - p) * p, eps), g * (log_q - log_p)
 
 
@@ -145,30 +158,34 @@ class BinaryCrossEntropyWithLogits(NumpyFunction):
 
     @staticmethod
     def forward(ctx, x, y, weight, pos_weight, reduction):
-        e = np.exp(-np.abs(x))  # in (0, 1]: never overflows
-        softplus_neg = np.log1p(e) + np.maximum(-x, 0)  # log(1 + exp(-x))
-        sigmoid = np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+        softplus_neg, _ = _softplus_neg_and_sigmoid(x)
         if pos_weight is None:
             losses = (1 - y) * x + softplus_neg
         else:
             losses = (1 - y) * x + (1 + (pos_weight - 1) * y) * softplus_neg
         if weight is not None:
             losses = losses * weight
-        ctx.save_for_backward(x, y)
-        ctx.weight, ctx.pos_weight, ctx.reduction = weight, pos_weight, reduction
-        ctx.sigmoid, ctx.softplus_neg = sigmoid, softplus_neg
+        ctx.save_for_backward(x, y, weight, pos_weight)
+        ctx.reduction = reduction
         return _reduce(losses, reduction)
 
     @staticmethod
     def backward(ctx, grad_output):
-        x, y = ctx.saved_tensors
+        x, y, weight, pw = ctx.saved_tensors
         g = _scale(grad_output, ctx.reduction, x.size)
-        if ctx.weight is not None:
-            g = g * ctx.weight
-        pw = ctx.pos_weight
+        if weight is not None:
+            g = g * weight
+        softplus_neg, sigmoid = _softplus_neg_and_sigmoid(x)
         if pw is None:
-            gx, gy = ctx.sigmoid - y, -x
+            gx, gy = sigmoid - y, -x
         else:
-            gx = (pw * y + 1 - y) * ctx.sigmoid - pw * y
-            gy = -x + (pw - 1) * ctx.softplus_neg
+            gx = (pw * y + 1 - y) * sigmoid - pw * y
+            gy = -x + (pw - 1) * softplus_neg
         return g * gx, g * gy
+
+
+def _softplus_neg_and_sigmoid(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # log(1 + exp(-x)) and sigmoid(x), from exp(-|x|), which is in (0, 1]: never overflows.
+    e = np.exp(-np.abs(x))
+    softplus_neg = np.log1p(e) + np.maximum(-x, 0)
+    return softplus_neg, np.where(x >= 0, 1 / (1 + e), e / (1 + e))

@@ -41,7 +41,7 @@ class Add(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         sa, sb = ctx.shapes
-        need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for a constant
+        need_a, need_b = ctx.needs_input_grad[:2]  # e.g. no gradient for a constant
         gb = grad_output if ctx.alpha == 1 else grad_output * ctx.alpha
         return (
             unbroadcast(grad_output, sa) if need_a else None,
@@ -63,7 +63,7 @@ class Sub(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         sa, sb = ctx.shapes
-        need_a, need_b = ctx.needs_input_grad
+        need_a, need_b = ctx.needs_input_grad[:2]
         return (
             unbroadcast(grad_output, sa) if need_a else None,
             unbroadcast(-grad_output * ctx.alpha, sb) if need_b else None,
@@ -88,19 +88,22 @@ class Mul(NumpyFunction):
     """z = a * b, so dz/da = b and dz/db = a."""
 
     node_name = "MulBackward0"
+    ctx_fields = ("shapes",)
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for the 3 in x * 3
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)  # only what's used
+        ctx.shapes = (a.shape, b.shape)
         return a * b
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for the 3 in x * 3
+        b, a = ctx.saved_tensors
+        sa, sb = ctx.shapes
         return (
-            unbroadcast(grad_output * b, a.shape) if need_a else None,
-            unbroadcast(grad_output * a, b.shape) if need_b else None,
+            unbroadcast(grad_output * b, sa) if b is not None else None,
+            unbroadcast(grad_output * a, sb) if a is not None else None,
         )
 
 
@@ -108,20 +111,24 @@ class Div(NumpyFunction):
     """z = a / b, so dz/da = 1 / b and dz/db = -a / b**2."""
 
     node_name = "DivBackward0"
+    ctx_fields = ("shapes",)
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        need_b = ctx.needs_input_grad[1]
+        ctx.save_for_backward(a if need_b else None, b)  # a only for b's gradient
+        ctx.shapes = (a.shape, b.shape)
         return a / b
 
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
+        sa, sb = ctx.shapes
         ga = grad_output / b
         return (
-            unbroadcast(ga, a.shape) if need_a else None,
-            unbroadcast(-ga * a / b, b.shape) if need_b else None,
+            unbroadcast(ga, sa) if need_a else None,
+            unbroadcast(-ga * a / b, sb) if need_b else None,
         )
 
 
@@ -141,9 +148,9 @@ class PowScalar(NumpyFunction):
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
         n = ctx.n
-        if n == 2:  # the squared error's square: 2 * a, computed as a + a (no number to convert)
-            return grad_output * (a + a)
-        return grad_output * (n * a ** (n - 1)) if n != 0 else np.zeros_like(a)
+        if n == 0:  # z = 1 everywhere: 0, where n * a ** (n - 1) would give 0 * inf at a = 0
+            return np.zeros_like(a)
+        return grad_output * (n * a ** (n - 1))
 
 
 class Pow(NumpyFunction):
@@ -230,20 +237,22 @@ class Where(NumpyFunction):
     """z = a where cond else b: each input gets the gradient at the positions it was chosen."""
 
     node_name = "WhereBackward0"
-    ctx_fields = ("cond", "shapes")
+    ctx_fields = ("shapes",)
 
     @staticmethod
     def forward(ctx, cond, a, b):
-        ctx.cond, ctx.shapes = cond, (a.shape, b.shape)
+        ctx.save_for_backward(cond)
+        ctx.shapes = (a.shape, b.shape)
         return np.where(cond, a, b)
 
     @staticmethod
     def backward(ctx, grad_output):
+        (cond,) = ctx.saved_tensors
         sa, sb = ctx.shapes
         zero = np.zeros((), grad_output.dtype)
         return (
-            unbroadcast(np.where(ctx.cond, grad_output, zero), sa),
-            unbroadcast(np.where(ctx.cond, zero, grad_output), sb),
+            unbroadcast(np.where(cond, grad_output, zero), sa),
+            unbroadcast(np.where(cond, zero, grad_output), sb),
         )
 
 
@@ -251,18 +260,18 @@ class MaskedFill(NumpyFunction):
     """z = a with ``value`` where mask is True: the gradient is 0 at the filled positions."""
 
     node_name = "MaskedFillBackward0"
-    ctx_fields = ("mask",)
+    ctx_fields = ("shape",)
 
     @staticmethod
     def forward(ctx, a, mask, value):
-        ctx.mask = mask
+        ctx.save_for_backward(mask)
+        ctx.shape = a.shape
         return np.where(mask, np.asarray(value, a.dtype), a)
 
     @staticmethod
     def backward(ctx, grad_output):
-        return unbroadcast(
-            np.where(ctx.mask, np.zeros((), grad_output.dtype), grad_output), grad_output.shape
-        )
+        (mask,) = ctx.saved_tensors
+        return unbroadcast(np.where(mask, np.zeros((), grad_output.dtype), grad_output), ctx.shape)
 
 
 def wrap(data: np.ndarray, device: Any = None) -> Any:

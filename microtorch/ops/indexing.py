@@ -24,10 +24,12 @@ class Select(NumpyFunction):
 
     node_name = "SelectBackward0"
 
+    ctx_fields = ("shape", "key")
+
     @staticmethod
     def forward(ctx, a, key):
         ctx.shape, ctx.key = a.shape, key
-        return a[key]
+        return a[(*key, ...)]  # the "..." keeps a 0-d result a view (a[i] alone gives a copy)
 
     @staticmethod
     def backward(ctx, grad_output):

@@ -139,7 +139,8 @@ class Unbind(NumpyFunction):
     @staticmethod
     def forward(ctx, a, dim):
         ctx.dim = dim
-        return tuple(np.moveaxis(a, dim, 0))
+        moved = np.moveaxis(a, dim, 0)
+        return tuple(moved[i, ...] for i in range(len(moved)))  # views of a, 0-d ones too
 
     @staticmethod
     def backward(ctx, *grad_outputs):

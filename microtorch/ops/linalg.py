@@ -21,17 +21,27 @@ class Mm(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for the input X
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # only what's used
         return a @ b
 
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
-        need_a, need_b = ctx.needs_input_grad  # skip a product nobody needs (e.g. the input X)
+        need_a, need_b = ctx.needs_input_grad  # skip a product nobody needs
         return grad_output @ b.T if need_a else None, a.T @ grad_output if need_b else None
 
 
-class Mv(Mm):
+class _MatmulSavingBoth(NumpyFunction):
+    """Base of the products below, whose backward uses both inputs' shapes."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+
+class Mv(_MatmulSavingBoth):
     """z = A @ v (matrix times vector), so dL/dA = outer(g, v) and dL/dv = A.T @ g."""
 
     node_name = "MvBackward0"
@@ -42,7 +52,7 @@ class Mv(Mm):
         return np.outer(grad_output, v), a.T @ grad_output
 
 
-class Dot(Mm):
+class Dot(_MatmulSavingBoth):
     """z = a . b (vectors), so dz/da = b and dz/db = a."""
 
     node_name = "DotBackward0"
@@ -53,7 +63,7 @@ class Dot(Mm):
         return grad_output * b, grad_output * a
 
 
-class Bmm(Mm):
+class Bmm(_MatmulSavingBoth):
     """Z[i] = A[i] @ B[i] for each batch i; broadcast batch dims are summed back."""
 
     node_name = "BmmBackward0"
@@ -72,9 +82,12 @@ class Addmm(NumpyFunction):
 
     node_name = "AddmmBackward0"
 
+    ctx_fields = ("c_shape",)
+
     @staticmethod
     def forward(ctx, c, a, b):
-        ctx.save_for_backward(a, b)
+        _, need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # only what's used
         ctx.c_shape = c.shape
         return c + a @ b
 

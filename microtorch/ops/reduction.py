@@ -45,15 +45,6 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...]:
     return dims if ndim else ()
 
 
-def _expand_scalar(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    # What np.broadcast_to(grad, shape) returns for a 0-d grad, a read-only view repeating
-    # its one value (every stride 0, no copy), built directly: broadcast_to's general
-    # machinery costs more than the rest of a small .sum()/.mean() backward.
-    out = np.ndarray(shape, grad.dtype, grad, 0, (0,) * len(shape))
-    out.flags.writeable = False
-    return out
-
-
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keep: bool):
     # Put the reduced dimensions back as size 1, then broadcast to the input's shape.
     if not keep and axes:
@@ -74,7 +65,7 @@ class Sum(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return _expand_scalar(grad_output, ctx.shape)
+        return np.broadcast_to(grad_output, ctx.shape)  # the same value, for every element
 
 
 class SumDim(NumpyFunction):
@@ -108,7 +99,7 @@ class Mean(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return _expand_scalar(grad_output / ctx.n, ctx.shape)
+        return np.broadcast_to(grad_output / ctx.n, ctx.shape)
 
 
 class MeanDim(NumpyFunction):
@@ -136,18 +127,20 @@ class _Extreme(NumpyFunction):
 
     _fill = False  # PyTorch's max()/min() fill zeros (+0.0); amax/amin multiply (-0.0 if g < 0)
 
+    ctx_fields = ("axes", "keepdim")
+
     @classmethod
     def forward(cls, ctx, a, axes, keepdim):
         # a classmethod: ``reduce`` belongs to the subclass, not to ctx (the graph node)
-        out = cls.reduce(a, axis=axes, keepdims=True)
-        ctx.save_for_backward(a)
-        ctx.out, ctx.axes, ctx.keepdim = out, axes, keepdim
-        return out if keepdim else np.squeeze(out, axis=axes)
+        out = np.asarray(cls.reduce(a, axis=axes, keepdims=keepdim))  # an array, even if 0-d
+        ctx.save_for_backward(a, out)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
-        hit = a == ctx.out
+        a, out = ctx.saved_tensors
+        hit = a == _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
         count = hit.sum(axis=ctx.axes, keepdims=True)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         if ctx._function._fill:
@@ -182,9 +175,12 @@ class Amin(_Extreme):
 class _SelectAlong(NumpyFunction):
     """Shared backward of max/min with ``dim``: the gradient goes to the returned index."""
 
+    ctx_fields = ("shape", "dim", "keepdim")
+
     @staticmethod
     def forward(ctx, a, dim, keepdim, indices):
-        ctx.shape, ctx.dim, ctx.keepdim, ctx.indices = a.shape, dim, keepdim, indices
+        ctx.save_for_backward(indices)
+        ctx.shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
         if dim is None:  # a 0-d input: its only element
             return a.copy()
         idx = indices if keepdim else np.expand_dims(indices, dim)
@@ -193,9 +189,10 @@ class _SelectAlong(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
+        (indices,) = ctx.saved_tensors
         if ctx.dim is None:
             return grad_output
-        idx = ctx.indices if ctx.keepdim else np.expand_dims(ctx.indices, ctx.dim)
+        idx = indices if ctx.keepdim else np.expand_dims(indices, ctx.dim)
         g = grad_output if ctx.keepdim else np.expand_dims(grad_output, ctx.dim)
         out = np.zeros(ctx.shape, grad_output.dtype)
         np.put_along_axis(out, idx, g, axis=ctx.dim)
@@ -329,44 +326,50 @@ class Var(NumpyFunction):
     """z = sum((a - mean(a))**2) / (n - c), so dz/da = 2 (a - mean(a)) / (n - c)."""
 
     node_name = "VarBackward0"
+    ctx_fields = ("axes", "keepdim", "divisor")
 
     @staticmethod
     def forward(ctx, a, axes, keepdim, correction):
-        ctx.centred = a - a.mean(axis=axes, keepdims=True)
+        ctx.save_for_backward(a)
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
+        centred = a - a.mean(axis=axes, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):  # n <= correction: nan, as PyTorch
-            return (ctx.centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor
+            return (centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor
 
     @staticmethod
     def backward(ctx, grad_output):
-        g = _expand_back(grad_output, ctx.centred.shape, ctx.axes, ctx.keepdim)
+        (a,) = ctx.saved_tensors
+        centred = a - a.mean(axis=ctx.axes, keepdims=True)
+        g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return g * 2 * ctx.centred / ctx.divisor
+            return g * 2 * centred / ctx.divisor
 
 
 class Std(NumpyFunction):
     """z = sqrt(var(a)), so dz/da = (a - mean(a)) / ((n - correction) * z)."""
 
     node_name = "StdBackward0"
+    ctx_fields = ("axes", "keepdim", "divisor")
 
     @staticmethod
     def forward(ctx, a, axes, keepdim, correction):
-        ctx.centred = a - a.mean(axis=axes, keepdims=True)
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
+        centred = a - a.mean(axis=axes, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.sqrt((ctx.centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor)
-        ctx.out = out
+            out = np.asarray(np.sqrt((centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor))
+        ctx.save_for_backward(a, out)
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        shape = ctx.centred.shape
-        g = _expand_back(grad_output, shape, ctx.axes, ctx.keepdim)
-        out = _expand_back(ctx.out, shape, ctx.axes, ctx.keepdim)
+        a, out = ctx.saved_tensors
+        centred = a - a.mean(axis=ctx.axes, keepdims=True)
+        g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
+        out = _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return g * ctx.centred / (ctx.divisor * out)
+            return g * centred / (ctx.divisor * out)
 
 
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
@@ -485,21 +488,23 @@ class Logsumexp(NumpyFunction):
     """z = log(sum(exp(a))) along dims, so dz/da = exp(a - z) = softmax(a)."""
 
     node_name = "LogsumexpBackward0"
+    ctx_fields = ("axes", "keepdim")
 
     @staticmethod
     def forward(ctx, a, axes, keepdim):
         m = a.max(axis=axes, keepdims=True)  # shift-invariant; keeps exp() finite
         m = np.where(np.isfinite(m), m, 0)
         out = np.log(np.exp(a - m).sum(axis=axes, keepdims=True)) + m
-        ctx.save_for_backward(a)
-        ctx.out, ctx.axes, ctx.keepdim = out, axes, keepdim
-        return out if keepdim else np.squeeze(out, axis=axes)
+        out = out if keepdim else np.squeeze(out, axis=axes)
+        ctx.save_for_backward(a, out)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
+        a, out = ctx.saved_tensors
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
-        return g * np.exp(a - ctx.out)
+        return g * np.exp(a - _expand_back(out, a.shape, ctx.axes, ctx.keepdim))
 
 
 def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:

@@ -21,15 +21,19 @@ class _TakeAlong(NumpyFunction):
     """z = a picked along ``dim`` at ``indices``: each picked element gets its gradient back
     at the place it came from, the others 0."""
 
+    ctx_fields = ("shape", "dim")
+
     @staticmethod
     def forward(ctx, a, indices, dim):
-        ctx.shape, ctx.indices, ctx.dim = a.shape, indices, dim
+        ctx.save_for_backward(indices)
+        ctx.shape, ctx.dim = a.shape, dim
         return np.take_along_axis(a, indices, axis=dim)
 
     @staticmethod
     def backward(ctx, grad_output):
+        (indices,) = ctx.saved_tensors
         grad = np.zeros(ctx.shape, grad_output.dtype)
-        np.put_along_axis(grad, ctx.indices, grad_output, axis=ctx.dim)
+        np.put_along_axis(grad, indices, grad_output, axis=ctx.dim)
         return grad
 
 

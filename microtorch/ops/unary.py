@@ -14,7 +14,6 @@ from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import get_default_dtype
 from microtorch.ops._checks import expect_tensor
-from microtorch.ops._scalars import one
 from microtorch.ops.elementwise import as_operand
 
 __all__ = [
@@ -165,16 +164,15 @@ class Sigmoid(NumpyFunction):
     def forward(ctx, a):
         # PyTorch's formula, bit for bit: for a << 0, exp(-a) overflows to inf and 1 / inf is
         # exactly 0, as in PyTorch (so numpy's overflow warning is silenced here).
-        one_ = one(a)  # 1 as a 0-d array of a's dtype (see ops/_scalars.py)
         with np.errstate(over="ignore"):
-            out = one_ / (one_ + np.exp(-a))
+            out = 1 / (1 + np.exp(-a))
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * out * (one(out) - out)
+        return grad_output * out * (1 - out)
 
 
 class Tanh(NumpyFunction):
@@ -191,7 +189,7 @@ class Tanh(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * (one(out) - out * out)
+        return grad_output * (1 - out**2)
 
 
 class Relu(NumpyFunction):

@@ -62,7 +62,8 @@ def saved_tensors(node: Any) -> list[tuple[str, Any]] | None:
     """``(name, tensor)`` pairs saved for backward, ``[]`` if none, None if already freed."""
     try:
         if hasattr(node, "saved_tensors"):  # microtorch: ctx.saved_tensors
-            return [(f"saved[{i}]", t) for i, t in enumerate(node.saved_tensors)]
+            saved = node.saved_tensors  # (None where a gradient nobody needs would use it)
+            return [(f"saved[{i}]", t) for i, t in enumerate(saved) if t is not None]
         found = []
         for attr in sorted(a for a in dir(node) if a.startswith("_saved_")):
             value = getattr(node, attr)  # PyTorch: _saved_self, _saved_other, _saved_result...

@@ -97,21 +97,10 @@ def test_unbroadcast_returns_a_fresh_array_where_only_leading_dims_were_added() 
     assert_close(kept, grad.sum(0, keepdims=True))
 
 
-@pytest.mark.parametrize("shape", [(), (3,), (2, 3, 4), (0, 2)])
-def test_expand_scalar_is_what_broadcast_to_returns(shape: tuple) -> None:
-    from microtorch.ops.reduction import _expand_scalar
-
-    for grad in (np.array(2.5, np.float32), np.float64(-1.5)):  # a 0-d array or a scalar
-        got, ref = _expand_scalar(grad, shape), np.broadcast_to(grad, shape)
-        assert got.shape == ref.shape and got.dtype == ref.dtype
-        assert got.strides == ref.strides and not got.flags.writeable
-        assert_close(got, ref)
-
-
 @pytest.mark.parametrize("op", ["sum", "mean"])
 @pytest.mark.parametrize("shape", [(), (4,), (2, 3)])
 def test_sum_and_mean_of_everything_give_each_element_its_share(op: str, shape: tuple) -> None:
-    # the fast path (_expand_scalar) and the dim form (_expand_back) agree with numpy
+    # the whole-tensor form (np.broadcast_to) and the dim form (_expand_back) agree
     x = np.random.default_rng(3).standard_normal(shape)
     check_function(lambda t: getattr(t, op)(), x)
     if shape:
