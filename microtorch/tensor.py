@@ -140,6 +140,10 @@ class Tensor:
             views.refresh(self)  # an in-place change of the base may have made it require grad
         return self._rg
 
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._set_requires_grad(value, "only Tensors of floating point and complex dtype")
+
     @property
     def grad_fn(self) -> Any:
         """The node that made this tensor (``None`` for a leaf): where backward goes next.
@@ -150,14 +154,6 @@ class Tensor:
         if self._base is not None:
             views.refresh(self)
         return self._grad_fn
-
-    @grad_fn.setter
-    def grad_fn(self, node: Any) -> None:
-        self._grad_fn = node
-
-    @requires_grad.setter
-    def requires_grad(self, value: bool) -> None:
-        self._set_requires_grad(value, "only Tensors of floating point and complex dtype")
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place (leaves only) and return ``self``."""
@@ -718,7 +714,7 @@ def plain_tensor(
     data: Any, device: device | None = None, inference: bool = False, *, kind: type = Tensor
 ) -> Tensor:
     """A tensor holding ``data`` (a numpy array), outside any graph."""
-    t = object.__new__(kind)
+    t: Tensor = object.__new__(kind)
     t._data = data if type(data) is np.ndarray else np.asarray(data)
     found = _FROM_NUMPY.get(t._data.dtype)
     t._dtype = found if found is not None else from_numpy_dtype(t._data.dtype)

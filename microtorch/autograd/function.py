@@ -106,7 +106,7 @@ class BackwardNode(Node):
     def _keep_saved(self, inputs: list[Any], outputs: tuple[Any, ...], results: tuple[Any, ...]):
         # What forward passed to save_for_backward, now that the outputs exist: each value
         # with its memory's version, and which input tensor or output it is (for messages).
-        kept = []
+        kept: list[SavedTensor | None] = []
         for value in self._saved or ():
             if value is None:
                 kept.append(None)

@@ -61,9 +61,9 @@ def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int)
     made_by, output_nr = (node, saved.output_nr) if saved.output_nr is not None else (None, 0)
     if saved.tensor is not None:
         made_by, output_nr = saved.tensor.grad_fn, saved.tensor._output_nr
-    desc = (
-        f"[microtorch.{from_numpy_dtype(data.dtype)._legacy} [{', '.join(map(str, data.shape))}]]"
-    )
+    kind = f"microtorch.{from_numpy_dtype(data.dtype)._legacy}"
+    kind = "CPUBoolType" if data.dtype == np.bool_ else kind  # (PyTorch's names, bool's too)
+    desc = f"[{kind} [{', '.join(map(str, data.shape))}]]"
     if made_by is not None and not made_by.name().endswith("AccumulateGrad"):
         op = made_by.name().replace("Backward0", "").replace("Backward", "")
         desc += f", which is output {output_nr} of {op},"

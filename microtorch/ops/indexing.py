@@ -29,7 +29,7 @@ class Select(NumpyFunction):
     @staticmethod
     def forward(ctx, a, key):
         ctx.shape, ctx.key = a.shape, key
-        return a[(*key, ...)]  # the "..." keeps a 0-d result a view (a[i] alone gives a copy)
+        return a[key + (...,)]  # the "..." keeps a 0-d result a view (a[i] alone gives a copy)
 
     @staticmethod
     def backward(ctx, grad_output):

@@ -58,7 +58,7 @@ def test_a_node_saves_only_what_its_gradients_use_with_their_versions() -> None:
 
 def test_saved_tensors_remember_the_version_they_were_saved_at() -> None:
     a = torch.tensor([0.5, 2.0], requires_grad=True)
-    for make, versions in [
+    for make, expected in [
         (lambda b: a * b, [1, 0]),  # Mul keeps b (for a's gradient) and a (for b's)
         (lambda b: a.log(), [0]),  # its input
         (lambda b: b.tanh(), [0]),  # its output, a new tensor
@@ -69,11 +69,10 @@ def test_saved_tensors_remember_the_version_they_were_saved_at() -> None:
         with torch.no_grad():
             b.mul_(1.0)  # b at version 1
         out = make(b)
-        assert [s.version for s in out.grad_fn._saved] == versions
+        assert [s.version for s in out.grad_fn._saved] == expected
         out.sum().backward(retain_graph=True)  # the versions still match: it runs
         with torch.no_grad():
             b.add_(0.0)  # now b is at a newer version
-        if 1 in versions:
+        if 1 in expected:
             with pytest.raises(RuntimeError, match="modified by an inplace operation"):
                 out.sum().backward()
-
