@@ -21,6 +21,7 @@ import numpy as np
 
 from microtorch import _tensor_str
 from microtorch.autograd import node as _node
+from microtorch.autograd import views
 from microtorch.autograd.grad_mode import state as _grad_state
 from microtorch.autograd.node import AccumulateGrad, RemovableHandle
 from microtorch.autograd.versions import bump_version, version_of
@@ -37,7 +38,7 @@ from microtorch.dtypes import (
 )
 from microtorch.dtypes import bool as bool_
 from microtorch.ops import elementwise as ew
-from microtorch.ops import indexing, join, linalg, reduction, sorting, unary, views
+from microtorch.ops import indexing, join, linalg, reduction, sorting, unary
 from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
@@ -726,8 +727,13 @@ def plain_tensor(
 
 def op_result(data: np.ndarray, node: Any, output_nr: int, device: device | None) -> Tensor:
     """Output ``output_nr`` of an operation: its values, and ``node`` as its ``grad_fn``."""
-    t = plain_tensor(data, device)
-    t._rg, t._grad_fn, t._output_nr = True, node, output_nr
+    t: Tensor = object.__new__(Tensor)  # (plain_tensor's fields, set here: this runs per op)
+    t._data = data if type(data) is np.ndarray else np.asarray(data)
+    found = _FROM_NUMPY.get(t._data.dtype)
+    t._dtype = found if found is not None else from_numpy_dtype(t._data.dtype)
+    t._device = device or CPU
+    t._rg, t._grad, t._grad_fn, t._output_nr, t._base = True, None, node, output_nr, None
+    t._hooks, t._acc, t._retains, t._inference = None, None, False, False
     return t
 
 

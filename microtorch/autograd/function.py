@@ -23,7 +23,7 @@ from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
 from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
-from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, next_sequence_nr
+from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _sequence
 from microtorch.autograd.saved import FREED_MESSAGE, INFERENCE_SAVED_MESSAGE, SavedTensor
 from microtorch.autograd.versions import version_of
 
@@ -71,7 +71,7 @@ class BackwardNode(Node):
 
     def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
         """Apply the op's ``backward`` to the gradients of its outputs (the chain rule)."""
-        if all(g is None for g in grad_outputs):  # nothing arrived: nothing to pass on
+        if grad_outputs[0] is None and all(g is None for g in grad_outputs):  # nothing came
             return (None,) * len(self._next_nodes)
         if self._num_outputs > 1:  # outputs nobody used get zeros, as PyTorch materializes
             grad_outputs = [
@@ -105,24 +105,27 @@ class BackwardNode(Node):
 
     def _keep_saved(self, inputs: list[Any], outputs: tuple[Any, ...], results: tuple[Any, ...]):
         # What forward passed to save_for_backward, now that the outputs exist: each value
-        # with its memory's version, and which input tensor or output it is (for messages).
+        # with its memory's version, and which output or input tensor it is (for messages).
         kept: list[SavedTensor | None] = []
         for value in self._saved or ():
+            data = value._data if isinstance(value, _node.Tensor) else value
+            output_nr = tensor = None
             if value is None:
                 kept.append(None)
                 continue
-            data = value._data if isinstance(value, _node.Tensor) else value
-            tensor = next((t for t in inputs if t._data is data), None)
-            if tensor is not None and tensor._inference:
-                raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-            nr = next((i for i, out in enumerate(outputs) if out is data), None)
-            if nr is not None:  # an output: the result's own array (numpy may return a scalar)
-                data = results[nr]._data
-                value = (
-                    data if isinstance(value, np.ndarray | np.generic) else _node.plain_tensor(data)
-                )
-            data = np.asarray(data)
-            kept.append(SavedTensor(value, version_of(data), tensor, nr))
+            for nr, out in enumerate(outputs):
+                if out is data:  # an output: the result's own array (numpy may give a scalar)
+                    output_nr, data = nr, results[nr]._data
+                    if isinstance(value, _node.Tensor):  # no grad_fn, or it would hold itself
+                        value = _node.plain_tensor(data)
+            for t in inputs if output_nr is None else ():
+                if t._data is data:
+                    if t._inference:
+                        raise RuntimeError(INFERENCE_SAVED_MESSAGE)
+                    tensor = t
+            if output_nr is not None and not isinstance(value, _node.Tensor):
+                value = data
+            kept.append(SavedTensor(value, version_of(np.asarray(data)), tensor, output_nr))
         self._saved = tuple(kept)
 
 
@@ -131,8 +134,8 @@ class FunctionCtx:
 
     __slots__ = ("__dict__", "needs_input_grad")
 
-    def __init__(self, needs_input_grad: tuple[bool, ...]) -> None:
-        self.needs_input_grad = needs_input_grad
+    def __init__(self, args: tuple[Any, ...]) -> None:
+        self.needs_input_grad = (False,) * len(args)  # (as PyTorch's ctx outside a graph)
 
     def save_for_backward(self, *values: Any) -> None:
         pass  # no backward will run
@@ -195,36 +198,50 @@ class Function:
     @classmethod
     def apply(cls, *args: Any) -> Any:
         """Run ``forward``; if an input requires grad (and grad mode is on), record a node."""
-        Tensor = _node.Tensor
-        inputs = [a for a in args if isinstance(a, Tensor)]
-        device = _same_device(cls, inputs)
-        needs = tuple([isinstance(a, Tensor) and a.requires_grad for a in args])
-        if not (_state.grad_enabled and True in needs):  # nothing to record
-            out = cls.call_forward(FunctionCtx(needs), args)
+        inputs = [a for a in args if isinstance(a, _node.Tensor)]  # the tensor arguments
+        device = inputs[0]._device if inputs else None
+        record = False
+        for t in inputs:
+            if t._device is not device:
+                _device_error(cls, inputs)
+            record = record or t.requires_grad
+        if not (record and _state.grad_enabled):  # nothing to record
+            out = cls.call_forward(FunctionCtx(args), args)
             if type(out) is not tuple:
                 return _node.plain_tensor(out, device, _state.inference)
-            return tuple(_node.plain_tensor(o, device, _state.inference) for o in out)
+            return tuple([_node.plain_tensor(o, device, _state.inference) for o in out])
         node = cls._backward_cls()
-        node.sequence_nr, node.needs_input_grad, node._saved = next_sequence_nr(), needs, ()
-        node._next_nodes, node._next_nrs = _edges(cls, inputs)
+        node.sequence_nr, node._saved = next(_sequence), ()
+        cls.connect(node, args, inputs)
         if _scope_stack:
             node._scope = _scope_stack[-1]
         out = cls.call_forward(node, args)
-        outputs = out if type(out) is tuple else (out,)
-        results = tuple(_node.op_result(o, node, i, device) for i, o in enumerate(outputs))
         if type(out) is tuple:
+            results = tuple([_node.op_result(o, node, i, device) for i, o in enumerate(out)])
             node._num_outputs = len(results)
-            node._out_shape = tuple(r._data.shape for r in results)
-            node._out_dtype = tuple(r._dtype for r in results)
+            node._out_shape = tuple([r._data.shape for r in results])
+            node._out_dtype = tuple([r._dtype for r in results])
         else:
+            results = (_node.op_result(out, node, 0, device),)
             node._out_shape, node._out_dtype = results[0]._data.shape, results[0]._dtype
         if node._saved:
-            node._keep_saved(inputs, outputs, results)
+            node._keep_saved(inputs, out if type(out) is tuple else (out,), results)
         if _switches.anomaly:
             import traceback
 
             node._trace = traceback.extract_stack()[:-1]  # the caller of apply, outwards
         return results if type(out) is tuple else results[0]
+
+    @classmethod
+    def connect(cls, node: BackwardNode, args: tuple[Any, ...], inputs: list[Any]) -> None:
+        """The node's edges, one per tensor input: to the node that made it, to a leaf's
+        AccumulateGrad, or None if it needs no gradient (and which output of that node)."""
+        # (t._grad_fn and t._rg are current: apply's t.requires_grad renewed any stale view)
+        nodes = [t._grad_fn or (t._accumulate_grad() if t._rg else None) for t in inputs]
+        node._next_nodes, node._next_nrs = tuple(nodes), tuple([t._output_nr for t in inputs])
+        node.needs_input_grad = tuple(
+            [isinstance(a, _node.Tensor) and a.requires_grad for a in args]
+        )
 
     @classmethod
     def call_forward(cls, ctx: Any, args: tuple[Any, ...]) -> Any:
@@ -280,6 +297,19 @@ class NumpyFunction(Function):
     """
 
     @classmethod
+    def connect(cls, node: BackwardNode, args: tuple[Any, ...], inputs: list[Any]) -> None:
+        """As ``Function.connect``, for the floating-point inputs only: integer and boolean
+        ones (indices, masks) are data, as in PyTorch. One ``needs_input_grad`` per edge."""
+        nodes, nrs, needs = [], [], []
+        for t in inputs:  # (views are current: see Function.connect)
+            if t._dtype.is_floating_point:
+                nodes.append(t._grad_fn or (t._accumulate_grad() if t._rg else None))
+                nrs.append(t._output_nr)
+                needs.append(t._rg)
+        node._next_nodes, node._next_nrs = tuple(nodes), tuple(nrs)
+        node.needs_input_grad = tuple(needs)
+
+    @classmethod
     def call_forward(cls, ctx: Any, args: tuple[Any, ...]) -> Any:
         Tensor = _node.Tensor
         return cls.forward(ctx, *[a._data if isinstance(a, Tensor) else a for a in args])
@@ -290,25 +320,9 @@ class NumpyFunction(Function):
         return grads if type(grads) is tuple else (grads,)
 
 
-def _edges(cls: type[Function], inputs: list[Any]) -> tuple[tuple[Any, ...], tuple[int, ...]]:
-    # One edge per tensor input, in order: to the node that made it, to a leaf's
-    # AccumulateGrad, or None if it needs no gradient. (A built-in op's integer and boolean
-    # inputs, indices and masks, are data only: PyTorch gives them no edge either.)
-    if issubclass(cls, NumpyFunction):
-        inputs = [t for t in inputs if t._dtype.is_floating_point]
-    nodes = tuple(
-        [t.grad_fn or (t._accumulate_grad() if t.requires_grad else None) for t in inputs]
-    )
-    return nodes, tuple([t._output_nr for t in inputs])
+def _device_error(cls: type[Function], inputs: list[Any]) -> None:
+    from microtorch.device import check_same_device
 
-
-def _same_device(cls: type[Function], inputs: list[Any]) -> Any:
-    device = inputs[0]._device if inputs else None
-    for t in inputs:
-        if t._device is not device:
-            from microtorch.device import check_same_device
-
-            name = cls.node_name or cls.__name__
-            op = name[: name.rfind("Backward")] if "Backward" in name else name
-            check_same_device(op.lower(), *(t._device for t in inputs))
-    return device
+    name = cls.node_name or cls.__name__
+    op = name[: name.rfind("Backward")] if "Backward" in name else name
+    check_same_device(op.lower(), *(t._device for t in inputs))

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd.versions import bump_version
+from microtorch.autograd.views import as_view
 from microtorch.creation import default_generator
 from microtorch.nn import layer_ops
 from microtorch.nn.loss_functions import (
@@ -29,7 +30,6 @@ from microtorch.ops import reduction as red
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.inplace import apply_inplace
 from microtorch.ops.shape import UnsafeView
-from microtorch.ops.views import as_view
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [

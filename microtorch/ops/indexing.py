@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
+from microtorch.autograd.views import as_view
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops.shape import Unsqueeze
-from microtorch.ops.views import as_view
 
 __all__ = ["getitem", "index_put"]
 

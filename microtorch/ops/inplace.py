@@ -13,11 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd import grad_mode
+from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.versions import bump_version
-from microtorch.ops import views
 from microtorch.ops._broadcast import unbroadcast
 
 __all__ = ["apply_inplace", "zero", "fill", "copy"]

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
+from microtorch.autograd.views import as_view
 from microtorch.ops.reduction import normalize_dims
-from microtorch.ops.views import as_view
 
 __all__ = ["cat", "stack", "split", "chunk", "unbind"]
 

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
+from microtorch.autograd.views import as_view
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.reduction import normalize_dims
-from microtorch.ops.views import as_view
 
 __all__ = [
     "as_view", "parse_shape", "view", "reshape", "flatten", "squeeze", "unsqueeze", "expand",
