@@ -35,8 +35,10 @@ def run_backward(
     gradients but not run (``None`` for what it passed on).
     """
     pending = count_dependencies(node for node, _, _ in roots)
-    needed = None if stop_at is None else nodes_leading_to(stop_at, pending)
-    visit = None if stop_at is None else needed | stop_at  # type: ignore[operator]
+    needed = visit = None
+    if stop_at is not None:  # autograd.grad: only the part of the graph leading to its inputs
+        needed = nodes_leading_to(stop_at, pending)
+        visit = needed | stop_at
     buffers: dict[Node, list[Any]] = {}  # node -> one gradient per output, summed over uses
     for node, output_nr, grad in roots:
         add_into(buffers, node, output_nr, grad)
@@ -59,7 +61,6 @@ def run_backward(
             pending[child] -= 1
             if pending[child] == 0:
                 heapq.heappush(ready, (-child.sequence_nr, child))
-        grad_inputs = grad = None  # type: ignore[assignment]  # let finished gradients go
 
 
 def add_into(buffers: dict[Node, list[Any]], node: Node, output_nr: int, grad: Any) -> None:

@@ -23,7 +23,6 @@ from microtorch.tensor import Tensor, plain_tensor
 __all__ = ["Module"]
 
 _calling: list[Module] = []  # modules whose forward is running, outermost first
-_structure = [0]  # bumped whenever any module gains or loses a submodule (invalidates paths)
 
 
 def _addindent(text: str, spaces: int) -> str:
@@ -68,7 +67,6 @@ class Module:
         d["_modules"] = {}
         d["_forward_hooks"] = {}
         d["_forward_pre_hooks"] = {}
-        d["_paths"] = None  # (structure version, {submodule: dotted path below self})
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """The computation; every subclass defines it."""
@@ -110,15 +108,15 @@ class Module:
         return result
 
     def _path_of(self, child: Module) -> str:
-        paths = self._paths
-        if paths is None or paths[0] != _structure[0]:
-            found: dict[Module, str] = {}
-            for name, m in self.named_modules():
-                if name:
-                    found.setdefault(m, name)
-            paths = self.__dict__["_paths"] = (_structure[0], found)
-        # A module called but not registered below the caller is shown by its class name.
-        return paths[1].get(child) or type(child).__name__
+        # child's dotted path below this module ("fc1", "blocks.0"); a module called but not
+        # registered below the caller is shown by its class name.
+        for name, module in self._modules.items():  # the usual case: a direct child
+            if module is child:
+                return name
+        for name, module in self.named_modules():
+            if module is child and name:
+                return name
+        return type(child).__name__
 
     def register_forward_hook(self, hook: Callable[..., Any]) -> _Handle:
         """Call ``hook(module, args, output)`` after each forward; it may return a new output."""
@@ -130,60 +128,41 @@ class Module:
 
     # --- registration -------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
-        d = self.__dict__
-        params = d.get("_parameters")
+        # ``self.fc = nn.Linear(...)`` registers a module, ``self.w = nn.Parameter(...)`` a
+        # parameter: they live in _modules and _parameters, where parameters() finds them.
+        ready = "_parameters" in self.__dict__  # False until Module.__init__ has run
+        if isinstance(value, (Parameter, Module)) and not ready:
+            kind = "parameters" if isinstance(value, Parameter) else "module"
+            raise AttributeError(
+                f"cannot assign {kind} before Module.__init__() call (Fix: call "
+                "super().__init__() first in your __init__)"
+            )
         if isinstance(value, Parameter):
-            if params is None:
-                raise AttributeError(
-                    "cannot assign parameters before Module.__init__() call (Fix: call "
-                    "super().__init__() first in your __init__)"
-                )
             self._forget(name)
             self.register_parameter(name, value)
-        elif params is not None and name in params:
-            if value is not None:
-                raise TypeError(
-                    f"cannot assign '{_typename(value)}' as parameter '{name}' "
-                    "(torch.nn.Parameter or None expected)"
-                )
-            self.register_parameter(name, None)
         elif isinstance(value, Module):
-            if params is None:
-                raise AttributeError(
-                    "cannot assign module before Module.__init__() call (Fix: call "
-                    "super().__init__() first in your __init__)"
-                )
             self._forget(name)
-            self._modules[name] = d[name] = value
-            _structure[0] += 1
-        elif params is not None and name in self._modules:
-            if value is not None:
-                raise TypeError(
-                    f"cannot assign '{_typename(value)}' as child module '{name}' "
-                    "(torch.nn.Module or None expected)"
-                )
-            self._modules[name] = d[name] = None
-            _structure[0] += 1
-        elif params is not None and name in self._buffers:
-            if value is not None and not isinstance(value, Tensor):
-                raise TypeError(
-                    f"cannot assign '{_typename(value)}' as buffer '{name}' "
-                    "(torch.Tensor or None expected)"
-                )
-            self._buffers[name] = d[name] = value
+            self._modules[name] = value
+        elif ready and name in self._parameters:
+            _expect(value, None, f"as parameter '{name}' (torch.nn.Parameter or None expected)")
+            self._parameters[name] = None
+        elif ready and name in self._modules:
+            _expect(value, None, f"as child module '{name}' (torch.nn.Module or None expected)")
+            self._modules[name] = None
+        elif ready and name in self._buffers:
+            _expect(value, Tensor, f"as buffer '{name}' (torch.Tensor or None expected)")
+            self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
 
     def _forget(self, name: str) -> None:
-        if name in self._modules:
-            _structure[0] += 1
         for registry in (self._parameters, self._buffers, self._modules):
             registry.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
         self.__dict__.pop(name, None)
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached when normal lookup fails: registered values live in __dict__ too.
+        # Only reached when normal lookup fails: parameters, buffers and submodules.
         d = self.__dict__
         for registry in ("_parameters", "_buffers", "_modules"):
             if name in d.get(registry, ()):
@@ -206,7 +185,7 @@ class Module:
                 f"cannot assign '{_typename(param)}' object to parameter '{name}' "
                 "(torch.nn.Parameter or None required)"
             )
-        self._parameters[name] = self.__dict__[name] = param
+        self._parameters[name] = param
 
     def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
         """Add a tensor that is state but not learnable (saved in ``state_dict`` if persistent)."""
@@ -218,7 +197,7 @@ class Module:
                 f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
                 "(torch Tensor or None required)"
             )
-        self._buffers[name] = self.__dict__[name] = tensor
+        self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -229,8 +208,7 @@ class Module:
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_typename(module)} is not a Module subclass")
         _check_name(self, name, "module", self._modules)
-        self._modules[name] = self.__dict__[name] = module
-        _structure[0] += 1
+        self._modules[name] = module
 
     register_module = add_module
 
@@ -473,3 +451,9 @@ def _check_name(module: Module, name: str, kind: str, registry: dict[str, Any]) 
         raise KeyError(f'{kind} name can\'t be empty string ""')
     if name not in registry and (name in module.__dict__ or hasattr(type(module), name)):
         raise KeyError(f"attribute '{name}' already exists")
+
+
+def _expect(value: Any, kind: type | None, what: str) -> None:
+    # PyTorch's TypeError for assigning the wrong kind of value to a registered name.
+    if value is not None and (kind is None or not isinstance(value, kind)):
+        raise TypeError(f"cannot assign '{_typename(value)}' {what}")

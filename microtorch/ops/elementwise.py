@@ -93,13 +93,13 @@ class Mul(NumpyFunction):
     @staticmethod
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for the 3 in x * 3
-        ctx.save_for_backward(b if need_a else None, a if need_b else None)  # only what's used
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # only what's used
         ctx.shapes = (a.shape, b.shape)
         return a * b
 
     @staticmethod
     def backward(ctx, grad_output):
-        b, a = ctx.saved_tensors
+        a, b = ctx.saved_tensors
         sa, sb = ctx.shapes
         return (
             unbroadcast(grad_output * b, sa) if b is not None else None,
