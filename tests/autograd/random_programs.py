@@ -65,6 +65,18 @@ class Side:
         self.lib = lib
         self.ns: dict[str, Any] = {"torch": lib, "F": lib.nn.functional, "log": []}
         self.dtype = "float64"  # the tolerance for float64 values: float32 once one was made
+        self.seen: dict[str, tuple[int, int]] = {}  # name -> (id, _version when first seen)
+
+    def version_change(self, name: str, t: Any) -> Any:
+        """How far ``t._version`` moved since the name was bound: PyTorch's kernels may bump
+        a fresh result's count (matmul's ``out=``, a gradient's accumulation), a detail of
+        theirs; what in-place changes do to it afterwards is compared."""
+        version = _read(t, "_version")
+        if not isinstance(version, int):
+            return version
+        if name not in self.seen or self.seen[name][0] != id(t):
+            self.seen[name] = (id(t), version)
+        return version - self.seen[name][1]
 
     def run(self, source: str) -> Outcome:
         outcome = Outcome()
@@ -183,6 +195,10 @@ def compare_state(t_side: Side, m_side: Side) -> list[Mismatch]:
         return [Mismatch("names", "", repr(list(t_all)), repr(list(m_all)))]
     for name, t in t_all.items():
         out += _compare_value(name, t, m_all[name], t_side.dtype)
+        if _is_tensor(t) and _is_tensor(m_all[name]):
+            tv, mv = t_side.version_change(name, t), m_side.version_change(name, m_all[name])
+            if tv != mv:
+                out.append(Mismatch("_version", name, f"+{tv}", f"+{mv}"))
     # the same object under two names in one library must be so in the other (a += b, x.data)
     t_ids = [sorted(n for n in t_all if t_all[n] is v) for v in t_all.values()]
     m_ids = [sorted(n for n in m_all if m_all[n] is v) for v in m_all.values()]
@@ -196,6 +212,12 @@ def _compare_value(name: str, t: Any, m: Any, loosest: str) -> list[Mismatch]:
     if not _is_tensor(t) or not _is_tensor(m):
         if _is_tensor(t) or _is_tensor(m) or type(t).__name__ != type(m).__name__:
             return [Mismatch("type", name, type(t).__name__, type(m).__name__)]
+        if isinstance(t, (bool, int, float)) and not _same_values(
+            np.asarray(t), np.asarray(m), "float32" if isinstance(t, float) else "int"
+        ):
+            return [Mismatch("value", name, repr(t), repr(m))]
+        if isinstance(t, str) and _normalise(m) != t:
+            return [Mismatch("value", name, repr(t), repr(m))]
         return []
     if tuple(t.shape) != tuple(m.shape):
         return [Mismatch("shape", name, str(tuple(t.shape)), str(tuple(m.shape)))]
@@ -204,7 +226,7 @@ def _compare_value(name: str, t: Any, m: Any, loosest: str) -> list[Mismatch]:
     out = []
     if not _same_values(_array(t), _array(m), _dtype(t), loosest):
         out.append(Mismatch("value", name, _show(t), _show(m)))
-    for attr in ("requires_grad", "is_leaf", "_version", "grad_fn"):
+    for attr in ("requires_grad", "is_leaf", "grad_fn"):
         tv, mv = _read(t, attr), _read(m, attr)
         if tv != mv:
             out.append(Mismatch(attr, name, repr(tv), repr(mv)))
@@ -421,20 +443,30 @@ def _broadcast(a: Any, b: Any) -> bool:
     return True
 
 
-def _binary(g: Gen) -> str | None:
+def _binary(g: Gen, divide: bool = False) -> str | None:
     a = g.pick()
     if a is None:
         return None
     b = g.pick(lambda t: _broadcast(t, g.t(a)))
-    op = g.choice(["+", "-", "*", "/"])
+    if divide:  # by a tensor, or a number by a tensor: may divide by zero
+        if b is None or g.rng.random() < 0.3:
+            return f"{g.new()} = {g.number()} / {a}"
+        return f"{g.new()} = {a} / {b}"
+    op = g.choice(["+", "-", "*"])
     if b is None or g.rng.random() < 0.25:
         other = g.number()
+        if g.rng.random() < 0.3:
+            return f"{g.new()} = {a} / {other}"
         return (
             f"{g.new()} = {a} {op} {other}"
             if g.rng.random() < 0.6
             else f"{g.new()} = {other} {op} {a}"
         )
     return f"{g.new()} = {a} {op} {b}"
+
+
+def _divide(g: Gen) -> str | None:
+    return _binary(g, divide=True)
 
 
 def _unary(g: Gen) -> str | None:
@@ -462,17 +494,21 @@ def _unary(g: Gen) -> str | None:
     return f"{g.new()} = {form.format(a=a)}"
 
 
-def _matmul(g: Gen) -> str | None:
+def _matmul(g: Gen, mixed: bool = False) -> str | None:
     a = g.pick(lambda t: t.dim() in (1, 2))
     if a is None:
         return None
-    k = g.t(a).shape[-1]
-    b = g.pick(lambda t: t.dim() in (1, 2) and t.shape[0] == k)
+    k, dtype = g.t(a).shape[-1], g.t(a).dtype
+    b = g.pick(lambda t: t.dim() in (1, 2) and t.shape[0] == k and (t.dtype != dtype) == mixed)
     if b is None:
         return None
     both_2d = g.t(a).dim() == 2 and g.t(b).dim() == 2
     form = g.choice(["{a} @ {b}", "torch.matmul({a}, {b})"] + (["{a}.mm({b})"] if both_2d else []))
     return f"{g.new()} = {form.format(a=a, b=b)}"
+
+
+def _matmul_mixed(g: Gen) -> str | None:
+    return _matmul(g, mixed=True)  # float32 @ float64: an error in PyTorch
 
 
 def _reduce(g: Gen) -> str | None:
@@ -526,13 +562,24 @@ def _mask(g: Gen) -> str | None:
     return f"{g.new()} = {a} {g.choice(['>', '<'])} {g.choice(['0', '0.5', '-1'])}"
 
 
-def _select(g: Gen) -> str | None:
+def _select(g: Gen, grow: bool = False) -> str | None:
     a = g.pick()
     if a is None:
         return None
-    mask = g.pick(lambda t: _broadcast(t, g.t(a)), kind="bool")
+    shape_a = tuple(g.t(a).shape)
+    # masked_fill with a mask of more dims grows the result; only `masked_fill_broadcast` does
+    mask = g.pick(
+        lambda t: (
+            _broadcast(t, g.t(a))
+            and (np.broadcast_shapes(tuple(t.shape), shape_a) != shape_a) == grow
+        ),
+        kind="bool",
+    )
+    if grow:
+        return None if mask is None else f"{g.new()} = {a}.masked_fill({mask}, 0.0)"
     cond = mask or f"{a} > 0"
-    b = g.pick(lambda t: _broadcast(t, g.t(a)))
+    shape = np.broadcast_shapes(shape_a, tuple(g.t(mask).shape) if mask else ())
+    b = g.pick(lambda t: _broadcast(t, g.t(a)) and _broadcast(t, np.empty(shape)))
     form = g.choice(
         [
             "torch.where({c}, {a}, {b})",
@@ -546,7 +593,11 @@ def _select(g: Gen) -> str | None:
     return f"{g.new()} = {form.format(a=a, b=b or a, c=cond)}"
 
 
-def _loss(g: Gen) -> str | None:
+def _masked_fill_broadcast(g: Gen) -> str | None:
+    return _select(g, grow=True)
+
+
+def _loss(g: Gen, weight_grad: bool = False) -> str | None:
     if g.rng.random() < 0.4:
         a = g.pick()
         if a is None:
@@ -561,19 +612,36 @@ def _loss(g: Gen) -> str | None:
     if target is None or g.rng.random() < 0.3:
         target = g.new()
         return f"{target} = torch.tensor({g.rng.integers(0, c, size=n).tolist()})"
-    weight = g.pick(lambda t: tuple(t.shape) == (c,))
+    dtype = g.t(logits).dtype
+    weight = g.pick(
+        lambda t: tuple(t.shape) == (c,) and (t.requires_grad or t.dtype != dtype) == weight_grad
+    )
     w = f", weight={weight}" if weight and g.rng.random() < 0.6 else ""
     if g.rng.random() < 0.5:
         return f"{g.new()} = F.cross_entropy({logits}, {target}{w})"
     return f"{g.new()} = F.nll_loss(F.log_softmax({logits}, dim=1), {target}{w})"
 
 
-def _view(g: Gen) -> str | None:
-    a = g.pick(lambda t: t.dim() > 0 and t.numel() > 0)
+def _loss_weight_grad(g: Gen) -> str | None:
+    return _loss(g, weight_grad=True)  # PyTorch: not differentiable w.r.t. weight; dtypes
+
+
+def _view(g: Gen, layout: bool = False) -> str | None:
+    a = g.pick(
+        lambda t: (
+            t.dim() > 0
+            and t.numel() > 0
+            and (not layout or (t._base is None and not t.is_contiguous()))
+        )
+    )
     if a is None:
         return None
     t = g.t(a)
     shape = tuple(t.shape)
+    # PyTorch's elementwise results keep a non-contiguous input's layout (so .view may then
+    # refuse, and .reshape records other nodes); microtorch's are contiguous. Only
+    # `view_layout` reshapes those.
+    inherited = t._base is None and not t.is_contiguous()
     forms = [
         "{a}.reshape(-1)",
         "{a}.view(-1)",
@@ -601,6 +669,11 @@ def _view(g: Gen) -> str | None:
     if t.dim() == 1:
         forms += ["{a}.view(1, -1)", "{a}.expand(2, {n})", "{a}[::2]"]
     ex = ", ".join(str(2 if s == 1 else s) for s in shape)
+    reshaping = (".view(", ".reshape(")
+    if inherited and not layout:
+        forms = [f for f in forms if not f.startswith(tuple("{a}" + r for r in reshaping))]
+    elif layout:
+        forms = [f for f in forms if f.startswith(tuple("{a}" + r for r in reshaping))]
     form = g.choice(forms)
     if g.rng.random() < 0.15 and shape[0] > 1:
         names = [g.new() for _ in range(shape[0] if shape[0] <= 3 else 2)]
@@ -616,6 +689,10 @@ def _view(g: Gen) -> str | None:
     )
 
 
+def _view_layout(g: Gen) -> str | None:
+    return _view(g, layout=True)
+
+
 def _index0d(g: Gen) -> str | None:
     a = g.pick(lambda t: t.dim() in (1, 2) and 1 < t.shape[0] <= 3)
     if a is None:
@@ -627,13 +704,21 @@ def _index0d(g: Gen) -> str | None:
         return f"{g.new()} = {a}[{i}]"
     if r < 0.45 and t.dim() == 2:
         return f"{g.new()} = {a}[{i}, {int(g.rng.integers(t.shape[1]))}]"
-    if r < 0.6:
-        return f"{g.new()} = {a}.select(0, {i})"
     if r < 0.8:
         names = [g.new() for _ in range(t.shape[0])]
         return f"{', '.join(names)} = {a}.unbind({'0' if g.rng.random() < 0.5 else ''})"
+    if not _writable(t):
+        return None
     grad_mode = "with torch.no_grad():\n    " if g.rng.random() < 0.4 else ""
     return f"{grad_mode}for e in {a}:\n    {'    ' if grad_mode else ''}e.mul_({g.number()})"
+
+
+def _select_method(g: Gen) -> str | None:
+    a = g.pick(lambda t: t.dim() > 0)
+    if a is None:
+        return None
+    d = g.dim(a)
+    return f"{g.new()} = {a}.select({d}, {int(g.rng.integers(g.t(a).shape[d]))})"
 
 
 def _data(g: Gen) -> str | None:
@@ -676,6 +761,14 @@ def _inplace_statement(g: Gen, a: str) -> str:
     )
 
 
+def _writable(t: Any) -> bool:
+    """False for memory PyTorch's kernels laid out with a zero stride (``autograd.grad`` of a
+    ``sum`` returns an expanded tensor: writing it raises in PyTorch, a detail of theirs),
+    and for views of such memory. ``expand()`` results stay: the user made them."""
+    root = t if t._base is None else t._base
+    return not (root.numel() > 1 and 0 in root.stride())
+
+
 def _views_of(g: Gen) -> set[int]:
     return {id(t._base) for _, t in g.live() if t._base is not None}
 
@@ -683,18 +776,18 @@ def _views_of(g: Gen) -> set[int]:
 def _inplace(g: Gen) -> str | None:
     # on tensors that are neither views nor bases of live views
     bases = _views_of(g)
-    a = g.pick(lambda t: t._base is None and id(t) not in bases)
+    a = g.pick(lambda t: t._base is None and id(t) not in bases and _writable(t))
     return None if a is None else _inplace_statement(g, a)
 
 
 def _inplace_view(g: Gen) -> str | None:
     bases = _views_of(g)
-    a = g.pick(lambda t: t._base is not None or id(t) in bases)
+    a = g.pick(lambda t: (t._base is not None or id(t) in bases) and _writable(t))
     return None if a is None else _inplace_statement(g, a)
 
 
 def _inplace_nograd(g: Gen) -> str | None:
-    a = g.pick()
+    a = g.pick(_writable)
     return None if a is None else "with torch.no_grad(): " + _inplace_statement(g, a)
 
 
@@ -714,13 +807,17 @@ def _needs_grad(t: Any) -> bool:
     return bool(t.requires_grad)
 
 
-def _backward(g: Gen) -> str | None:
+def _backward(g: Gen, retained: bool = False) -> str | None:
     a = g.pick(_needs_grad) or g.pick()
     if a is None:
         return None
     root = a if g.t(a).dim() == 0 and g.rng.random() < 0.6 else f"{a}.sum()"
-    retain = ", retain_graph=True" if g.rng.random() < 0.4 else ""
+    retain = ", retain_graph=True" if retained or g.rng.random() < 0.4 else ""
     return f"{root}.backward({retain[2:]})"
+
+
+def _backward_retained(g: Gen) -> str | None:
+    return _backward(g, retained=True)  # buffers are never freed
 
 
 def _partial(g: Gen) -> str | None:
@@ -741,27 +838,39 @@ def _partial(g: Gen) -> str | None:
     )
 
 
-def _hooks(g: Gen) -> str | None:
-    a = g.pick(_needs_grad)
+MULTI_OUTPUT = ("SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0")
+
+
+def _multi_output(t: Any) -> bool:
+    return t.grad_fn is not None and t.grad_fn.name() in MULTI_OUTPUT
+
+
+def _hooks(g: Gen, multi: bool = False) -> str | None:
+    # PyTorch calls a hook on an output of split/chunk/unbind with None when that output got
+    # no gradient; microtorch does not call it. Only `hooks_multi` hooks such outputs.
+    a = g.pick(lambda t: _needs_grad(t) and _multi_output(t) == multi)
     if a is None:
         return None
     if g.rng.random() < 0.3 and not g.t(a).is_leaf:
         return f"{a}.retain_grad()"
-    return f"{a}.register_hook(lambda g: log.append(({a!r}, g.tolist())))"
+    record = "None if g is None else g.tolist()"
+    return f"{a}.register_hook(lambda g: log.append(({a!r}, {record})))"
+
+
+def _hooks_multi(g: Gen) -> str | None:
+    return _hooks(g, multi=True)
 
 
 def _grads(g: Gen) -> str | None:
     a = g.pick(lambda t: t.is_leaf and t.requires_grad)
     if a is None:
         return None
-    return g.choice(
-        [
-            f"{a}.grad = None",
-            f"{a}.grad.zero_()",
-            f"{g.new()} = {a}.grad",
-            f"with torch.no_grad(): {a} -= 0.1 * {a}.grad",
-        ]
-    )
+    return g.choice([f"{a}.grad = None", f"{a}.grad.zero_()", f"{g.new()} = {a}.grad"])
+
+
+def _sgd_step(g: Gen) -> str | None:
+    a = g.pick(lambda t: t.is_leaf and t.requires_grad and t.grad is not None)
+    return None if a is None else f"with torch.no_grad(): {a} -= 0.1 * {a}.grad"
 
 
 def _nonleaf_grad(g: Gen) -> str | None:
@@ -780,36 +889,76 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "leaf": (1.0, _leaf),
     "constant": (0.3, _constant),
     "arith": (1.5, _binary),
+    "divide": (0.4, _divide),
     "unary": (1.0, _unary),
     "matmul": (0.5, _matmul),
+    "matmul_mixed": (0.1, _matmul_mixed),
     "reduce": (0.8, _reduce),
     "statistics": (0.6, _statistics),
     "mask": (0.3, _mask),
     "select": (0.6, _select),
+    "masked_fill_broadcast": (0.2, _masked_fill_broadcast),
     "loss": (0.5, _loss),
+    "loss_weight_grad": (0.2, _loss_weight_grad),
     "view": (1.0, _view),
+    "view_layout": (0.2, _view_layout),
     "index0d": (0.6, _index0d),
+    "select_method": (0.2, _select_method),
     "data": (0.2, _data),
     "inplace": (0.8, _inplace),
     "inplace_view": (0.8, _inplace_view),
     "inplace_nograd": (0.6, _inplace_nograd),
     "inplace_mask": (0.3, _inplace_bool),
     "inplace_target": (0.3, _inplace_int),
-    "backward": (0.8, _backward),
+    "backward_retained": (0.5, _backward_retained),
+    "backward": (0.5, _backward),
     "partial": (0.5, _partial),
     "hooks": (0.4, _hooks),
+    "hooks_multi": (0.2, _hooks_multi),
     "grads": (0.4, _grads),
+    "sgd_step": (0.3, _sgd_step),
     "nonleaf_grad": (0.2, _nonleaf_grad),
     "create_graph": (0.1, _create_graph_maker),
 }
 
-PENDING_ISSUE_12: tuple[str, ...] = tuple(FAMILIES)  # narrowed below once measured
-PASSING_FAMILIES: tuple[str, ...] = tuple(f for f in FAMILIES if f not in PENDING_ISSUE_12)
+# Families that still find mismatches on the current code, with what they find. Switch one on
+# (delete it here) once the fix is in: the CI test then runs it.
+PENDING_ISSUE_12: dict[str, str] = {
+    "index0d": "x[i] (0-d), unbind and `for e in x` give copies, not views",
+    "inplace": "`**=` makes a new tensor; saved tensors changed in place go unnoticed",
+    "inplace_view": "in-place through views/bases: no CopySlices/AsStridedBackward0, copies",
+    "inplace_nograd": "no_grad in-place on a base leaves views' grad_fn; `**=` not in place",
+    "inplace_mask": "a where/masked_fill mask changed in place goes unnoticed by backward",
+    "inplace_target": "nll_loss's target changed in place goes unnoticed by backward",
+    "sgd_step": "`w -= lr * w.grad` on a base with views: views' grad_fn not rewritten",
+    "backward": "backward without retain_graph: some ops' buffers are not freed",
+    "partial": "autograd.grad/backward(inputs=) run and free the whole graph, fire all hooks",
+}
+# Mismatches outside issue 12, equally to be fixed (listed in notes/difftest-report.md).
+PENDING_OTHER: dict[str, str] = {
+    "divide": "NaN gradients through relu/clamp/where (mask multiplied, not selected); numpy warns",
+    "statistics": "std/var with <= 0 degrees of freedom: PyTorch warns, microtorch does not",
+    "loss_weight_grad": "a loss weight that requires grad, or of another dtype, is accepted",
+    "view_layout": "elementwise results of non-contiguous inputs are contiguous (torch: not)",
+    "hooks_multi": "hooks on unused split/unbind outputs: PyTorch calls them with None",
+    "masked_fill_broadcast": "masked_fill with a mask of more dims: backward raises numpy's error",
+    "select_method": "Tensor.select is missing",
+    "matmul_mixed": "float32 @ float64 error texts differ (PyTorch's name addmv, mm, dot...)",
+}
+PASSING_FAMILIES: tuple[str, ...] = tuple(
+    f for f in FAMILIES if f not in PENDING_ISSUE_12 and f not in PENDING_OTHER
+)
 
 
 def families(spec: str) -> tuple[str, ...]:
-    """``all``, ``ci`` (the passing families), ``pending``, or a comma-separated list."""
-    named = {"all": tuple(FAMILIES), "ci": PASSING_FAMILIES, "pending": PENDING_ISSUE_12}
+    """``all``, ``ci`` (the passing families), ``pending`` (issue 12), ``other`` (pending, not
+    issue 12), or a comma-separated list of family names and these."""
+    named = {
+        "all": tuple(FAMILIES),
+        "ci": PASSING_FAMILIES,
+        "pending": tuple(PENDING_ISSUE_12),
+        "other": tuple(PENDING_OTHER),
+    }
     chosen: list[str] = []
     for part in spec.split(","):
         for name in named.get(part, (part,)):
@@ -886,13 +1035,18 @@ def run_program(program: Sequence[str], torch: ModuleType | None = None) -> Resu
 
 
 def generate(
-    seed: int, chosen: Sequence[str], length: int = 25, torch: ModuleType | None = None
+    seed: int,
+    chosen: Sequence[str],
+    length: int = 25,
+    torch: ModuleType | None = None,
+    boost: str | None = None,
 ) -> Result:
-    """Write and run one program of ``length`` statements, stopping at the first mismatch."""
+    """Write and run one program of ``length`` statements, stopping at the first mismatch;
+    statements of the family ``boost`` are drawn five times as often as its weight says."""
     rng = np.random.default_rng(seed)
     t, m = Side(torch or _torch()), Side(microtorch)
     gen = Gen(rng, t)
-    weights = np.array([FAMILIES[f][0] for f in chosen])
+    weights = np.array([FAMILIES[f][0] * (5 if f == boost else 1) for f in chosen])
     program: list[str] = []
     tries = 0
     while len(program) < length and tries < 4 * length:
@@ -985,10 +1139,13 @@ def describe(result: Result) -> str:
     return "\n".join(lines)
 
 
-def sweep(seed: int, count: int, chosen: Sequence[str], length: int = 25) -> Iterator[Result]:
+def sweep(
+    seed: int, count: int, chosen: Sequence[str], length: int = 25, boost: str | None = None
+) -> Iterator[Result]:
+    """``count`` programs, each from its own seed derived from ``seed``."""
     torch = _torch()
     for k in range(count):
-        yield generate(seed * 1_000_003 + k, chosen, length, torch)
+        yield generate(seed * 1_000_003 + k, chosen, length, torch, boost)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -996,7 +1153,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--programs", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--length", type=int, default=25, help="statements per program")
-    parser.add_argument("--families", default="ci", help="all, ci, pending or a list")
+    parser.add_argument(
+        "--families", default="ci", help="all, ci, pending, other, or a comma-separated list"
+    )
     parser.add_argument("--show", type=int, default=1, help="minimised programs per class")
     args = parser.parse_args(argv)
     chosen = families(args.families)
