@@ -375,6 +375,18 @@ class Gen:
         self.rng = rng
         self.side = side
         self.count = 0
+        # names whose memory layout came, somewhere upstream, from a non-contiguous tensor:
+        # the libraries lay out elementwise results of those differently (see _view)
+        self.strided: set[str] = set()
+
+    def note(self, source: str, before: set[str]) -> None:
+        """Track the layout lineage of the names ``source`` just bound."""
+        used = set(NAME.findall(source))
+        for name, t in self.side.tensors().items():
+            if name in before or not _is_tensor(t):
+                continue
+            if used & self.strided or not t.is_contiguous():
+                self.strided.add(name)
 
     def new(self) -> str:
         name = f"t{self.count}"
@@ -631,17 +643,18 @@ def _view(g: Gen, layout: bool = False) -> str | None:
         lambda t: (
             t.dim() > 0
             and t.numel() > 0
-            and (not layout or (t._base is None and not t.is_contiguous()))
+            and (not layout or any(g.side.ns.get(n) is t for n in g.strided))
         )
     )
     if a is None:
         return None
     t = g.t(a)
     shape = tuple(t.shape)
-    # PyTorch's elementwise results keep a non-contiguous input's layout (so .view may then
-    # refuse, and .reshape records other nodes); microtorch's are contiguous. Only
-    # `view_layout` reshapes those.
-    inherited = t._base is None and not t.is_contiguous()
+    # Elementwise results of a non-contiguous input are laid out differently by the two
+    # libraries (PyTorch keeps the input's strides for some ops, microtorch for others), so
+    # .view may refuse in one only, and .reshape records different nodes. Only `view_layout`
+    # reshapes tensors of such lineage.
+    inherited = a in g.strided
     forms = [
         "{a}.reshape(-1)",
         "{a}.view(-1)",
@@ -690,7 +703,22 @@ def _view(g: Gen, layout: bool = False) -> str | None:
 
 
 def _view_layout(g: Gen) -> str | None:
-    return _view(g, layout=True)
+    a = g.pick(lambda t: t.dim() == 2)
+    if a is None or g.rng.random() < 0.5:
+        return _view(g, layout=True)
+    r, c = g.t(a).shape
+    # results whose layout the libraries choose differently from a transposed input
+    made = g.choice(
+        [
+            "{a}.t().clone()",
+            "{a}.t().softmax(0)",
+            "{a}.t().masked_fill({a}.t() > 0, 0.0)",
+            "{a}.t() * torch.ones({c}, {r})",
+        ]
+    ).format(a=a, r=r, c=c)
+    return f"{g.new()} = ({made}).{g.choice(['view(-1)', 'reshape(-1)', 'view({n})'])}".format(
+        n=r * c
+    )
 
 
 def _index0d(g: Gen) -> str | None:
@@ -1059,7 +1087,9 @@ def generate(
         if source is None:
             continue
         program.append(source)
+        before = set(t.tensors())
         mm = _step(t, m, source)
+        gen.note(source, before)
         if mm:
             i = len(program) - 1
             return Result(program, i, mm, deliberate(program, i, mm, t), family)
@@ -1092,10 +1122,15 @@ def shrink(result: Result, torch: ModuleType | None = None) -> Result:
 CAUSES = (
     "saved tensors not versioned",
     "views that are copies",
+    "`**=` is not in place",
     "in-place through views and bases (CopySlices, AsStridedBackward0)",
+    "outputs of unbind/split/iteration (multi-output views)",
     "partial backward",
     "numpy warnings",
-    "error texts",
+    "NaN and signed-zero results",
+    "memory layout",
+    "error texts and warnings",
+    "missing API",
     "other",
 )
 
@@ -1109,12 +1144,20 @@ def cause(result: Result) -> str:
     ours = " ".join(m.microtorch for m in mm)
     if "numpy-warning" in kinds:
         return "numpy warnings"
+    if "object has no attribute" in ours:
+        return "missing API"
+    if "**=" in statement:
+        return "`**=` is not in place"
     if "error-missing" in kinds and (
         "modified by an inplace operation" in torch_text or "second time" in torch_text
     ):
         return "saved tensors not versioned"
     if "CopySlices" in torch_text or "AsStridedBackward0" in torch_text:
         return "in-place through views and bases (CopySlices, AsStridedBackward0)"
+    if re.search(r"Output \d+ of (Unbind|Split)", torch_text) or result.family == "hooks_multi":
+        return "outputs of unbind/split/iteration (multi-output views)"
+    if "view size is not compatible" in torch_text + ours or result.family == "view_layout":
+        return "memory layout"
     if (
         result.family in ("partial", "hooks")
         or "inputs=" in statement
@@ -1126,7 +1169,9 @@ def cause(result: Result) -> str:
     ):
         return "views that are copies"
     if kinds & {"error-text", "error-type", "warning"}:
-        return "error texts"
+        return "error texts and warnings"
+    if kinds & {"value", "grad"} and re.search(r"nan|inf", ours + torch_text):
+        return "NaN and signed-zero results"
     return "other"
 
 
