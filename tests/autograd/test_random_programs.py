@@ -1,7 +1,7 @@
 """Random programs run statement by statement in microtorch and PyTorch 2.13 (issue 12).
 
 The library (generator, runner, shrinker, the deliberate differences) is
-``tests/autograd/random_programs.py``; run thousands with
+``tests/autograd/random_programs/``; run thousands with
 ``python -m tests.autograd.random_programs --programs 5000 --families all``.
 """
 
