@@ -423,14 +423,21 @@ def _inplace_statement(g: Gen, a: str) -> str:
     ]
     if b is not None:
         forms += ["{a}.copy_({b})"]
+    row = None
     if t.dim():
-        forms += ["{a}[0] = {k}", "{a}[{last}] = {x}"]
+        forms += ["{a}[0] = {k}", "{a}[{last}] = {v}"]
+        row_shape = tuple(t.shape[1:])  # x[i] = v needs a v that broadcasts to a row
+        row = g.pick(
+            lambda o: (
+                o is not t
+                and o.dim() <= len(row_shape)
+                and np.broadcast_shapes(tuple(o.shape), row_shape) == row_shape
+            )
+        )
     x = b if b is not None and g.rng.random() < 0.5 else g.number()
-    if t.dim() and b is not None and x == b:
-        x = g.number()  # {a}[i] = tensor needs a broadcastable row; keep numbers there
-    return g.choice(forms).format(
-        a=a, b=b, x=x, k=g.number(), last=t.shape[0] - 1 if t.dim() else 0
-    )
+    v = row if row is not None and g.rng.random() < 0.5 else g.number()
+    last = t.shape[0] - 1 if t.dim() else 0
+    return g.choice(forms).format(a=a, b=b, x=x, v=v, k=g.number(), last=last)
 
 
 def _views_of(g: Gen) -> set[int]:
