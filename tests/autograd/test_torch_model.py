@@ -234,6 +234,8 @@ XFAIL: dict[str, str] = {
     "output_of_unbind_changed_in_place": UNBIND_TEXT,
     "iteration_over_a_non_leaf_changed_in_place": UNBIND_TEXT,
     "sibling_of_unbind_read_after_no_grad_change": "PyTorch refuses to read such a grad_fn",
+    "view_follows_its_base_into_requires_grad": "a view does not follow base.requires_grad_()",
+    "detach_in_place_on_a_view": "detach_() on a view is accepted (PyTorch: Can't detach views)",
     "grad_to_an_intermediate_fires_only_the_hooks_above_it": "autograd.grad fires all hooks",
     "grad_to_an_intermediate_frees_only_what_ran": "autograd.grad frees the whole graph",
     "backward_with_inputs_fills_only_those": "backward(inputs=) fires hooks of other leaves",
@@ -809,7 +811,23 @@ def sibling_of_unbind_read_after_no_grad_change(L: ModuleType) -> Any:
     return node(a)
 
 
+def view_follows_its_base_into_requires_grad(L: ModuleType) -> Any:
+    base = L.zeros(2, 2)
+    v = base[0]
+    base.requires_grad_()
+    return v.requires_grad, node(v), v.is_leaf
+
+
+def detach_in_place_on_a_view(L: ModuleType) -> Any:
+    x = L.ones(2, 2, requires_grad=True)
+    v = (x * 1)[0]
+    v.detach_()
+    return v.requires_grad
+
+
 VIEW_GRAPH_CASES = cases(
+    view_follows_its_base_into_requires_grad,
+    detach_in_place_on_a_view,
     view_of_non_leaf_changed,
     view_changed_by_a_tensor_that_requires_grad,
     base_changed_then_view_used,

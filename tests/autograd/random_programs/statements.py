@@ -549,6 +549,23 @@ def _nonleaf_grad(g: Gen) -> str | None:
     return None if a is None else f"{g.new()} = {a}.grad"
 
 
+def _nograd_op(g: Gen) -> str | None:
+    made = (_binary if g.rng.random() < 0.5 else _unary)(g)
+    return None if made is None else f"with torch.no_grad(): {made}"
+
+
+def _flags(g: Gen) -> str | None:
+    a = g.pick()
+    if a is None:
+        return None
+    t = g.t(a)
+    forms = [f"{a}.requires_grad_()", f"{a}.requires_grad_(False)", f"{a}.detach_()"]
+    forms += [f"{g.new()} = {a}.retains_grad", f"{g.new()} = {a}.is_leaf"]
+    if t.numel() == 1:
+        forms.append(f"{g.new()} = {a}.item()")
+    return g.choice(forms)
+
+
 def _create_graph_maker(g: Gen) -> str | None:
     a, b = g.pick(_needs_grad), g.pick(_needs_grad)
     if a is None:
@@ -584,6 +601,8 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "backward_retained": (0.5, _backward_retained),
     "backward": (0.5, _backward),
     "partial": (0.5, _partial),
+    "nograd_ops": (0.4, _nograd_op),
+    "flags": (0.3, _flags),
     "hooks": (0.4, _hooks),
     "hooks_multi": (0.2, _hooks_multi),
     "grads": (0.4, _grads),
@@ -604,6 +623,7 @@ PENDING_ISSUE_12: dict[str, str] = {
     "sgd_step": "`w -= lr * w.grad` on a base with views: views' grad_fn not rewritten",
     "backward": "backward without retain_graph: some ops' buffers are not freed",
     "partial": "autograd.grad/backward(inputs=) run and free the whole graph, fire all hooks",
+    "flags": "views do not follow base.requires_grad_(); detach_() on a view is accepted",
 }
 # Mismatches outside issue 12, equally to be fixed (listed in notes/difftest-report.md).
 PENDING_OTHER: dict[str, str] = {
