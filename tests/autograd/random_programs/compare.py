@@ -205,6 +205,7 @@ def _compare_value(name: str, t: Any, m: Any, loosest: str) -> list[Mismatch]:
         out.append(Mismatch("grad-none", name, _show(tg), _show(mg)))
     elif tg is not None and (
         tuple(tg.shape) != tuple(mg.shape)
+        or dtype_name(tg) != dtype_name(mg)
         or not _same_values(_array(tg), _array(mg), dtype_name(tg), loosest)
     ):
         out.append(Mismatch("grad", name, _show(tg), _show(mg)))
