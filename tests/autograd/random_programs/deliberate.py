@@ -1,0 +1,119 @@
+"""The documented differences (README, "Where microtorch differs"), each matched precisely."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .compare import STATEMENT_KINDS, Mismatch, Side, is_tensor
+
+
+@dataclass(frozen=True)
+class Deliberate:
+    """A documented difference (README): ``matches(program, index, mismatches)``."""
+
+    name: str
+    description: str
+    matches: Callable[[Sequence[str], int, list[Mismatch], Side], bool]
+
+
+def _data_names(program: Sequence[str], upto: int) -> set[str]:
+    """Names bound to some ``x.data``, and the ``x``s: memory whose count microtorch shares."""
+    names: set[str] = set()
+    for line in program[:upto]:
+        match = re.fullmatch(r"(t\d+) = (t\d+)\.data", line)
+        if match:
+            names.update(match.groups())
+    return names
+
+
+def _shares_memory_with(side: Side, name: str, others: set[str]) -> bool:
+    values = side.tensors()
+    if name not in values or not is_tensor(values[name]):
+        return False
+    ptr = values[name].untyped_storage().data_ptr()
+    return any(
+        is_tensor(values.get(o)) and values[o].untyped_storage().data_ptr() == ptr for o in others
+    )
+
+
+def _data_shares_version(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> bool:
+    # x.data shares x's version count in microtorch: versions of memory reached through a
+    # `.data` differ, and a backward that saved it raises where PyTorch silently goes on.
+    data = _data_names(program, i + 1)
+    if not data:
+        return False
+    for m in mm:
+        if m.kind == "_version" and _shares_memory_with(t, m.name, data):
+            continue
+        if m.kind == "error-extra" and "modified by an inplace operation" in m.microtorch:
+            continue
+        return False
+    return True
+
+
+def _raised_alone(mm: list[Mismatch]) -> Mismatch | None:
+    """The statement's own mismatch when microtorch raised (and PyTorch did not, or raised
+    something else); the state differences that follow from it are then expected."""
+    own = [m for m in mm if m.kind in STATEMENT_KINDS or m.kind in ("warning", "numpy-warning")]
+    if len(own) == 1 and own[0].kind in ("error-extra", "error-type", "error-text"):
+        return own[0]
+    return None
+
+
+def _create_graph(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> bool:
+    raised = _raised_alone(mm)
+    return (
+        "create_graph=True" in program[i]
+        and raised is not None
+        and raised.microtorch.startswith("NotImplementedError")
+        and "create_graph=True" in raised.microtorch
+    )
+
+
+INPLACE = re.compile(r"(?:with torch\.no_grad\(\): )?(t\d+)(?:\.\w+_\(|\[.*\] = | \S+= )")
+
+
+def _inplace_on_graph_view(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> bool:
+    # microtorch refuses an in-place change to a view of a tensor in a graph, saying what to
+    # do instead; PyTorch rewrites the base's graph (CopySlices) and goes on.
+    match = INPLACE.fullmatch(program[i].split("\n")[0]) or INPLACE.match(program[i])
+    raised = _raised_alone(mm)
+    if not match or raised is None or raised.kind != "error-extra":
+        return False
+    if not re.search(
+        r"does not support \w+ on a view of a tensor that is part of a graph", raised.microtorch
+    ):
+        return False
+    if "Fix:" not in raised.microtorch:
+        return False
+    view = t.tensors().get(match.group(1))
+    return (
+        is_tensor(view)
+        and view._base is not None
+        and (view._base.requires_grad or view.requires_grad)
+    )
+
+
+DELIBERATE: tuple[Deliberate, ...] = (
+    Deliberate(
+        "data-shares-version",
+        "an in-place change through x.data counts as a change of x (README)",
+        _data_shares_version,
+    ),
+    Deliberate("create-graph", "create_graph=True is not supported (README)", _create_graph),
+    Deliberate(
+        "inplace-on-graph-view",
+        "in-place change to a view of a tensor in a graph raises, with a fix (README)",
+        _inplace_on_graph_view,
+    ),
+)
+
+
+def deliberate(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> str | None:
+    """The name of the deliberate difference that explains ``mm`` at statement ``i``, if any."""
+    for d in DELIBERATE:
+        if d.matches(program, i, mm, t):
+            return d.name
+    return None
