@@ -12,6 +12,7 @@ part of a graph raise an error instead of being rewritten onto the base.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
@@ -137,8 +138,11 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         """Whether operations on this tensor are recorded so gradients can flow to it."""
-        if self._base is not None:
-            views.refresh(self)  # an in-place change of the base may have made it require grad
+        if self._base is not None and self._view_version != self._version:
+            # an in-place change of its base may make it require grad (a multi-output view
+            # PyTorch no longer lets you use keeps its flag: see views.refresh)
+            with contextlib.suppress(RuntimeError):
+                views.refresh(self)
         return self._rg
 
     @requires_grad.setter
@@ -194,7 +198,7 @@ class Tensor:
     @property
     def grad(self) -> Tensor | None:
         """The gradient accumulated by ``backward()``; None until then."""
-        if self.grad_fn is not None and not self._retains:
+        if self._grad_fn is not None and not self._retains:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -297,8 +301,12 @@ class Tensor:
         suffixes = []
         if self._device is not CPU:
             suffixes.append(f"device='{self._device}'")
-        if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
+        try:
+            name = None if self.grad_fn is None else self.grad_fn.name()
+        except RuntimeError:  # a view PyTorch no longer lets you use (see autograd/views.py)
+            name = "Invalid"
+        if name is not None:
+            suffixes.append(f"grad_fn=<{name}>")
         elif self._rg:
             suffixes.append("requires_grad=True")
         return _tensor_str.format_tensor(
@@ -400,7 +408,15 @@ class Tensor:
 
     def detach_(self) -> Tensor:
         """Cut this tensor out of the graph in place."""
-        self._grad_fn, self._rg, self._base = None, False, None
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn, self._rg = None, False
         return self
 
     def retain_grad(self) -> None:
@@ -666,6 +682,11 @@ class Tensor:
     split, chunk, unbind = join.split, join.chunk, join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
+
+    def select(self, dim: int, index: int) -> Tensor:
+        """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
+        (d,) = reduction.normalize_dims(dim, self._data.ndim)
+        return indexing.getitem(self, (slice(None),) * d + (index,))
 
     def square(self) -> Tensor:
         return ew.pow(self, 2)

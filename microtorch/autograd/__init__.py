@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from microtorch.autograd import node as _node
 from microtorch.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from microtorch.autograd.engine import (
@@ -113,7 +111,7 @@ def grad(
                 f"The differentiated Tensor at index {i} appears to not have been used in the "
                 "graph. Set allow_unused=True if this is the desired behavior."
             )
-        result.append(None if g is None else _node.plain_tensor(np.array(g)))
+        result.append(None if g is None else _node.plain_tensor(g))  # (as PyTorch: may be stride-0)
     return tuple(result)
 
 

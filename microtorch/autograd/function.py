@@ -108,25 +108,26 @@ class BackwardNode(Node):
         # with its memory's version, and which output or input tensor it is (for messages).
         kept: list[SavedTensor | None] = []
         for value in self._saved or ():
-            data = value._data if isinstance(value, _node.Tensor) else value
-            output_nr = tensor = None
-            if value is None:
-                kept.append(None)
-                continue
-            for nr, out in enumerate(outputs):
-                if out is data:  # an output: the result's own array (numpy may give a scalar)
-                    output_nr, data = nr, results[nr]._data
-                    if isinstance(value, _node.Tensor):  # no grad_fn, or it would hold itself
-                        value = _node.plain_tensor(data)
-            for t in inputs if output_nr is None else ():
-                if t._data is data:
-                    if t._inference:
-                        raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                    tensor = t
-            if output_nr is not None and not isinstance(value, _node.Tensor):
-                value = data
-            kept.append(SavedTensor(value, version_of(np.asarray(data)), tensor, output_nr))
+            kept.append(None if value is None else _saved(value, inputs, outputs, results))
         self._saved = tuple(kept)
+
+
+def _saved(value: Any, inputs: list[Any], outputs: tuple[Any, ...], results: Any) -> SavedTensor:
+    is_tensor = isinstance(value, _node.Tensor)  # (your own Function saves tensors)
+    data = value._data if is_tensor else value
+    for nr, out in enumerate(outputs):
+        if out is data:  # an output: keep the result's own array (numpy may give a scalar)
+            data = results[nr]._data  # as a tensor without grad_fn: it would hold itself
+            return SavedTensor(
+                _node.plain_tensor(data) if is_tensor else data, version_of(data), None, nr
+            )
+    for t in inputs:
+        if t._data is data:
+            if t._inference:
+                raise RuntimeError(INFERENCE_SAVED_MESSAGE)
+            return SavedTensor(value, version_of(data), t, None)
+    data = np.asarray(data)  # a value of forward's own (or a numpy scalar)
+    return SavedTensor(value if is_tensor else data, version_of(data), None, None)
 
 
 class FunctionCtx:

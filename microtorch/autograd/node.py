@@ -143,7 +143,7 @@ class AccumulateGrad(Node):
 
     def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
         """``leaf.grad += grad``: gradients add up, they are not replaced."""
-        if grad_outputs[0] is not None:
+        if grad_outputs[0] is not None and self.variable._rg:  # (requires_grad_(False) since?)
             self.variable._add_to_grad(grad_outputs[0])
         return ()
 

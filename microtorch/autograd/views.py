@@ -65,6 +65,15 @@ def refresh(view: Any) -> None:
     version = version_of(view._data)
     if view._view_version == version:
         return
+    node = view._grad_fn
+    if node is not None and node._num_outputs > 1:  # unbind, split, chunk: PyTorch refuses
+        op = node.name().replace("Backward0", "").replace("Backward", "")
+        raise RuntimeError(
+            f"Output {view._output_nr} of {op} is a view and its base or another view of its "
+            "base has been modified inplace. This view is the output of a function that "
+            "returns multiple views. Such functions do not allow the output views to be "
+            "modified inplace. You should replace the inplace operation by an out-of-place one."
+        )
     view._view_version = version
     base = view._base
     if base.requires_grad and view._dtype.is_floating_point:

@@ -32,6 +32,24 @@ def _check_reduction(reduction: str) -> None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
+def _check_class_weight(weight: Tensor | None, input: Tensor) -> None:  # noqa: A002
+    # PyTorch's errors: a class weight is data, not something to differentiate, and must
+    # have the scores' dtype.
+    if weight is None:
+        return
+    if weight.requires_grad:
+        raise RuntimeError(
+            "The function 'nll_loss_forward' is not differentiable with respect to argument "
+            "'weight'. This input cannot have requires_grad True. (Fix: pass weight.detach().)"
+        )
+    if weight._dtype is not input._dtype:
+        want, got = (d._legacy.removesuffix("Tensor") for d in (input._dtype, weight._dtype))
+        raise RuntimeError(
+            f"expected scalar type {want} but found {got} (Fix: convert the weight, e.g. "
+            "weight.to(scores.dtype))"
+        )
+
+
 def _values(weight: Tensor | None) -> np.ndarray | None:
     return None if weight is None else weight._data
 
@@ -86,6 +104,7 @@ def nll_loss(
         )
     if len(shape) > 2 and t.shape[1:] != shape[2:]:
         raise RuntimeError(f"Expected target size {[shape[0], *shape[2:]]}, got {list(t.shape)}")
+    _check_class_weight(weight, input)
     args = (_values(weight), reduction, ignore_index)
     if len(shape) <= 2:
         return loss_ops.NllLoss.apply(input, t, *args)

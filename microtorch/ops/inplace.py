@@ -141,6 +141,15 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
 def _check_allowed(t: Any, name: str, recording: bool) -> None:
     # PyTorch's errors for in-place changes autograd could not follow.
     base = t._base
+    node = t._grad_fn
+    if recording and base is not None and node is not None and node._num_outputs > 1:
+        op = node.name().replace("Backward0", "").replace("Backward", "")
+        raise RuntimeError(
+            f"Output {t._output_nr} of {op} is a view and is being modified inplace. "
+            "This view is the output of a function that returns multiple views. Such functions "
+            "do not allow the output views to be modified inplace. You should replace the "
+            "inplace operation by an out-of-place one."
+        )
     if grad_mode.state.grad_enabled and t._rg and t.grad_fn is None and base is None:
         raise RuntimeError(
             ("a view of " if name == "index_put_" else "")  # x[0] = v writes through a view
@@ -152,15 +161,6 @@ def _check_allowed(t: Any, name: str, recording: bool) -> None:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation. (Fix: wrap it in `with torch.no_grad():`, or work on a .clone().)"
-        )
-    node = t._grad_fn
-    if recording and base is not None and node is not None and node._num_outputs > 1:
-        op = node.name().replace("Backward0", "").replace("Backward", "")
-        raise RuntimeError(
-            f"Output {t._output_nr} of {op} is a view and is being modified inplace. "
-            "This view is the output of a function that returns multiple views. Such functions "
-            "do not allow the output views to be modified inplace. You should replace the "
-            "inplace operation by an out-of-place one."
         )
     if t._inference and not grad_mode.state.inference:
         raise RuntimeError(

@@ -141,7 +141,7 @@ class _Extreme(NumpyFunction):
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
         hit = a == _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
-        count = hit.sum(axis=ctx.axes, keepdims=True)
+        count = hit.sum(axis=ctx.axes, keepdims=True, dtype=grad_output.dtype)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         if ctx._function._fill:
             return np.where(hit, g / count, np.zeros((), g.dtype))

@@ -198,75 +198,12 @@ def row_pow_in_place_under_no_grad(L: ModuleType) -> Any:
     return w is before, w, view, w._version, w.requires_grad, w.is_leaf
 
 
-# Cases that fail on the current code, by function name -> what is wrong (issue 12).
-UNNEEDED = "saves an operand its needed gradients do not use: spurious version error"
-UNVERSIONED = "what it saved is not version-checked: backward uses the changed values"
-NOT_FREED = "its buffers are not freed: a second backward silently adds again"
-ZERO_D = "0-d integer indexing is a copy, not a view"
-POW = "`**=` makes a new tensor"
-UNBIND_TEXT = "PyTorch's error for an in-place change to an output of unbind"
+# Cases that still fail, by function name -> what is wrong (issue 12). The other cases of the
+# issue's table and families pass since the autograd rewrite (their entries were removed here).
 XFAIL: dict[str, str] = {
-    "row_zero_d_index_is_a_view": ZERO_D,
-    "row_finite_difference_nudge": ZERO_D,
-    "row_iteration_gives_views": "`for e in x` gives copies, not views",
-    "row_second_backward_through_mse_loss": f"mse_loss: {NOT_FREED}",
-    "row_max_output_changed_in_place": f"max's output: {UNVERSIONED}",
-    "row_mul_saves_only_what_is_needed": f"Mul {UNNEEDED}",
-    "row_view_of_a_base_changed_in_place": "a view of a base changed in place keeps its graph",
-    "row_view_requires_grad_after_base_changes": "a view does not follow its base into the graph",
-    "row_autograd_grad_runs_only_what_it_needs": "autograd.grad runs and frees the whole graph",
-    "row_pow_in_place_under_no_grad": POW,
-    "mask_of_where_changed_in_place": f"where's mask: {UNVERSIONED}",
-    "mask_of_masked_fill_changed_in_place": f"masked_fill's mask: {UNVERSIONED}",
-    "nll_target_changed_in_place": f"nll_loss's target: {UNVERSIONED}",
-    "nll_weight_changed_in_place": f"nll_loss's weight: {UNVERSIONED}",
-    "nll_weight_that_requires_grad": "a weight that requires grad is accepted",
-    "nll_weight_of_another_dtype": "a float32 weight for float64 scores is accepted",
-    "mm_operand_needed_only_for_a_gradient_nobody_needs": f"Mm {UNNEEDED}",
     "expand_assigned_into": "x.expand(...)[0] = v refused, yet that row has one place each",
-    "pow_in_place_on_a_leaf_that_requires_grad": f"{POW}: no leaf error",
-    "pow_in_place_on_a_non_leaf": POW,
-    "pow_in_place_through_a_view": f"{POW}: the base is unchanged",
-    "base_changed_then_view_used": "a view of a base changed in place keeps its graph",
-    "base_changed_under_no_grad_then_view_used": "a view keeps SelectBackward0 (AsStrided)",
-    "base_changed_by_a_tensor_that_requires_grad": "a view does not follow its base into the graph",
-    "view_of_a_leaf_changed_under_no_grad": ZERO_D,
-    "output_of_unbind_changed_in_place": UNBIND_TEXT,
-    "iteration_over_a_non_leaf_changed_in_place": UNBIND_TEXT,
-    "sibling_of_unbind_read_after_no_grad_change": "PyTorch refuses to read such a grad_fn",
     "view_follows_its_base_into_requires_grad": "a view does not follow base.requires_grad_()",
-    "detach_in_place_on_a_view": "detach_() on a view is accepted (PyTorch: Can't detach views)",
-    "grad_to_an_intermediate_fires_only_the_hooks_above_it": "autograd.grad fires all hooks",
-    "grad_to_an_intermediate_frees_only_what_ran": "autograd.grad frees the whole graph",
-    "backward_with_inputs_fills_only_those": "backward(inputs=) fires hooks of other leaves",
-    "backward_with_an_intermediate_input": "backward(inputs=) runs past its inputs",
-    "backward_with_inputs_then_the_rest": "backward(inputs=) runs past its inputs",
-    "grad_of_an_unused_input_allowed": "autograd.grad fires hooks of the whole graph",
 }
-for _op in ("mul_scalar", "div_scalar", "mul_constant", "div_by_constant", "mm_constant"):
-    XFAIL[f"input_of_{_op}_changed_in_place"] = f"{_op} {UNNEEDED}"
-    XFAIL[f"leaf_under_{_op}_changed_under_no_grad"] = f"{_op} {UNNEEDED}"
-XFAIL["input_of_constant_mm_changed_in_place"] = f"constant_mm {UNNEEDED}"
-XFAIL["leaf_under_constant_mm_changed_under_no_grad"] = f"constant_mm {UNNEEDED}"
-for _op in ("max", "min", "amax", "std", "logsumexp"):
-    XFAIL[f"output_of_{_op}_changed_in_place"] = f"{_op}'s output: {UNVERSIONED}"
-for _op in ("std", "var_dim", "mse_loss"):
-    XFAIL[f"input_of_{_op}_changed_in_place"] = f"{_op}'s input: {UNVERSIONED}"
-    XFAIL[f"leaf_under_{_op}_changed_under_no_grad"] = f"{_op}'s input: {UNVERSIONED}"
-for _op in ("max_dim", "std", "var_dim", "where", "masked_fill", "mse_loss"):
-    XFAIL[f"second_backward_through_{_op}"] = f"{_op}: {NOT_FREED}"
-for _view in ("index_0d", "index_negative_0d"):
-    for _case in ("{}_changed_in_place", "base_of_{}_changed_in_place", "{}_assigned_into"):
-        XFAIL[_case.format(_view)] = ZERO_D
-for _op in ("exp", "tanh", "sigmoid", "relu", "sqrt"):
-    for _how in ("in_place", "under_no_grad"):
-        XFAIL[f"zero_d_output_of_{_op}_changed_{_how}"] = f"0-d {_op} output: {UNVERSIONED}"
-for _op in ("max", "min", "amax", "std", "logsumexp"):
-    XFAIL[f"output_of_{_op}_changed_under_no_grad"] = f"{_op}'s output: {UNVERSIONED}"
-for _op in ("max", "min", "amax"):  # their backward divides by an int64 count array
-    XFAIL[f"float32_gradient_through_{_op}"] = f"{_op}: autograd.grad returns a float64 gradient"
-for _case in ("select_changed_in_place", "base_of_select_changed_in_place", "select_assigned_into"):
-    XFAIL[_case] = "Tensor.select is missing"
 
 
 def cases(*functions: Case) -> list[Any]:
