@@ -410,7 +410,7 @@ class Tensor:
         if self.grad_fn is None or self._retains:
             return
         node = self.grad_fn
-        if node._retain_grad is None:
+        if not node._retain_grad:
             node._retain_grad = {}
         node._retain_grad[self._output_nr] = weakref.ref(self)
         self._retains = True
@@ -425,7 +425,7 @@ class Tensor:
             self._hooks.append(hook)
             return RemovableHandle(self._hooks, hook)
         node = self.grad_fn
-        if node._tensor_hooks is None:
+        if not node._tensor_hooks:
             node._tensor_hooks = {}
         hooks = node._tensor_hooks.setdefault(self._output_nr, [])
         hooks.append(hook)

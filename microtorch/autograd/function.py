@@ -83,7 +83,7 @@ class BackwardNode(Node):
             from microtorch.autograd.anomaly_mode import check_nan
 
             check_nan(self, grad_inputs)
-        for hook in self._hooks or ():
+        for hook in self._hooks:
             new = hook(_node._tensors(list(grad_inputs)), _node._tensors(grad_outputs))
             if new is not None:
                 grad_inputs = tuple(None if g is None else g._data for g in new)
