@@ -75,22 +75,23 @@ class Tensor:
     """A multi-dimensional array that can record the operations applied to it."""
 
     __slots__ = (
-        "_data", "_dtype", "_device", "_rg", "_grad", "_grad_fn", "_output_nr",
-        "_base", "_view_version", "_hooks", "_acc", "_retains", "_inference", "__weakref__",
+        "_data", "_dtype", "_device", "_rg", "_grad_fn", "_output_nr", "__weakref__", "__dict__",
     )  # fmt: skip
     _data: np.ndarray  # the values
     _dtype: DType
     _device: device
     _rg: bool  # requires_grad
-    _grad: Tensor | None
     _grad_fn: Any  # the Node that made this tensor, None for leaves (see the grad_fn property)
     _output_nr: int  # which output of grad_fn this tensor is
-    _base: Tensor | None  # the tensor this one is a view of (its memory, its version count)
-    _view_version: int  # a view's version when its grad_fn was last set (see grad_fn)
-    _hooks: list[Callable[[Tensor], Tensor | None]] | None
-    _acc: weakref.ref[AccumulateGrad] | None
-    _retains: bool
-    _inference: bool
+    # Fields most tensors never set: class-level defaults, overridden per tensor when used (a
+    # leaf's .grad and AccumulateGrad, views, hooks), so making a tensor sets only the above.
+    _grad: Tensor | None = None
+    _base: Tensor | None = None  # the tensor this one is a view of (its memory, its version count)
+    _view_version: int = 0  # a view's version when its grad_fn was last set (see grad_fn)
+    _hooks: list[Callable[[Tensor], Tensor | None]] | None = None
+    _acc: weakref.ref[AccumulateGrad] | None = None
+    _retains: bool = False
+    _inference: bool = False
     __hash__ = object.__hash__  # tensors are dict keys by identity, as in PyTorch
     __array_priority__ = 1000  # numpy_array * tensor calls Tensor.__rmul__
 
@@ -720,8 +721,9 @@ def plain_tensor(
     found = _FROM_NUMPY.get(t._data.dtype)
     t._dtype = found if found is not None else from_numpy_dtype(t._data.dtype)
     t._device = device or CPU
-    t._rg, t._grad, t._grad_fn, t._output_nr, t._base = False, None, None, 0, None
-    t._hooks, t._acc, t._retains, t._inference = None, None, False, inference
+    t._rg, t._grad_fn, t._output_nr = False, None, 0
+    if inference:  # (made inside inference_mode)
+        t._inference = True
     return t
 
 
@@ -732,8 +734,7 @@ def op_result(data: np.ndarray, node: Any, output_nr: int, device: device | None
     found = _FROM_NUMPY.get(t._data.dtype)
     t._dtype = found if found is not None else from_numpy_dtype(t._data.dtype)
     t._device = device or CPU
-    t._rg, t._grad, t._grad_fn, t._output_nr, t._base = True, None, node, output_nr, None
-    t._hooks, t._acc, t._retains, t._inference = None, None, False, False
+    t._rg, t._grad_fn, t._output_nr = True, node, output_nr
     return t
 
 
