@@ -107,25 +107,28 @@ class BackwardNode(Node):
         # What forward passed to save_for_backward, now that the outputs exist: each value
         # with its memory's version, and which output or input tensor it is (for messages).
         kept: list[SavedTensor | None] = []
-        for value in self._saved or ():
-            data = value._data if isinstance(value, _node.Tensor) else value
-            output_nr = tensor = None
+        for value in self._saved:
             if value is None:
                 kept.append(None)
                 continue
+            is_tensor = isinstance(value, _node.Tensor)
+            data = value._data if is_tensor else value
+            output_nr = tensor = None
             for nr, out in enumerate(outputs):
-                if out is data:  # an output: the result's own array (numpy may give a scalar)
-                    output_nr, data = nr, results[nr]._data
-                    if isinstance(value, _node.Tensor):  # no grad_fn, or it would hold itself
-                        value = _node.plain_tensor(data)
-            for t in inputs if output_nr is None else ():
-                if t._data is data:
-                    if t._inference:
-                        raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                    tensor = t
-            if output_nr is not None and not isinstance(value, _node.Tensor):
-                value = data
-            kept.append(SavedTensor(value, version_of(np.asarray(data)), tensor, output_nr))
+                if out is data:
+                    output_nr = nr
+            if output_nr is not None:  # an output: the result's own array (numpy may give a scalar)
+                data = results[output_nr]._data
+                value = _node.plain_tensor(data) if is_tensor else data  # (no grad_fn: no cycle)
+            else:
+                for t in inputs:
+                    if t._data is data:
+                        if t._inference:
+                            raise RuntimeError(INFERENCE_SAVED_MESSAGE)
+                        tensor = t
+            # (a value that is not an array, e.g. a number, cannot change in place: version 0)
+            version = version_of(data) if isinstance(data, np.ndarray) else 0
+            kept.append(SavedTensor(value, version, tensor, output_nr))
         self._saved = tuple(kept)
 
 
