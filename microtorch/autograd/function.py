@@ -57,7 +57,10 @@ class BackwardNode(Node):
         """What ``forward`` saved; raises if backward freed it or it was changed in place."""
         if self._saved is None:  # freed by a backward pass without retain_graph=True
             raise RuntimeError(FREED_MESSAGE)
-        return tuple([None if s is None else s.unpack(self) for s in self._saved])
+        values = []
+        for saved in self._saved:
+            values.append(None if saved is None else saved.unpack(self))
+        return tuple(values)
 
     def release_saved(self) -> None:
         if self._saved:  # (a node that saved nothing has nothing to free: it can run again)
