@@ -5,12 +5,10 @@ REF is a git revision (checked out into a temporary worktree, removed afterwards
 of a checkout. Both trees are measured by this checkout's ``benchmarks/run.py`` (the same
 workloads, only microtorch differs), each round one subprocess per tree with PYTHONPATH at that
 tree, the trees taking turns and swapping which goes first every round, so drift on a shared
-machine hits both alike. torch is not imported (``--no-torch``): loading it changes how the
-allocator reuses large blocks, which can make a step that allocates a large array page-fault on
-every call (``--with-torch`` measures that too). Times are CPU time (``time.process_time``)
-unless ``--clock wall``; the table shows the median over the rounds of each subprocess's
-median, the ratio new/old and whether it is within the budget of the autograd rewrite (issue
-#12): times at most 1.10x, W4's peak memory at most 1.00x. A measurement, not a test.
+machine hits both alike. Times are CPU time (``time.process_time``) unless ``--clock wall``; the
+table shows the median over the rounds of each subprocess's median, the ratio new/old and
+whether it is within the budget of the autograd rewrite (issue #12): times at most 1.10x,
+W4's peak memory at most 1.00x. A measurement, not a test: it passes or fails nothing.
 """
 
 from __future__ import annotations
@@ -30,11 +28,10 @@ BUDGET = {"time": 1.10, "memory": 1.00}  # new/old, issue #12
 KEPT = ("W1", "W2", "W3", "W4", "W5")  # W6 and T are not part of the budget
 
 
-def run_tree(tree: Path, only: str, clock: str, quick: bool, torch: bool) -> list[dict]:
+def run_tree(tree: Path, only: str, clock: str, quick: bool) -> list[dict]:
     """One subprocess of run.py measuring ``tree``'s microtorch: its rows, W1-W5 only."""
-    cmd = [sys.executable, str(HERE / "run.py"), "--json", "--tree", str(tree)]
+    cmd = [sys.executable, str(HERE / "run.py"), "--json", "--no-torch", "--tree", str(tree)]
     cmd += ["--only", only, "--clock", clock] + (["--quick"] if quick else [])
-    cmd += [] if torch else ["--no-torch"]
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tree)
     if out.returncode:
@@ -43,22 +40,22 @@ def run_tree(tree: Path, only: str, clock: str, quick: bool, torch: bool) -> lis
     return [r for r in rows if r["id"] in KEPT]
 
 
-def compare(ref: Path, new: Path, args: argparse.Namespace, label: str = "") -> None:
-    rounds, clock = args.rounds, args.clock
+def compare(
+    ref: Path, new: Path, rounds: int, only: str, clock: str, quick: bool, label: str = ""
+) -> None:
     values: dict[str, dict[tuple[str, str], list[float]]] = {"ref": {}, "new": {}}
     units: dict[tuple[str, str], str] = {}
     for i in range(rounds):
         order = [("ref", ref), ("new", new)] if i % 2 == 0 else [("new", new), ("ref", ref)]
         for name, tree in order:
-            for row in run_tree(tree, args.only, clock, args.quick, args.with_torch):
+            for row in run_tree(tree, only, clock, quick):
                 key = (row["id"], row["measure"])
                 units[key] = row["unit"]
                 values[name].setdefault(key, []).append(row["microtorch"])
         print(f"round {i + 1}/{rounds} done", file=sys.stderr, flush=True)
     kind = "CPU time" if clock == "cpu" else "wall time"
     print(f"\nref: {label or ref}\nnew: {new}")
-    torch = "torch imported" if args.with_torch else "torch not imported"
-    print(f"medians over {rounds} alternating rounds ({kind}, {torch}; memory: peak RSS)")
+    print(f"medians over {rounds} alternating rounds ({kind}; memory: peak RSS)")
     print("rounds: the lowest and highest new/ref of single rounds, a sign of the noise\n")
     header = f"| {'id':<3} | {'measure':<34} | {'ref':>10} | {'new':>10} | {'new/ref':>7} "
     header += f"| {'rounds':>11} | budget"
@@ -85,11 +82,10 @@ def main() -> None:
     parser.add_argument("--only", default="W1,W2,W3,W4,W5,M", help="run.py ids (M: W4 memory)")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--quick", action="store_true", help="run.py's fewer repeats per round")
-    parser.add_argument("--with-torch", action="store_true", help="import torch in each run")
     args = parser.parse_args()
     new = Path(args.new).resolve()
     if Path(args.ref).is_dir():
-        compare(Path(args.ref).resolve(), new, args)
+        compare(Path(args.ref).resolve(), new, args.rounds, args.only, args.clock, args.quick)
         return
     with tempfile.TemporaryDirectory(prefix="bench-ref-") as tmp:
         ref = Path(tmp) / "ref"
@@ -100,7 +96,7 @@ def main() -> None:
         ).stdout.strip()
         try:
             label = f"{args.ref} ({sha}, a temporary worktree)"
-            compare(ref, new, args, label)
+            compare(ref, new, args.rounds, args.only, args.clock, args.quick, label)
         finally:
             subprocess.run([*git, "remove", "--force", str(ref)], check=True)
 
