@@ -110,7 +110,8 @@ class BackwardNode(Node):
         # What forward passed to save_for_backward, now that the outputs exist: each value
         # with its memory's version, and which output or input tensor it is (for messages).
         kept: list[SavedTensor | None] = []
-        for value in self._saved:
+        raw: tuple[Any, ...] = self._saved or ()  # (still forward's own values here)
+        for value in raw:
             if value is None:
                 kept.append(None)
                 continue
