@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/exercises/*.ipynb)
 SANITIZE := $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebooks/sanitize.cfg)
 
-.PHONY: venv lint test lab bench notebooks clean
+.PHONY: venv lint test lab bench bench-compare notebooks clean
 
 venv: $(VENV)/.installed
 
@@ -37,6 +37,11 @@ lab: venv
 
 bench: venv
 	$(BIN)/python benchmarks/run.py
+
+# Side by side with another revision or checkout: make bench-compare REF=before-autograd-model
+REF ?= HEAD
+bench-compare: venv
+	$(BIN)/python benchmarks/compare.py $(REF) $(if $(ROUNDS),--rounds $(ROUNDS))
 
 notebooks: venv
 	$(BIN)/python tools/execute_notebooks.py

@@ -148,8 +148,8 @@ if lib is not None:
 )
 
 
-def _run(lib: str, body: str) -> dict[str, Any]:
-    code = PROBE.format(root=str(HERE.parent), lib=lib, body=body, traced=TRACED)
+def _run(lib: str, body: str, root: Path = HERE.parent) -> dict[str, Any]:
+    code = PROBE.format(root=str(root), lib=lib, body=body, traced=TRACED)
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -164,9 +164,9 @@ def _mb(value: float | None) -> float | None:
     return None if value is None else value / 2**20
 
 
-def memory_rows(have_torch: bool) -> Iterator[Row]:
-    """W4's peak memory and W6's rows, in MB."""
-    chain = {lib: _run(lib, CHAIN)["peak"] for lib in ("microtorch", "numpy")}
+def memory_rows(have_torch: bool, root: Path = HERE.parent) -> Iterator[Row]:
+    """W4's peak memory and W6's rows, in MB, for the microtorch of checkout ``root``."""
+    chain = {lib: _run(lib, CHAIN, root)["peak"] for lib in ("microtorch", "numpy")}
     chain_torch = _run("torch", CHAIN)["peak"] if have_torch else None
     yield (
         "100,000-op chain, peak memory",
@@ -175,7 +175,7 @@ def memory_rows(have_torch: bool) -> Iterator[Row]:
         _mb(chain["numpy"]),
         _mb(chain_torch),
     )
-    no_grad = {lib: _run(lib, MLP_NO_GRAD)["peak"] for lib in ("microtorch", "numpy")}
+    no_grad = {lib: _run(lib, MLP_NO_GRAD, root)["peak"] for lib in ("microtorch", "numpy")}
     no_grad_torch = _run("torch", MLP_NO_GRAD)["peak"] if have_torch else None
     yield (
         "W3 fwd, batch 1024, no_grad peak",
@@ -184,7 +184,7 @@ def memory_rows(have_torch: bool) -> Iterator[Row]:
         _mb(no_grad["numpy"]),
         _mb(no_grad_torch),
     )
-    graph = _run("microtorch", MLP_GRAPH)
+    graph = _run("microtorch", MLP_GRAPH, root)
     graph_torch = _run("torch", MLP_GRAPH) if have_torch else {}
     yield (
         "W3 fwd, batch 1024, graph peak",

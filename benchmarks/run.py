@@ -5,11 +5,16 @@ runs the same data and initial weights on every implementation, interleaved in o
 with BLAS and torch pinned to one thread; losses are cross-checked so nothing fast is wrong.
 The table shows medians and the ratios microtorch/torch and microtorch/numpy. This is a
 measurement, not a test: nothing here passes or fails.
+
+``--tree PATH`` measures the microtorch of another checkout with this checkout's workloads,
+``--clock cpu`` times with the process's CPU time instead of wall time, ``--json`` prints the
+rows as JSON: what ``benchmarks/compare.py`` (``make bench-compare``) runs for each tree.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -22,7 +27,10 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+if "--tree" in sys.argv[:-1]:  # before microtorch is imported: which checkout's microtorch
+    ROOT = Path(sys.argv[sys.argv.index("--tree") + 1]).resolve()
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import explain  # noqa: E402
@@ -32,6 +40,9 @@ import workloads  # noqa: E402
 
 import microtorch as mt  # noqa: E402
 
+if Path(mt.__file__).resolve().parent.parent != ROOT:
+    raise SystemExit(f"microtorch was imported from {mt.__file__}, not from {ROOT}")
+
 try:
     import torch
 
@@ -40,14 +51,17 @@ except ImportError:  # the numpy and microtorch columns still run
     torch = None
 
 
+clock = time.perf_counter  # --clock cpu: time.process_time, blind to other processes' load
+
+
 def measure(fn: Callable[[], object], repeats: int) -> float:
     """Median seconds of ``repeats`` calls of ``fn`` (after one warm-up call)."""
     fn()
     times = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return statistics.median(times)
 
 
@@ -58,9 +72,9 @@ def interleaved(impls: dict[str, Callable[[], object]], repeats: int) -> dict[st
     times: dict[str, list[float]] = {name: [] for name in impls}
     for _ in range(repeats):
         for name, fn in impls.items():
-            t0 = time.perf_counter()
+            t0 = clock()
             fn()
-            times[name].append(time.perf_counter() - t0)
+            times[name].append(clock() - t0)
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
@@ -98,10 +112,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run)")
     parser.add_argument("--only", default="", help="comma-separated ids, e.g. W1,W3,M,T")
     parser.add_argument("--no-notebooks", action="store_true", help="skip timing nbval")
+    parser.add_argument("--tree", help="measure the microtorch of this checkout")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="what is timed")
+    parser.add_argument("--no-torch", action="store_true", help="leave torch out")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
+    global clock
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
     only = {w.strip().upper() for w in args.only.split(",") if w.strip()}
     repeats = 3 if args.quick else 15
-    libs = {"microtorch": mt, "torch": torch}
+    libs = {"microtorch": mt, "torch": None if args.no_torch else torch}
     rows = []
     for wid, workload in workloads.ALL.items():
         if only and wid not in only:
@@ -109,11 +129,15 @@ def main() -> None:
         for row in workload(libs, repeats, interleaved, measure):
             rows.append((wid, *row))
     if not only or "M" in only:
-        for i, row in enumerate(memory.memory_rows(torch is not None)):
+        for i, row in enumerate(memory.memory_rows(libs["torch"] is not None, ROOT)):
             rows.append(("W4" if i == 0 else "W6", *row))
     if not only or "T" in only:
-        for row in teaching.teaching_rows(torch is not None, not args.no_notebooks):
+        for row in teaching.teaching_rows(libs["torch"] is not None, not args.no_notebooks):
             rows.append(("T", *row))
+    if args.json:
+        keys = ("id", "measure", "unit", "microtorch", "numpy", "torch")
+        print(json.dumps({"clock": args.clock, "rows": [dict(zip(keys, r)) for r in rows]}))
+        return
     print(
         f"\nmicrotorch {mt.__version__}, numpy {np.__version__}, "
         f"torch {torch.__version__ if torch else 'not installed'}, 1 thread\n"

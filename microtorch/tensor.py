@@ -12,6 +12,7 @@ part of a graph raise an error instead of being rewritten onto the base.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import warnings
 import weakref
@@ -76,22 +77,23 @@ class Tensor:
     """A multi-dimensional array that can record the operations applied to it."""
 
     __slots__ = (
-        "_data", "_dtype", "_device", "_rg", "_grad", "_grad_fn", "_output_nr",
-        "_base", "_view_version", "_hooks", "_acc", "_retains", "_inference", "__weakref__",
+        "_data", "_dtype", "_device", "_rg", "_grad_fn", "_output_nr", "__weakref__", "__dict__",
     )  # fmt: skip
     _data: np.ndarray  # the values
     _dtype: DType
     _device: device
     _rg: bool  # requires_grad
-    _grad: Tensor | None
     _grad_fn: Any  # the Node that made this tensor, None for leaves (see the grad_fn property)
     _output_nr: int  # which output of grad_fn this tensor is
-    _base: Tensor | None  # the tensor this one is a view of (its memory, its version count)
-    _view_version: int  # a view's version when its grad_fn was last set (see grad_fn)
-    _hooks: list[Callable[[Tensor], Tensor | None]] | None
-    _acc: weakref.ref[AccumulateGrad] | None
-    _retains: bool
-    _inference: bool
+    # Fields most tensors never set: class-level defaults, overridden per tensor when used (a
+    # leaf's .grad and AccumulateGrad, views, hooks), so making a tensor sets only the above.
+    _grad: Tensor | None = None
+    _base: Tensor | None = None  # the tensor this one is a view of (its memory, its version count)
+    _view_version: int = 0  # a view's version when its grad_fn was last set (see grad_fn)
+    _hooks: list[Callable[[Tensor], Tensor | None]] | None = None
+    _acc: weakref.ref[AccumulateGrad] | None = None
+    _retains: bool = False
+    _inference: bool = False
     __hash__ = object.__hash__  # tensors are dict keys by identity, as in PyTorch
     __array_priority__ = 1000  # numpy_array * tensor calls Tensor.__rmul__
 
@@ -426,7 +428,7 @@ class Tensor:
         if self.grad_fn is None or self._retains:
             return
         node = self.grad_fn
-        if node._retain_grad is None:
+        if not node._retain_grad:
             node._retain_grad = {}
         node._retain_grad[self._output_nr] = weakref.ref(self)
         self._retains = True
@@ -441,7 +443,7 @@ class Tensor:
             self._hooks.append(hook)
             return RemovableHandle(self._hooks, hook)
         node = self.grad_fn
-        if node._tensor_hooks is None:
+        if not node._tensor_hooks:
             node._tensor_hooks = {}
         hooks = node._tensor_hooks.setdefault(self._output_nr, [])
         hooks.append(hook)
@@ -683,7 +685,7 @@ class Tensor:
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
 
-    def select(self, dim: int, index: int) -> Tensor:
+    def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
         (d,) = reduction.normalize_dims(dim, self._data.ndim)
         return indexing.getitem(self, (slice(None),) * d + (index,))
@@ -741,8 +743,9 @@ def plain_tensor(
     found = _FROM_NUMPY.get(t._data.dtype)
     t._dtype = found if found is not None else from_numpy_dtype(t._data.dtype)
     t._device = device or CPU
-    t._rg, t._grad, t._grad_fn, t._output_nr, t._base = False, None, None, 0, None
-    t._hooks, t._acc, t._retains, t._inference = None, None, False, inference
+    t._rg, t._grad_fn, t._output_nr = False, None, 0
+    if inference:  # (made inside inference_mode)
+        t._inference = True
     return t
 
 
@@ -753,8 +756,7 @@ def op_result(data: np.ndarray, node: Any, output_nr: int, device: device | None
     found = _FROM_NUMPY.get(t._data.dtype)
     t._dtype = found if found is not None else from_numpy_dtype(t._data.dtype)
     t._device = device or CPU
-    t._rg, t._grad, t._grad_fn, t._output_nr, t._base = True, None, node, output_nr, None
-    t._hooks, t._acc, t._retains, t._inference = None, None, False, False
+    t._rg, t._grad_fn, t._output_nr = True, node, output_nr
     return t
 
 

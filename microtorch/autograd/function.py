@@ -57,7 +57,10 @@ class BackwardNode(Node):
         """What ``forward`` saved; raises if backward freed it or it was changed in place."""
         if self._saved is None:  # freed by a backward pass without retain_graph=True
             raise RuntimeError(FREED_MESSAGE)
-        return tuple([None if s is None else s.unpack(self) for s in self._saved])
+        values = []
+        for saved in self._saved:
+            values.append(None if saved is None else saved.unpack(self))
+        return tuple(values)
 
     def release_saved(self) -> None:
         if self._saved:  # (a node that saved nothing has nothing to free: it can run again)
@@ -83,7 +86,7 @@ class BackwardNode(Node):
             from microtorch.autograd.anomaly_mode import check_nan
 
             check_nan(self, grad_inputs)
-        for hook in self._hooks or ():
+        for hook in self._hooks:
             new = hook(_node._tensors(list(grad_inputs)), _node._tensors(grad_outputs))
             if new is not None:
                 grad_inputs = tuple(None if g is None else g._data for g in new)
@@ -199,15 +202,20 @@ class Function:
     @classmethod
     def apply(cls, *args: Any) -> Any:
         """Run ``forward``; if an input requires grad (and grad mode is on), record a node."""
-        inputs = [a for a in args if isinstance(a, _node.Tensor)]  # the tensor arguments
-        device = inputs[0]._device if inputs else None
-        record = False
-        for t in inputs:
-            if t._device is not device:
-                _device_error(cls, inputs)
-            record = record or t.requires_grad
+        inputs, values = [], []  # the tensor arguments; every argument's value
+        device, record = None, False
+        for a in args:
+            if isinstance(a, _node.Tensor):
+                device = a._device if device is None else device
+                if a._device is not device:
+                    _device_error(cls, args)
+                record = record or a.requires_grad
+                inputs.append(a)
+                values.append(a._data)
+            else:
+                values.append(a)
         if not (record and _state.grad_enabled):  # nothing to record
-            out = cls.call_forward(FunctionCtx(args), args)
+            out = cls.call_forward(FunctionCtx(args), args, values)
             if type(out) is not tuple:
                 return _node.plain_tensor(out, device, _state.inference)
             return tuple([_node.plain_tensor(o, device, _state.inference) for o in out])
@@ -216,7 +224,7 @@ class Function:
         cls.connect(node, args, inputs)
         if _scope_stack:
             node._scope = _scope_stack[-1]
-        out = cls.call_forward(node, args)
+        out = cls.call_forward(node, args, values)
         if type(out) is tuple:
             results = tuple([_node.op_result(o, node, i, device) for i, o in enumerate(out)])
             node._num_outputs = len(results)
@@ -239,13 +247,14 @@ class Function:
         AccumulateGrad, or None if it needs no gradient (and which output of that node)."""
         # (t._grad_fn and t._rg are current: apply's t.requires_grad renewed any stale view)
         nodes = [t._grad_fn or (t._accumulate_grad() if t._rg else None) for t in inputs]
-        node._next_nodes, node._next_nrs = tuple(nodes), tuple([t._output_nr for t in inputs])
+        node._next_nodes = tuple(nodes)
+        node._next_nrs = _shared(tuple([t._output_nr for t in inputs]))
         node.needs_input_grad = tuple(
             [isinstance(a, _node.Tensor) and a.requires_grad for a in args]
         )
 
     @classmethod
-    def call_forward(cls, ctx: Any, args: tuple[Any, ...]) -> Any:
+    def call_forward(cls, ctx: Any, args: tuple[Any, ...], values: list[Any]) -> Any:
         """Your ``forward`` gets the Tensors, with recording off inside; its outputs' values."""
         Tensor = _node.Tensor
         # where each tensor argument is, and its shape: backward's gradients must match them
@@ -307,13 +316,12 @@ class NumpyFunction(Function):
                 nodes.append(t._grad_fn or (t._accumulate_grad() if t._rg else None))
                 nrs.append(t._output_nr)
                 needs.append(t._rg)
-        node._next_nodes, node._next_nrs = tuple(nodes), tuple(nrs)
-        node.needs_input_grad = tuple(needs)
+        node._next_nodes, node._next_nrs = tuple(nodes), _shared(tuple(nrs))
+        node.needs_input_grad = _shared(tuple(needs))
 
     @classmethod
-    def call_forward(cls, ctx: Any, args: tuple[Any, ...]) -> Any:
-        Tensor = _node.Tensor
-        return cls.forward(ctx, *[a._data if isinstance(a, Tensor) else a for a in args])
+    def call_forward(cls, ctx: Any, args: tuple[Any, ...], values: list[Any]) -> Any:
+        return cls.forward(ctx, *values)
 
     @classmethod
     def call_backward(cls, ctx: Any, grad_outputs: list[np.ndarray]) -> tuple[Any, ...]:
@@ -321,9 +329,24 @@ class NumpyFunction(Function):
         return grads if type(grads) is tuple else (grads,)
 
 
-def _device_error(cls: type[Function], inputs: list[Any]) -> None:
+# One tuple object per pattern of output numbers or flags: a graph's nodes nearly all hold
+# (0, 0) and (True, False), so they share those instead of holding a copy each.
+_patterns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _shared(pattern: tuple[Any, ...]) -> tuple[Any, ...]:
+    shared = _patterns.get(pattern)
+    if shared is None:
+        if len(_patterns) >= 4096:  # (long patterns of many-input ops: keep the table small)
+            _patterns.clear()
+        shared = _patterns[pattern] = pattern
+    return shared
+
+
+def _device_error(cls: type[Function], args: tuple[Any, ...]) -> None:
     from microtorch.device import check_same_device
 
     name = cls.node_name or cls.__name__
     op = name[: name.rfind("Backward")] if "Backward" in name else name
-    check_same_device(op.lower(), *(t._device for t in inputs))
+    devices = [a._device for a in args if isinstance(a, _node.Tensor)]
+    check_same_device(op.lower(), *devices)

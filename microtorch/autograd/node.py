@@ -9,13 +9,15 @@ node once, in PyTorch's order; ``AccumulateGrad.run`` is where ``leaf.grad += gr
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "next_sequence_nr"]
+__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "next_sequence_nr", "op_name"]
 
 # Set by microtorch.tensor when it is imported: the one link from autograd up to the tensor
 # layer, because what autograd hands out (op results, gradients for hooks) are Tensors.
@@ -23,6 +25,7 @@ Tensor: Any = None
 plain_tensor: Any = None  # plain_tensor(data, device=None): a tensor outside any graph
 op_result: Any = None  # op_result(data, node, output_nr, device): output output_nr of node
 
+_NONE: Mapping[int, Any] = MappingProxyType({})  # a node's hooks until one is registered
 _sequence = itertools.count()  # creation order: the engine runs later-created nodes first
 
 
@@ -56,12 +59,13 @@ class Node:
     _next_nodes: tuple[Node | None, ...]  # the node each input's gradient goes to
     _next_nrs: tuple[int, ...]  # which output of that node the input was
     sequence_nr: int  # creation order; the engine runs the latest-created ready node first
-    # Rarely used, so class-level defaults that an instance overrides only when needed.
+    # Rarely used, so class-level defaults (empty, read-only) that an instance replaces only
+    # when needed: a node without hooks builds nothing for them.
     _num_outputs: int = 1
-    _hooks: list[Callable[..., Any]] | None = None  # node.register_hook
-    _pre_hooks: list[Callable[..., Any]] | None = None  # node.register_prehook
-    _tensor_hooks: dict[int, list[Callable[..., Any]]] | None = None  # output.register_hook
-    _retain_grad: dict[int, weakref.ref[Any]] | None = None  # output.retain_grad()
+    _hooks: list[Callable[..., Any]] | tuple[()] = ()  # node.register_hook
+    _pre_hooks: list[Callable[..., Any]] | tuple[()] = ()  # node.register_prehook
+    _tensor_hooks: Mapping[int, list[Callable[..., Any]]] = _NONE  # output.register_hook
+    _retain_grad: Mapping[int, weakref.ref[Any]] = _NONE  # output.retain_grad()
 
     def name(self) -> str:
         """PyTorch's name for this node, e.g. ``'MulBackward0'``."""
@@ -86,16 +90,15 @@ class Node:
 
     def pre_hooks(self, grad_outputs: list[Any]) -> list[Any]:
         """Run the hooks registered on this node's outputs: they may replace a gradient."""
-        if self._pre_hooks:
-            for hook in self._pre_hooks:
-                new = hook(tuple(_tensors(grad_outputs)))
-                if new is not None:
-                    grad_outputs = [None if g is None else g._data for g in new]
-        for nr, hooks in (self._tensor_hooks or {}).items():
+        for hook in self._pre_hooks:
+            new = hook(tuple(_tensors(grad_outputs)))
+            if new is not None:
+                grad_outputs = [None if g is None else g._data for g in new]
+        for nr, hooks in self._tensor_hooks.items():
             for hook in hooks:
                 if grad_outputs[nr] is not None:
                     grad_outputs[nr] = call_tensor_hook(hook, grad_outputs[nr])
-        for nr, ref in (self._retain_grad or {}).items():  # PyTorch runs these last
+        for nr, ref in self._retain_grad.items():  # PyTorch runs these last
             t = ref()
             if t is not None and grad_outputs[nr] is not None:
                 t._add_to_grad(grad_outputs[nr], out_of_place=True)
@@ -103,14 +106,14 @@ class Node:
 
     def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
         """Call ``fn(grad_inputs, grad_outputs)`` after this node has run during backward."""
-        if self._hooks is None:
+        if not self._hooks:
             self._hooks = []
         self._hooks.append(fn)
         return RemovableHandle(self._hooks, fn)
 
     def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
         """Call ``fn(grad_outputs)`` before this node runs; it may return replacement grads."""
-        if self._pre_hooks is None:
+        if not self._pre_hooks:
             self._pre_hooks = []
         self._pre_hooks.append(fn)
         return RemovableHandle(self._pre_hooks, fn)
@@ -163,3 +166,8 @@ def call_tensor_hook(hook: Callable[..., Any], grad: np.ndarray) -> np.ndarray:
 
 def _tensors(arrays: list[Any]) -> list[Any]:
     return [None if a is None else plain_tensor(a) for a in arrays]
+
+
+def op_name(node: Node) -> str:
+    """The op's name as PyTorch's messages give it: MulBackward0 -> Mul, MaxBackward1 -> Max1."""
+    return re.sub(r"Backward(\d+)$", lambda m: "" if m.group(1) == "0" else m.group(1), node.name())

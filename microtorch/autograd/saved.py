@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd.node import op_name
 from microtorch.autograd.versions import version_of
 
 __all__ = ["SavedTensor", "FREED_MESSAGE", "INFERENCE_SAVED_MESSAGE"]
@@ -65,7 +66,7 @@ def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int)
     kind = "CPUBoolType" if data.dtype == np.bool_ else kind  # (PyTorch's names, bool's too)
     desc = f"[{kind} [{', '.join(map(str, data.shape))}]]"
     if made_by is not None and not made_by.name().endswith("AccumulateGrad"):
-        op = made_by.name().replace("Backward0", "").replace("Backward", "")
+        op = op_name(made_by)
         desc += f", which is output {output_nr} of {op},"
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "

@@ -18,7 +18,7 @@ import numpy as np
 
 from microtorch.autograd.function import BackwardNode, NumpyFunction
 from microtorch.autograd.grad_mode import enable_grad
-from microtorch.autograd.node import Node, next_sequence_nr
+from microtorch.autograd.node import Node, next_sequence_nr, op_name
 from microtorch.autograd.versions import version_of
 
 __all__ = ["as_view", "refresh", "rebase", "AsStrided", "CopySlices", "storage_positions"]
@@ -67,7 +67,7 @@ def refresh(view: Any) -> None:
         return
     node = view._grad_fn
     if node is not None and node._num_outputs > 1:  # unbind, split, chunk: PyTorch refuses
-        op = node.name().replace("Backward0", "").replace("Backward", "")
+        op = op_name(node)
         raise RuntimeError(
             f"Output {view._output_nr} of {op} is a view and its base or another view of its "
             "base has been modified inplace. This view is the output of a function that "

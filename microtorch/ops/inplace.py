@@ -16,6 +16,7 @@ import numpy as np
 from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
+from microtorch.autograd.node import op_name
 from microtorch.autograd.versions import bump_version
 from microtorch.ops._broadcast import unbroadcast
 
@@ -118,6 +119,8 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
         t.requires_grad or any(isinstance(a, _node.Tensor) and a.requires_grad for a in args)
     )
     _check_allowed(t, name, recording)
+    if name != "index_put_":  # (x[i] += 1 writes x[i] back into itself: that is fine)
+        _check_overlap(t, args)
     if not recording:
         if name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
             return t
@@ -138,12 +141,28 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     return t
 
 
+def _check_overlap(t: Any, args: tuple[Any, ...]) -> None:
+    # PyTorch's error when an operand is a different view of memory being written (x[1:] +=
+    # x[:-1] would read values it has already overwritten). The same view (x += x) is fine.
+    target = t._data
+    for a in args:
+        if isinstance(a, _node.Tensor) and np.may_share_memory(a._data, target):
+            data = a._data
+            same = data.shape == target.shape and data.strides == target.strides
+            if not (same and data.ctypes.data == target.ctypes.data):
+                raise RuntimeError(
+                    "unsupported operation: some elements of the input tensor and the written-to "
+                    "tensor refer to a single memory location. Please clone() the tensor before "
+                    "performing the operation."
+                )
+
+
 def _check_allowed(t: Any, name: str, recording: bool) -> None:
     # PyTorch's errors for in-place changes autograd could not follow.
     base = t._base
     node = t._grad_fn
     if recording and base is not None and node is not None and node._num_outputs > 1:
-        op = node.name().replace("Backward0", "").replace("Backward", "")
+        op = op_name(node)
         raise RuntimeError(
             f"Output {t._output_nr} of {op} is a view and is being modified inplace. "
             "This view is the output of a function that returns multiple views. Such functions "

@@ -22,12 +22,12 @@ class Mm(NumpyFunction):
     @staticmethod
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for the input X
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # only what's used
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)  # only what's used
         return a @ b
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors  # (PyTorch reads B first: its errors name B first too)
         need_a, need_b = ctx.needs_input_grad  # skip a product nobody needs
         return grad_output @ b.T if need_a else None, a.T @ grad_output if need_b else None
 
@@ -87,13 +87,13 @@ class Addmm(NumpyFunction):
     @staticmethod
     def forward(ctx, c, a, b):
         _, need_a, need_b = ctx.needs_input_grad
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # only what's used
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)  # only what's used
         ctx.c_shape = c.shape
         return c + a @ b
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors  # (PyTorch reads B first: its errors name B first too)
         need_c, need_a, need_b = ctx.needs_input_grad  # skip products nobody needs
         return (
             unbroadcast(grad_output, ctx.c_shape) if need_c else None,

@@ -61,7 +61,8 @@ class Sum(NumpyFunction):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.shape = a.shape
-        return a.sum(dtype=dtype)
+        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
+            return a.sum(dtype=dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -77,7 +78,8 @@ class SumDim(NumpyFunction):
     @staticmethod
     def forward(ctx, a, axes, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
-        return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
+        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
+            return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -95,7 +97,8 @@ class Mean(NumpyFunction):
         ctx.shape, ctx.n = a.shape, builtins.max(a.size, 1)
         if a.size == 0:  # the mean of nothing is nan (numpy would also warn)
             return np.full((), np.nan, a.dtype)
-        return a.sum() / a.dtype.type(a.size)
+        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
+            return a.sum() / a.dtype.type(a.size)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -112,7 +115,7 @@ class MeanDim(NumpyFunction):
     def forward(ctx, a, axes, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         n = a.dtype.type(_count(a.shape, axes))
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore", over="ignore"):
             return a.sum(axis=axes, keepdims=keepdim) / n
 
     @staticmethod
@@ -265,8 +268,9 @@ def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
         return _MinMax(values, wrap(np.zeros((), np.int64)))
     _check_nonempty(a, name, (d,))
     idx = (np.argmax if largest else np.argmin)(a._data, axis=d, keepdims=keepdim)
+    idx = idx.astype(np.int64, copy=False)  # one array: the node saves what it returns
     values = (MaxDim if largest else MinDim).apply(a, d, keepdim, idx)
-    return _MinMax(values, wrap(idx.astype(np.int64)))
+    return _MinMax(values, wrap(idx))
 
 
 def max(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
