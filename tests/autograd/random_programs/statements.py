@@ -22,6 +22,7 @@ class Gen:
         # names whose memory layout came, somewhere upstream, from a non-contiguous tensor:
         # the libraries lay out elementwise results of those differently (see _view)
         self.strided: set[str] = set()
+        self.saved: set[str] = set()  # masks and targets an op has used (and so saved)
 
     def note(self, source: str, before: set[str]) -> None:
         """Track the layout lineage of the names ``source`` just bound."""
@@ -234,6 +235,8 @@ def _select(g: Gen, grow: bool = False) -> str | None:
     if grow:
         return None if mask is None else f"{g.new()} = {a}.masked_fill({mask}, 0.0)"
     cond = mask or f"{a} > 0"
+    if mask:
+        g.saved.add(mask)
     shape = np.broadcast_shapes(shape_a, tuple(g.t(mask).shape) if mask else ())
     b = g.pick(lambda t: _broadcast(t, g.t(a)) and _broadcast(t, np.empty(shape)))
     form = g.choice(
@@ -273,6 +276,7 @@ def _loss(g: Gen, weight_grad: bool = False) -> str | None:
         lambda t: tuple(t.shape) == (c,) and (t.requires_grad or t.dtype != dtype) == weight_grad
     )
     w = f", weight={weight}" if weight and g.rng.random() < 0.6 else ""
+    g.saved.add(target)
     if g.rng.random() < 0.5:
         return f"{g.new()} = F.cross_entropy({logits}, {target}{w})"
     return f"{g.new()} = F.nll_loss(F.log_softmax({logits}, dim=1), {target}{w})"
@@ -431,6 +435,7 @@ def _inplace_statement(g: Gen, a: str) -> str:
             lambda o: (
                 o is not t
                 and o.dim() <= len(row_shape)
+                and _broadcast(o, np.empty(row_shape))
                 and np.broadcast_shapes(tuple(o.shape), row_shape) == row_shape
             )
         )
@@ -462,15 +467,19 @@ def _inplace_nograd(g: Gen) -> str | None:
     return None if a is None else "with torch.no_grad(): " + _inplace_statement(g, a)
 
 
+def _used(g: Gen, t: Any) -> bool:
+    return any(g.side.ns.get(n) is t for n in g.saved)
+
+
 def _inplace_bool(g: Gen) -> str | None:
-    m = g.pick(lambda t: t.dim() > 0, kind="bool")
+    m = g.pick(lambda t: t.dim() > 0 and _used(g, t), kind="bool")
     if m is None:
         return None
     return g.choice([f"{m}[0] = True", f"{m}.fill_(False)", f"{m}.zero_()"])
 
 
 def _inplace_int(g: Gen) -> str | None:
-    i = g.pick(lambda t: t.dim() == 1, kind="int")
+    i = g.pick(lambda t: t.dim() == 1 and _used(g, t), kind="int")
     return None if i is None else f"{i}[0] = {g.choice(['0', '1'])}"
 
 
