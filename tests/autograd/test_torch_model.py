@@ -106,10 +106,6 @@ def same(case: Case, torch: ModuleType) -> Any:
     return t_out
 
 
-def grads(*tensors: Any) -> list[Any]:
-    return [t.grad for t in tensors]
-
-
 # --------------------------------------------------------------- the table, row by row
 
 
