@@ -44,13 +44,23 @@ def _data_shares_version(program: Sequence[str], i: int, mm: list[Mismatch], t: 
     data = _data_names(program, i + 1)
     if not data:
         return False
-    for m in mm:
-        if m.kind == "_version" and _shares_memory_with(t, m.name, data):
-            continue
-        if m.kind == "error-extra" and "modified by an inplace operation" in m.microtorch:
-            continue
-        return False
-    return True
+    raised = _raised_alone(mm)
+    if raised is not None:
+        return (
+            raised.kind == "error-extra"
+            and "modified by an inplace operation" in raised.microtorch
+            and _changed_through_data(program, i, data, t)
+        )
+    return all(m.kind == "_version" and _shares_memory_with(t, m.name, data) for m in mm)
+
+
+def _changed_through_data(program: Sequence[str], i: int, data: set[str], t: Side) -> bool:
+    """Whether a statement before ``i`` changed, in place, memory reached through a ``.data``."""
+    for line in program[:i]:
+        match = INPLACE.match(line)
+        if match and _shares_memory_with(t, match.group(1), data):
+            return True
+    return False
 
 
 def _raised_alone(mm: list[Mismatch]) -> Mismatch | None:
