@@ -232,6 +232,9 @@ XFAIL: dict[str, str] = {
     "sibling_of_unbind_read_after_no_grad_change": "PyTorch refuses to read such a grad_fn",
     "view_follows_its_base_into_requires_grad": "a view does not follow base.requires_grad_()",
     "detach_in_place_on_a_view": "detach_() on a view is accepted (PyTorch: Can't detach views)",
+    "saved_tensor_detached_in_place": "a saved tensor detached in place is used as it is",
+    "leaf_stops_requiring_grad_before_backward": "backward fills .grad of a leaf that stopped "
+    "requiring grad",
     "grad_to_an_intermediate_fires_only_the_hooks_above_it": "autograd.grad fires all hooks",
     "grad_to_an_intermediate_frees_only_what_ran": "autograd.grad frees the whole graph",
     "backward_with_inputs_fills_only_those": "backward(inputs=) fires hooks of other leaves",
@@ -1009,5 +1012,39 @@ def test_partial_backward_runs_frees_and_hooks_as_in_torch(
 
 def test_every_expected_failure_names_a_case() -> None:
     groups = [ROWS, SAVED, MASKS_AND_TARGETS, VIEW_CASES, INPLACE_CASES, VIEW_GRAPH_CASES]
-    names = {p.values[0].__name__ for group in [*groups, PARTIAL_CASES] for p in group}
+    names = {p.values[0].__name__ for g in [*groups, PARTIAL_CASES, FLAG_CASES] for p in g}
     assert set(XFAIL) <= names, sorted(set(XFAIL) - names)
+
+
+def saved_tensor_detached_in_place(L: ModuleType) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    z = y * y  # saves y
+    y.detach_()
+    z.sum().backward()
+    return x.grad
+
+
+def leaf_stops_requiring_grad_before_backward(L: ModuleType) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    x.requires_grad_(False)
+    y.backward()
+    return x.grad, x.requires_grad
+
+
+def requires_grad_on_a_non_leaf(L: ModuleType) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    (x * 2).requires_grad_(False)
+
+
+FLAG_CASES = cases(
+    saved_tensor_detached_in_place,
+    leaf_stops_requiring_grad_before_backward,
+    requires_grad_on_a_non_leaf,
+)
+
+
+@pytest.mark.parametrize("case", FLAG_CASES)
+def test_requires_grad_and_detach_flags_as_in_torch(case: Case, torch_module: ModuleType) -> None:
+    same(case, torch_module)
