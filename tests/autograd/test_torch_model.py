@@ -235,6 +235,7 @@ XFAIL: dict[str, str] = {
     "saved_tensor_detached_in_place": "a saved tensor detached in place is used as it is",
     "leaf_stops_requiring_grad_before_backward": "backward fills .grad of a leaf that stopped "
     "requiring grad",
+    "hooks_in_order_over_several_roots": "several roots: hooks run in another order",
     "grad_to_an_intermediate_fires_only_the_hooks_above_it": "autograd.grad fires all hooks",
     "grad_to_an_intermediate_frees_only_what_ran": "autograd.grad frees the whole graph",
     "backward_with_inputs_fills_only_those": "backward(inputs=) fires hooks of other leaves",
@@ -954,6 +955,17 @@ def backward_of_a_non_scalar(L: ModuleType) -> Any:
     (x * 2).backward()
 
 
+def hooks_in_order_over_several_roots(L: ModuleType) -> Any:
+    log: list[Any] = []
+    a = L.tensor(-0.25, requires_grad=True)
+    b = L.tensor([[-0.25, -2.5], [-2.25, 1.75]], requires_grad=True)
+    a.register_hook(lambda g: log.append(("a", g.tolist())))
+    b.register_hook(lambda g: log.append(("b", g.tolist())))
+    m = a * b  # made before the first root: the order of the nodes is not that of the roots
+    L.autograd.backward([a.sum(), m.sum()])
+    return log, a.grad, b.grad
+
+
 def hook_replaces_the_gradient(L: ModuleType) -> Any:
     x = L.tensor([1.0, 2.0], requires_grad=True)
     y = x * 3
@@ -997,6 +1009,7 @@ PARTIAL_CASES = cases(
     grad_of_an_unused_input_allowed,
     grad_of_an_input_that_needs_no_grad,
     backward_of_a_non_scalar,
+    hooks_in_order_over_several_roots,
     hook_replaces_the_gradient,
     retain_grad_and_hooks_over_two_backwards,
     grad_reset_between_backwards,

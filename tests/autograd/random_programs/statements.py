@@ -496,6 +496,22 @@ def _backward(g: Gen, retained: bool = False) -> str | None:
     return f"{root}.backward({retain[2:]})"
 
 
+def _backward_gradient(g: Gen) -> str | None:
+    a = g.pick(_needs_grad)
+    if a is None:
+        return None
+    return f"{a}.backward(torch.ones_like({a}) * {g.number()}, retain_graph=True)"
+
+
+def _backward_roots(g: Gen) -> str | None:
+    # several roots at once; the later-made one first, so creation order differs from theirs
+    a, b = g.pick(_needs_grad), g.pick(_needs_grad)
+    if a is None or b is None:
+        return None
+    first, second = sorted((a, b), key=lambda n: -int(n[1:]))
+    return f"torch.autograd.backward([{first}.sum(), {second}.sum()], retain_graph=True)"
+
+
 def _backward_retained(g: Gen) -> str | None:
     return _backward(g, retained=True)  # buffers are never freed
 
@@ -608,6 +624,8 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "inplace_mask": (0.3, _inplace_bool),
     "inplace_target": (0.3, _inplace_int),
     "backward_retained": (0.5, _backward_retained),
+    "backward_gradient": (0.3, _backward_gradient),
+    "backward_roots": (0.3, _backward_roots),
     "backward": (0.5, _backward),
     "partial": (0.5, _partial),
     "nograd_ops": (0.4, _nograd_op),
@@ -645,19 +663,29 @@ PENDING_OTHER: dict[str, str] = {
     "select_method": "Tensor.select is missing",
     "matmul_mixed": "float32 @ float64 error texts differ (PyTorch's name addmv, mm, dot...)",
 }
+# Families that almost always pass but can meet a known mismatch (about 1 program in 2000):
+# kept out of CI so that its verdict does not hang on the seeds; each mismatch is pinned by
+# the explicit test named here (tests/autograd/test_torch_model.py).
+RARELY_DIFFERENT: dict[str, str] = {
+    "backward_roots": "hooks_in_order_over_several_roots: with several roots, leaf hooks run "
+    "in another order than PyTorch's",
+}
 PASSING_FAMILIES: tuple[str, ...] = tuple(
-    f for f in FAMILIES if f not in PENDING_ISSUE_12 and f not in PENDING_OTHER
+    f
+    for f in FAMILIES
+    if f not in PENDING_ISSUE_12 and f not in PENDING_OTHER and f not in RARELY_DIFFERENT
 )
 
 
 def families(spec: str) -> tuple[str, ...]:
     """``all``, ``ci`` (the passing families), ``pending`` (issue 12), ``other`` (pending, not
-    issue 12), or a comma-separated list of family names and these."""
+    issue 12), ``rare`` (rarely different), or a comma-separated list of these and names."""
     named = {
         "all": tuple(FAMILIES),
         "ci": PASSING_FAMILIES,
         "pending": tuple(PENDING_ISSUE_12),
         "other": tuple(PENDING_OTHER),
+        "rare": tuple(RARELY_DIFFERENT),
     }
     chosen: list[str] = []
     for part in spec.split(","):
