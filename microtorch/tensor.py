@@ -90,6 +90,7 @@ class Tensor:
     _grad: Tensor | None = None
     _base: Tensor | None = None  # the tensor this one is a view of (its memory, its version count)
     _view_version: int = 0  # a view's version when its grad_fn was last set (see grad_fn)
+    _multi_output_view: bool = False  # a view from unbind/split/chunk (or a view of one)
     _hooks: list[Callable[[Tensor], Tensor | None]] | None = None
     _acc: weakref.ref[AccumulateGrad] | None = None
     _retains: bool = False
@@ -150,6 +151,10 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         self._set_requires_grad(value, "only Tensors of floating point and complex dtype")
+
+    def _refresh_view(self) -> None:
+        """Renew a view's grad_fn after an in-place change (see autograd/views.py)."""
+        views.refresh(self)
 
     @property
     def grad_fn(self) -> Any:

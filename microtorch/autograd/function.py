@@ -209,7 +209,9 @@ class Function:
                 device = a._device if device is None else device
                 if a._device is not device:
                     _device_error(cls, args)
-                record = record or a.requires_grad
+                if a._base is not None:
+                    a._refresh_view()  # (PyTorch's error, for a view it no longer lets you use)
+                record = record or a._rg
                 inputs.append(a)
                 values.append(a._data)
             else:

@@ -24,10 +24,12 @@ from microtorch.autograd.versions import version_of
 __all__ = ["as_view", "refresh", "rebase", "AsStrided", "CopySlices", "storage_positions"]
 
 
-def as_view(out: Any, base: Any) -> Any:
+def as_view(out: Any, base: Any, multi_output: bool = False) -> Any:
     """Mark ``out`` as a view of ``base`` (of its base, for a view of a view)."""
     out._base = base._base if base._base is not None else base
     out._view_version = version_of(out._data)
+    if multi_output or base._multi_output_view:  # unbind, split, chunk: see refresh
+        out._multi_output_view = True
     return out
 
 
@@ -66,7 +68,7 @@ def refresh(view: Any) -> None:
     if view._view_version == version:
         return
     node = view._grad_fn
-    if node is not None and node._num_outputs > 1:  # unbind, split, chunk: PyTorch refuses
+    if node is not None and view._multi_output_view:  # unbind, split, chunk: PyTorch refuses
         op = op_name(node)
         raise RuntimeError(
             f"Output {view._output_nr} of {op} is a view and its base or another view of its "

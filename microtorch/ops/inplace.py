@@ -161,7 +161,7 @@ def _check_allowed(t: Any, name: str, recording: bool) -> None:
     # PyTorch's errors for in-place changes autograd could not follow.
     base = t._base
     node = t._grad_fn
-    if recording and base is not None and node is not None and node._num_outputs > 1:
+    if recording and base is not None and node is not None and t._multi_output_view:
         op = op_name(node)
         raise RuntimeError(
             f"Output {t._output_nr} of {op} is a view and is being modified inplace. "

@@ -174,7 +174,7 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
     fn = Split if isinstance(split_size_or_sections, int) else SplitWithSizes
     outs = fn.apply(a, list(np.cumsum(sizes)[:-1]), d)
     outs = outs if isinstance(outs, tuple) else (outs,)
-    return tuple(as_view(o, a) for o in outs)
+    return tuple(as_view(o, a, multi_output=True) for o in outs)
 
 
 def chunk(a: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
@@ -193,4 +193,4 @@ def unbind(a: Any, dim: int = 0) -> tuple[Any, ...]:
     (d,) = normalize_dims(dim, a._data.ndim)
     outs = Unbind.apply(a, d)
     outs = outs if isinstance(outs, tuple) else (outs,)
-    return tuple(as_view(o, a) for o in outs)
+    return tuple(as_view(o, a, multi_output=True) for o in outs)

@@ -206,9 +206,8 @@ class Relu(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        grad = grad_output * (out > 0)  # 8x faster than np.where with a scalar 0
-        grad += 0  # masked -0.0 becomes +0.0, the sign PyTorch's zeros have
-        return grad
+        # select, not multiply by the mask: an inf or nan gradient where a <= 0 gives 0
+        return np.where(out > 0, grad_output, np.zeros((), grad_output.dtype))
 
 
 class Clamp(NumpyFunction):

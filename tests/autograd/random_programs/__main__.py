@@ -20,13 +20,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--families", default="ci", help="all, ci, pending, other, or a comma-separated list"
     )
     parser.add_argument("--show", type=int, default=1, help="minimised programs per class")
+    parser.add_argument(
+        "--boost", help="draw this family 5x as often (to find what it alone finds)"
+    )
     args = parser.parse_args(argv)
     chosen = families(args.families)
     start = time.perf_counter()
     classes: dict[tuple[str, str], list[Result]] = {}
     deliberate_counts: dict[str, int] = {}
     statements = 0
-    for result in sweep(args.seed, args.programs, chosen, args.length):
+    if args.boost and args.boost not in chosen:
+        parser.error(f"--boost {args.boost}: not among the chosen families")
+    for result in sweep(args.seed, args.programs, chosen, args.length, args.boost):
         statements += len(result.program)
         if result.deliberate:
             deliberate_counts[result.deliberate] = deliberate_counts.get(result.deliberate, 0) + 1

@@ -44,20 +44,34 @@ def _data_shares_version(program: Sequence[str], i: int, mm: list[Mismatch], t: 
     data = _data_names(program, i + 1)
     if not data:
         return False
-    for m in mm:
-        if m.kind == "_version" and _shares_memory_with(t, m.name, data):
-            continue
-        # ... so a view of that memory gets AsStridedBackward0, as after any in-place change
-        if (
-            m.kind == "grad_fn"
-            and "AsStridedBackward0" in m.microtorch
-            and _shares_memory_with(t, m.name, data)
-        ):
-            continue
-        if m.kind == "error-extra" and "modified by an inplace operation" in m.microtorch:
-            continue
-        return False
-    return True
+    raised = _raised_alone(mm)
+    if raised is not None:
+        return (
+            raised.kind == "error-extra"
+            and "modified by an inplace operation" in raised.microtorch
+            and _changed_through_data(program, i, data, t)
+        )
+    # ... and a view of that memory gets AsStridedBackward0, as after any in-place change
+    return all(
+        (m.kind == "_version" or m.kind in ("grad_fn", "is_leaf") and _renewed(m.microtorch))
+        and _shares_memory_with(t, m.name, data)
+        for m in mm
+    )
+
+
+def _renewed(value: str) -> bool:
+    # A view of memory changed in place renews its grad_fn, or, if it came from unbind or
+    # split, refuses to give one (PyTorch's error): the consequences of a counted change.
+    return "AsStridedBackward0" in value or "its base or another view of its base" in value
+
+
+def _changed_through_data(program: Sequence[str], i: int, data: set[str], t: Side) -> bool:
+    """Whether a statement before ``i`` changed, in place, memory reached through a ``.data``."""
+    for line in program[:i]:
+        match = INPLACE.match(line)
+        if match and _shares_memory_with(t, match.group(1), data):
+            return True
+    return False
 
 
 def _raised_alone(mm: list[Mismatch]) -> Mismatch | None:

@@ -20,6 +20,8 @@ HEADER = "import torch\nimport torch.nn.functional as F\nlog = []\n"
 
 @dataclass
 class Result:
+    """A program as run: where the two libraries first differ, how, and whether on purpose."""
+
     program: list[str]
     index: int | None = None  # the statement where the sides first differ
     mismatches: list[Mismatch] = field(default_factory=list)
@@ -127,7 +129,7 @@ def shrink(result: Result, torch: ModuleType | None = None) -> Result:
         while i < len(best.program) - 1:  # never the failing (last) statement
             candidate = best.program[:i] + best.program[i + chunk :]
             trial = run_program(candidate, torch)
-            if trial.index is not None and trial.signature() == goal:
+            if trial.failed and trial.signature() == goal:
                 best = Result(
                     candidate[: trial.index + 1], trial.index, trial.mismatches, None, best.family
                 )

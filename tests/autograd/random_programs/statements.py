@@ -22,6 +22,7 @@ class Gen:
         # names whose memory layout came, somewhere upstream, from a non-contiguous tensor:
         # the libraries lay out elementwise results of those differently (see _view)
         self.strided: set[str] = set()
+        self.saved: set[str] = set()  # masks and targets an op has used (and so saved)
 
     def note(self, source: str, before: set[str]) -> None:
         """Track the layout lineage of the names ``source`` just bound."""
@@ -234,6 +235,8 @@ def _select(g: Gen, grow: bool = False) -> str | None:
     if grow:
         return None if mask is None else f"{g.new()} = {a}.masked_fill({mask}, 0.0)"
     cond = mask or f"{a} > 0"
+    if mask:
+        g.saved.add(mask)
     shape = np.broadcast_shapes(shape_a, tuple(g.t(mask).shape) if mask else ())
     b = g.pick(lambda t: _broadcast(t, g.t(a)) and _broadcast(t, np.empty(shape)))
     form = g.choice(
@@ -273,6 +276,7 @@ def _loss(g: Gen, weight_grad: bool = False) -> str | None:
         lambda t: tuple(t.shape) == (c,) and (t.requires_grad or t.dtype != dtype) == weight_grad
     )
     w = f", weight={weight}" if weight and g.rng.random() < 0.6 else ""
+    g.saved.add(target)
     if g.rng.random() < 0.5:
         return f"{g.new()} = F.cross_entropy({logits}, {target}{w})"
     return f"{g.new()} = F.nll_loss(F.log_softmax({logits}, dim=1), {target}{w})"
@@ -438,7 +442,8 @@ def _inplace_statement(g: Gen, a: str) -> str:
             lambda o: (
                 o is not t
                 and o.dim() <= len(row_shape)
-                and _broadcasts_to(tuple(o.shape), row_shape)
+                and _broadcast(o, np.empty(row_shape))
+                and np.broadcast_shapes(tuple(o.shape), row_shape) == row_shape
             )
         )
     x = b if b is not None and g.rng.random() < 0.5 else g.number()
@@ -469,15 +474,19 @@ def _inplace_nograd(g: Gen) -> str | None:
     return None if a is None else "with torch.no_grad(): " + _inplace_statement(g, a)
 
 
+def _used(g: Gen, t: Any) -> bool:
+    return any(g.side.ns.get(n) is t for n in g.saved)
+
+
 def _inplace_bool(g: Gen) -> str | None:
-    m = g.pick(lambda t: t.dim() > 0, kind="bool")
+    m = g.pick(lambda t: t.dim() > 0 and _used(g, t), kind="bool")
     if m is None:
         return None
     return g.choice([f"{m}[0] = True", f"{m}.fill_(False)", f"{m}.zero_()"])
 
 
 def _inplace_int(g: Gen) -> str | None:
-    i = g.pick(lambda t: t.dim() == 1, kind="int")
+    i = g.pick(lambda t: t.dim() == 1 and _used(g, t), kind="int")
     return None if i is None else f"{i}[0] = {g.choice(['0', '1'])}"
 
 
@@ -492,6 +501,22 @@ def _backward(g: Gen, retained: bool = False) -> str | None:
     root = a if g.t(a).dim() == 0 and g.rng.random() < 0.6 else f"{a}.sum()"
     retain = ", retain_graph=True" if retained or g.rng.random() < 0.4 else ""
     return f"{root}.backward({retain[2:]})"
+
+
+def _backward_gradient(g: Gen) -> str | None:
+    a = g.pick(_needs_grad)
+    if a is None:
+        return None
+    return f"{a}.backward(torch.ones_like({a}) * {g.number()}, retain_graph=True)"
+
+
+def _backward_roots(g: Gen) -> str | None:
+    # several roots at once; the later-made one first, so creation order differs from theirs
+    a, b = g.pick(_needs_grad), g.pick(_needs_grad)
+    if a is None or b is None:
+        return None
+    first, second = sorted((a, b), key=lambda n: -int(n[1:]))
+    return f"torch.autograd.backward([{first}.sum(), {second}.sum()], retain_graph=True)"
 
 
 def _backward_retained(g: Gen) -> str | None:
@@ -609,6 +634,8 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "inplace_mask": (0.3, _inplace_bool),
     "inplace_target": (0.3, _inplace_int),
     "backward_retained": (0.5, _backward_retained),
+    "backward_gradient": (0.3, _backward_gradient),
+    "backward_roots": (0.3, _backward_roots),
     "backward": (0.5, _backward),
     "partial": (0.5, _partial),
     "nograd_ops": (0.4, _nograd_op),
@@ -618,7 +645,7 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "grads": (0.4, _grads),
     "sgd_step": (0.3, _sgd_step),
     "nonleaf_grad": (0.2, _nonleaf_grad),
-    "create_graph": (0.1, _create_graph_maker),
+    "create_graph": (0.03, _create_graph_maker),  # rare: its deliberate stop ends a program
 }
 
 # Families that still find mismatches on the current code, with what they find. Switch one on
@@ -632,25 +659,36 @@ PENDING_ISSUE_12: dict[str, str] = {
 }
 # Mismatches outside issue 12, equally to be fixed (listed in notes/difftest-report.md).
 PENDING_OTHER: dict[str, str] = {
-    "divide": "NaN gradients through relu/clamp/where (mask multiplied, not selected); numpy warns",
+    "sgd_step": "an operand cast to another dtype is saved as a copy: a later in-place change of "
+    "the original (the SGD step) goes unnoticed (issue 13, type promotion)",
     "statistics": "std/var with <= 0 degrees of freedom: PyTorch warns, microtorch does not",
     "view_layout": "elementwise results of non-contiguous inputs are contiguous (torch: not)",
     "hooks_multi": "hooks on unused split/unbind outputs: PyTorch calls them with None",
     "matmul_mixed": "float32 @ float64 error texts differ (PyTorch's name addmv, mm, dot...)",
 }
+# Families that almost always pass but can meet a known mismatch (about 1 program in 2000):
+# kept out of CI so that its verdict does not hang on the seeds; each mismatch is pinned by
+# the explicit test named here (tests/autograd/test_torch_model.py).
+RARELY_DIFFERENT: dict[str, str] = {
+    "backward_roots": "hooks_in_order_over_several_roots: with several roots, leaf hooks run "
+    "in another order than PyTorch's",
+}
 PASSING_FAMILIES: tuple[str, ...] = tuple(
-    f for f in FAMILIES if f not in PENDING_ISSUE_12 and f not in PENDING_OTHER
+    f
+    for f in FAMILIES
+    if f not in PENDING_ISSUE_12 and f not in PENDING_OTHER and f not in RARELY_DIFFERENT
 )
 
 
 def families(spec: str) -> tuple[str, ...]:
     """``all``, ``ci`` (the passing families), ``pending`` (issue 12), ``other`` (pending, not
-    issue 12), or a comma-separated list of family names and these."""
+    issue 12), ``rare`` (rarely different), or a comma-separated list of these and names."""
     named = {
         "all": tuple(FAMILIES),
         "ci": PASSING_FAMILIES,
         "pending": tuple(PENDING_ISSUE_12),
         "other": tuple(PENDING_OTHER),
+        "rare": tuple(RARELY_DIFFERENT),
     }
     chosen: list[str] = []
     for part in spec.split(","):
