@@ -18,7 +18,7 @@ from microtorch.viz.describe import is_tensor
 from microtorch.viz.dot import to_dot
 from microtorch.viz.graph import Graph, View, walk
 from microtorch.viz.highlight import Highlight
-from microtorch.viz.render import FORMATS, RenderError, render
+from microtorch.viz.render import FORMATS, RenderError, fit_width, render
 from microtorch.viz.style import Style
 from microtorch.viz.text import text_graph
 
@@ -43,9 +43,10 @@ class Drawing:
         return self._text()
 
     def svg(self) -> str:
-        """The SVG text (rendered once, then cached); raises ``RenderError`` without Graphviz."""
+        """The SVG text, shrunk to a notebook cell's width if wider (rendered once, then cached);
+        raises ``RenderError`` without Graphviz. ``save`` writes the natural size."""
         if self._svg is None:
-            self._svg = render(self.source, "svg", renderer=self.renderer).decode()
+            self._svg = fit_width(render(self.source, "svg", renderer=self.renderer).decode())
         return self._svg
 
     def save(self, path: str | os.PathLike[str], format: str | None = None) -> Path:
