@@ -27,6 +27,7 @@ _ELLIPSE = re.compile(rf'cx="({_NUMBER})" cy="({_NUMBER})" rx="({_NUMBER})"')
 _POINTS = re.compile(rf"({_NUMBER}),({_NUMBER})")
 _PATH = re.compile(r' d="([^"]*)"')
 _SVG_TAG = "<svg "
+_WIDTH = re.compile(rf'<svg width="({_NUMBER})pt"')
 
 
 def svg_css(style: str = "default") -> str:
@@ -77,6 +78,8 @@ class StyledSVG:
     def __init__(self, graph: Graph, *, style: str = "default", renderer: str = "auto") -> None:
         svg = render(to_dot(graph, style=style), "svg", renderer=renderer).decode()
         svg = svg[svg.index("<svg") :]  # inline HTML: no XML prolog or DOCTYPE
+        found = _WIDTH.match(svg)
+        self.width_px = float(found.group(1)) * 4 / 3 if found else 0.0  # natural width (CSS px)
         # natural size, shrunk to fit the page's width (the viewBox keeps the aspect ratio)
         svg = svg.replace(
             _SVG_TAG, f'{_SVG_TAG}class="mt-graph" style="max-width:100%;height:auto" ', 1

@@ -23,6 +23,7 @@ from microtorch.widgets.static import StaticView, html_table, text_table
 
 __all__ = ["BackwardStepper"]
 
+PANEL_MIN_PX = 300  # the side panel's narrowest; below that it moves under the picture
 _LAYOUT_CSS = (
     "<style>.mt-stepper-panel pre.mt-value { margin: 2px 0; font-size: 11px; white-space: pre; "
     "overflow-x: auto; }"
@@ -92,8 +93,16 @@ class BackwardStepper:
         self.slider.observe(guard(lambda change: self.go(change["new"])), names="value")
         self.speed.observe(guard(lambda change: self._set_speed(change["new"])), names="value")
         self._set_speed(self.speed.value)
-        self.graph_view = widgets.HTML(layout=widgets.Layout(flex="3 1 0%", overflow="auto"))
-        self.panel = widgets.HTML(layout=widgets.Layout(flex="2 1 0%", overflow="auto"))
+        # Side by side while the picture fits at its natural size beside the panel; for a large
+        # graph the panel wraps under it and the picture gets the cell's whole width.
+        self.graph_view = widgets.HTML(
+            layout=widgets.Layout(flex=self._graph_flex(), max_width="100%", overflow="auto")
+        )
+        self.panel = widgets.HTML(
+            layout=widgets.Layout(
+                flex=f"1 1 {PANEL_MIN_PX}px", min_width=f"{PANEL_MIN_PX}px", overflow="auto"
+            )
+        )
         self.panel.add_class("mt-stepper-panel")
         self.status = widgets.HTML()
         controls = widgets.HBox(
@@ -105,11 +114,17 @@ class BackwardStepper:
                 controls,
                 widgets.HBox([self.play, self.slider, self.speed]),
                 self.status,
-                widgets.HBox([self.graph_view, self.panel]),
+                widgets.HBox(
+                    [self.graph_view, self.panel], layout=widgets.Layout(flex_flow="row wrap")
+                ),
                 self.output,
             ]
         )
         self.widget.add_class("mt-stepper")
+
+    def _graph_flex(self) -> str:
+        natural = self.picture.width_px if self.picture is not None else 0.0
+        return f"1 1 {natural:.0f}px" if natural else "3 1 0%"
 
     def _set_speed(self, steps_per_second: float) -> None:
         self.play.interval = int(1000 / steps_per_second)
@@ -169,9 +184,10 @@ class BackwardStepper:
         """The picture, status and panel for the current position, as one piece of HTML."""
         return (
             f"{_LAYOUT_CSS}<p>{self.status.value}</p>"
-            '<div style="display:flex;gap:1em"><div style="flex:3">'
-            f'{self.graph_view.value}</div><div class="mt-stepper-panel" style="flex:2">'
-            f"{self.panel.value}</div></div>"
+            '<div style="display:flex;flex-wrap:wrap;gap:1em">'
+            f'<div style="flex:{self._graph_flex()};max-width:100%">{self.graph_view.value}</div>'
+            f'<div class="mt-stepper-panel" style="flex:1 1 {PANEL_MIN_PX}px;'
+            f'min-width:{PANEL_MIN_PX}px">{self.panel.value}</div></div>'
         )
 
     def static(self, frames: bool = False) -> StaticView:
