@@ -8,6 +8,7 @@ and ``print(model)`` walk. The value is also kept in the instance ``__dict__``, 
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -23,6 +24,9 @@ from microtorch.tensor import Tensor
 __all__ = ["Module"]
 
 _calling: list[Module] = []  # modules whose forward is running, outermost first
+# each module -> the module it was first registered in, so ``model.out(h)`` called directly
+# knows it is "out"; weak both ways: a dropped model is not kept alive by its layers
+_owners: weakref.WeakKeyDictionary[Module, weakref.ref[Module]] = weakref.WeakKeyDictionary()
 _structure = [0]  # bumped whenever any module gains or loses a submodule (invalidates paths)
 
 
@@ -41,6 +45,18 @@ def _typename(value: Any) -> str:
     if type(value).__module__ == "builtins":  # PyTorch's 'int', not 'builtins.int'
         return type(value).__qualname__
     return f"{type(value).__module__}.{type(value).__qualname__}"
+
+
+def _name_in_owner(module: Module) -> str:
+    """``module``'s dotted name in the outermost model it was registered in ("" if none)."""
+    root, seen = module, {id(module)}
+    while (ref := _owners.get(root)) is not None:
+        parent = ref()
+        if parent is None or id(parent) in seen:
+            break
+        seen.add(id(parent))
+        root = parent
+    return "" if root is module else root._path_of(module)
 
 
 class Module:
@@ -79,14 +95,15 @@ class Module:
     # --- calling ------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         # The module's dotted name goes on the scope stack so graph nodes made inside its
-        # forward know which layer made them (drawings group them); "" is the outermost.
+        # forward know which layer made them (drawings group them); "" is the outermost model.
+        # Called directly (``model.out(h)``), a layer is named from the model it belongs to.
         if _calling:
             parent = _calling[-1]
             local = parent._path_of(self)
             outer = _scope_stack[-1] if _scope_stack else ""
             name = f"{outer}.{local}" if outer else local
         else:
-            name = ""
+            name = _name_in_owner(self)
         _calling.append(self)
         _scope_stack.append(name)
         try:
@@ -155,6 +172,7 @@ class Module:
                 )
             self._forget(name)
             self._modules[name] = d[name] = value
+            _owners.setdefault(value, weakref.ref(self))
             _structure[0] += 1
         elif params is not None and name in self._modules:
             if value is not None:
@@ -230,6 +248,8 @@ class Module:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
         _check_name(self, name, "module", self._modules)
         self._modules[name] = self.__dict__[name] = module
+        if module is not None:
+            _owners.setdefault(module, weakref.ref(self))
         _structure[0] += 1
 
     register_module = add_module
