@@ -41,10 +41,11 @@ or install the system Graphviz, which writes PDF:
 {SYSTEM_INSTALL}"""
 
 
-# A notebook cell in JupyterLab at 1280 px with the file browser open is about 900 px wide,
-# 675 pt; the smallest scale keeps 12 pt text at 8 pt (about 10.5 px), still readable.
-CELL_WIDTH_PT = 650.0
-MIN_SCALE = 0.65
+# A cell's output in JupyterLab at 1280 px with the file browser open is about 800 px wide,
+# 600 pt; the smallest scale keeps 12 pt text at 8 pt (about 10.5 px), still readable.
+CELL_WIDTH_PT = 580.0
+MIN_TEXT_PT = 8.0
+MIN_SCALE = MIN_TEXT_PT / 12
 _SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
