@@ -19,7 +19,7 @@ from microtorch.widgets._errors import report_errors
 from microtorch.widgets._panel import panel_html, status_text, value_text
 from microtorch.widgets._svg import StyledSVG
 from microtorch.widgets.replay import BackwardReplay
-from microtorch.widgets.static import StaticView, html_table, text_table
+from microtorch.widgets.static import StaticView, html_table
 
 __all__ = ["BackwardStepper"]
 
@@ -29,6 +29,32 @@ _LAYOUT_CSS = (
     "overflow-x: auto; }"
     ".mt-stepper-panel h4 { margin: 8px 0 2px 0; }</style>"
 )
+
+
+def _labelled(label: str, values: list[str]) -> list[str]:
+    """``label: value`` lines, each further line of a value under the value's first."""
+    indent = " " * 15
+    lines = []
+    for i, value in enumerate(values):
+        first, *rest = value.splitlines() or [""]
+        head = f"  {label + ':':12} " if i == 0 else indent
+        lines += [head + first] + [indent + line for line in rest]
+    return lines
+
+
+def _steps_text(title: str, replay: BackwardReplay) -> str:
+    """One short block per step (not a table: a gradient matrix would make 400-column rows)."""
+    lines = [title]
+    for step in replay.steps:
+        lines += ["", f"step {step.index + 1}: {node_name(step.node)}"]
+        lines += _labelled("arriving", [value_text(g) for g in step.grad_outputs])
+        if step.variable is not None:
+            lines += _labelled(".grad after", [value_text(step.grad_after)])
+        else:
+            inputs = zip(step.node.next_functions, step.grad_inputs)
+            sent = [value_text(g) if child else "not needed" for (child, _), g in inputs]
+            lines += _labelled("sent", sent)  # to each input, in next_functions' order
+    return "\n".join(lines)
 
 
 def _output_name(output: Any, names: Mapping[str, Any] | None) -> str:
@@ -205,7 +231,6 @@ class BackwardStepper:
             rows.append(
                 [str(step.index + 1), node_name(step.node), "; ".join(arriving), "; ".join(sent)]
             )
-        text = text_table(header, rows)
         body = html_table(header, rows)
         if frames:
             pictures = []
@@ -216,7 +241,7 @@ class BackwardStepper:
         else:
             body = self.frame_html() + body
         title = f"{len(rows)} steps of {self.output_name}.backward()"
-        return StaticView(f"<h4>{html.escape(title)}</h4>{body}", f"{title}\n{text}")
+        return StaticView(f"<h4>{html.escape(title)}</h4>{body}", _steps_text(title, self.replay))
 
     def __repr__(self) -> str:
         status = status_text(self.replay, self.position, self.output_name)
