@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 CHECK_TAG, RAISES_TAG = "exercise-check", "raises-exception"
-STUB_MESSAGE = "Exercise: replace this line with your solution, then run the check cell below."
+STUB_MESSAGE = "Exercise: replace this line with your solution"  # short: no sideways scrolling
 NOTE = (
     "> **Exercise version: your copy of the chapter.** The solutions are replaced by\n"
     "> `raise NotImplementedError(...)`: write yours in their place and run the check cell\n"

@@ -41,9 +41,9 @@ or install the system Graphviz, which writes PDF:
 {SYSTEM_INSTALL}"""
 
 
-# A cell's output in JupyterLab at 1280 px with the file browser open is about 800 px wide,
+# A cell's output in JupyterLab at 1280 px with the file browser open is about 795 px wide,
 # 600 pt; the smallest scale keeps 12 pt text at 8 pt (about 10.5 px), still readable.
-CELL_WIDTH_PT = 580.0
+CELL_WIDTH_PT = 590.0
 MIN_TEXT_PT = 8.0
 MIN_SCALE = MIN_TEXT_PT / 12
 _SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
