@@ -21,6 +21,7 @@ import json
 import re
 import shutil
 import subprocess
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -116,15 +117,20 @@ def _contents(base: str, token: str, name: str) -> dict[str, object]:
 
 
 def _saved(page: object, base: str, token: str, name: str) -> nbformat.NotebookNode:
-    """Save the notebook as the page shows it (Ctrl+S) and read it back from the server."""
-    before = _contents(base, token, name)["last_modified"]
+    """Save the notebook as the page shows it and read it back from the server."""
+    dirty = "() => document.querySelector('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty')"
+    page.wait_for_function(f"() => ({dirty})() !== null")  # type: ignore[attr-defined]
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").first.click(
+        position={"x": 5, "y": 5}
+    )  # type: ignore[attr-defined]
     page.keyboard.press("Control+s")  # type: ignore[attr-defined]
-    for _ in range(100):
-        model = _contents(base, token, name)
-        if model["last_modified"] != before:
-            return nbformat.from_dict(model["content"])
-        page.wait_for_timeout(100)  # type: ignore[attr-defined]
-    raise AssertionError(f"{name} was not saved within 10 s")
+    page.wait_for_function(f"() => ({dirty})() === null")  # type: ignore[attr-defined]
+    for _ in range(50):  # the server may still be writing the file
+        try:
+            return nbformat.from_dict(_contents(base, token, name)["content"])
+        except urllib.error.HTTPError:
+            page.wait_for_timeout(200)  # type: ignore[attr-defined]
+    raise AssertionError(f"{name}: the server could not read the saved notebook")
 
 
 def _check_stepper_steps(page: object) -> None:
