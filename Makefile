@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/exercises/*.ipynb)
 SANITIZE := $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebooks/sanitize.cfg)
 
-.PHONY: venv lint test lab bench bench-compare notebooks clean
+.PHONY: venv lint test lab lab-key bench bench-compare notebooks clean
 
 venv: $(VENV)/.installed
 
@@ -32,8 +32,14 @@ else
 endif
 
 # Local only, token auth on; --allow-root only where Jupyter would otherwise refuse (containers).
+# Students: `make lab` opens the exercise versions (notebooks/exercises/), where they write their
+# answers. Instructors: `make lab-key` opens the chapters themselves, the answer key.
+LAB = $(BIN)/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: venv
-	$(BIN)/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(LAB) --LabApp.default_url=/lab/tree/exercises/00_welcome.ipynb
+
+lab-key: venv
+	$(LAB) --LabApp.default_url=/lab/tree/00_welcome.ipynb
 
 bench: venv
 	$(BIN)/python benchmarks/run.py

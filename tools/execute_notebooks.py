@@ -9,11 +9,16 @@ the stored file change from run to run without the lesson changing is removed: e
 timings, widget state, the Python version, memory addresses and temporary paths (the
 patterns of ``notebooks/sanitize.cfg``), and the library frames of tracebacks (machine paths;
 the cell's own frame and the message stay). Running it twice gives byte-identical files.
+
+A chapter that imports the real PyTorch (chapter 03 shows PyTorch's output beside
+microtorch's) is only re-executed where PyTorch is installed: without it the stored PyTorch
+output would be replaced by "PyTorch is not installed", so the run stops before writing.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import sys
@@ -38,6 +43,8 @@ LANGUAGE_INFO = {"name": "python", "pygments_lexer": "ipython3"}
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 NOISY_CELL_METADATA = ("execution", "ExecuteTime", "collapsed", "scrolled", "widgets")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+REAL_TORCH = re.compile(r"^\s*(import torch\b|from torch\b)", re.MULTILINE)  # not microtorch
+TORCH_PIN = "torch==2.13.0"
 
 
 class _CurrentEnvSpecs(KernelSpecManager):
@@ -119,6 +126,19 @@ def clean(nb: nbformat.NotebookNode, patterns: list[tuple[re.Pattern[str], str]]
                 _clean_output(out, patterns)
 
 
+def needs_pytorch(nb: nbformat.NotebookNode) -> bool:
+    """True if a code cell of ``nb`` imports the real PyTorch (``import microtorch as torch``
+    does not count)."""
+    return any(c.cell_type == "code" and REAL_TORCH.search(c.source) for c in nb.cells)
+
+
+def missing_pytorch(paths: list[Path]) -> list[Path]:
+    """The notebooks among ``paths`` that import PyTorch, if PyTorch is not installed here."""
+    if importlib.util.find_spec("torch") is not None:
+        return []
+    return [p for p in paths if needs_pytorch(nbformat.read(p, as_version=4))]
+
+
 def run(path: Path) -> float:
     """Re-execute one notebook in place; returns the seconds it took."""
     nb = nbformat.read(path, as_version=4)
@@ -137,8 +157,20 @@ def main(argv: list[str] | None = None) -> int:
         "--no-exercises", action="store_true", help="skip regenerating notebooks/exercises/"
     )
     args = parser.parse_args(argv)
-    for path in args.notebooks or chapters():
-        print(f"{path}: {run(path.resolve()):.1f} s", flush=True)
+    paths = [p.resolve() for p in args.notebooks] or chapters()
+    refused = missing_pytorch(paths)
+    if refused:
+        names = ", ".join(p.name for p in refused)
+        print(
+            f"{names} show PyTorch's own output, and PyTorch is not installed here: executing "
+            "them would replace it with 'PyTorch is not installed'. Nothing was written.\n"
+            f"Install it first: .venv/bin/pip install {TORCH_PIN}\n"
+            "or re-execute only the other chapters, by path.",
+            file=sys.stderr,
+        )
+        return 1
+    for path in paths:
+        print(f"{path}: {run(path):.1f} s", flush=True)
     if not args.no_exercises:
         make_exercises.main([])
     return 0

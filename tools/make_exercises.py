@@ -28,12 +28,13 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 CHECK_TAG, RAISES_TAG = "exercise-check", "raises-exception"
-STUB_MESSAGE = "Exercise: replace this line with your solution, then run the check cell below."
+STUB_MESSAGE = "Exercise: replace this line with your solution"  # short: no sideways scrolling
 NOTE = (
-    "> **Exercise version.** The solutions are replaced by `raise NotImplementedError(...)`:\n"
-    "> write yours in their place and run the check cell after each exercise. Until then the\n"
-    "> check cells stop with that error, which is expected. (Generated from the chapter by\n"
-    "> `tools/make_exercises.py`; edit the chapter, not this file.)"
+    "> **Exercise version: your copy of the chapter.** The solutions are replaced by\n"
+    "> `raise NotImplementedError(...)`: write yours in their place and run the check cell\n"
+    "> after each exercise. Until then the check cells stop with that error, which is expected.\n"
+    "> (For instructors: `tools/make_exercises.py` generates this file from the chapter of the\n"
+    "> same name in `notebooks/`, the answer key, and overwrites it; change the chapter.)"
 )
 
 

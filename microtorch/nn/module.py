@@ -8,6 +8,7 @@ and ``print(model)`` walk. The value is also kept in the instance ``__dict__``, 
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -23,6 +24,9 @@ from microtorch.tensor import Tensor, plain_tensor
 __all__ = ["Module"]
 
 _calling: list[Module] = []  # modules whose forward is running, outermost first
+# each module -> the module it was first registered in, so ``model.out(h)`` called directly
+# knows it is "out"; weak both ways: a dropped model is not kept alive by its layers
+_owners: weakref.WeakKeyDictionary[Module, weakref.ref[Module]] = weakref.WeakKeyDictionary()
 
 
 def _addindent(text: str, spaces: int) -> str:
@@ -40,6 +44,18 @@ def _typename(value: Any) -> str:
     if type(value).__module__ == "builtins":  # PyTorch's 'int', not 'builtins.int'
         return type(value).__qualname__
     return f"{type(value).__module__}.{type(value).__qualname__}"
+
+
+def _name_in_owner(module: Module) -> str:
+    """``module``'s dotted name in the outermost model it was registered in ("" if none)."""
+    root, seen = module, {id(module)}
+    while (ref := _owners.get(root)) is not None:
+        parent = ref()
+        if parent is None or id(parent) in seen:
+            break
+        seen.add(id(parent))
+        root = parent
+    return "" if root is module else root._path_of(module)
 
 
 class Module:
@@ -77,14 +93,15 @@ class Module:
     # --- calling ------------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         # The module's dotted name goes on the scope stack so graph nodes made inside its
-        # forward know which layer made them (drawings group them); "" is the outermost.
+        # forward know which layer made them (drawings group them); "" is the outermost model.
+        # Called directly (``model.out(h)``), a layer is named from the model it belongs to.
         if _calling:
             parent = _calling[-1]
             local = parent._path_of(self)
             outer = _scope_stack[-1] if _scope_stack else ""
             name = f"{outer}.{local}" if outer else local
         else:
-            name = ""
+            name = _name_in_owner(self)
         _calling.append(self)
         _scope_stack.append(name)
         try:
@@ -143,6 +160,7 @@ class Module:
         elif isinstance(value, Module):
             self._forget(name)
             self._modules[name] = value
+            _owners.setdefault(value, weakref.ref(self))
         elif ready and name in self._parameters:
             _expect(value, None, f"as parameter '{name}' (torch.nn.Parameter or None expected)")
             self._parameters[name] = None
@@ -209,6 +227,8 @@ class Module:
             raise TypeError(f"{_typename(module)} is not a Module subclass")
         _check_name(self, name, "module", self._modules)
         self._modules[name] = module
+        if module is not None:
+            _owners.setdefault(module, weakref.ref(self))
 
     register_module = add_module
 

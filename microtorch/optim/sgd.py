@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
+
 from microtorch.autograd.versions import bump_version
 from microtorch.optim.optimizer import Optimizer
-from microtorch.tensor import plain_tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["SGD"]
 
@@ -53,27 +55,31 @@ class SGD(Optimizer):
         """One update of every parameter that has a ``.grad`` (the others are skipped)."""
         loss = self._closure(closure)
         for group in self.param_groups:
-            lr, momentum, dampening = group["lr"], group["momentum"], group["dampening"]
-            weight_decay, nesterov = group["weight_decay"], group["nesterov"]
             for p in group["params"]:
-                if p._grad is None:
-                    continue
-                g = p._grad._data
-                if group["maximize"]:
-                    g = -g
-                if weight_decay != 0:
-                    g = g + weight_decay * p._data
-                if momentum != 0:
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = plain_tensor(g.copy(), p._device)
-                        state["momentum_buffer"] = buf
-                    else:
-                        b = buf._data
-                        b *= momentum
-                        b += g if dampening == 0 else (1 - dampening) * g
-                    g = g + momentum * buf._data if nesterov else buf._data
-                p._data -= lr * g  # in place, outside the graph (PyTorch: p.add_(g, alpha=-lr))
-                bump_version(p)
+                if p.grad is None:
+                    continue  # no gradient reached p: nothing to do
+                g = self._direction(p, p.grad._data, group)  # p.grad's numbers, by default
+                p._data -= group["lr"] * g  # p -= lr * g, in place and outside the graph
+                bump_version(p)  # an in-place change, as p.sub_(...) would count it
         return loss
+
+    def _direction(self, p: Tensor, g: np.ndarray, group: dict[str, Any]) -> np.ndarray:
+        """The numbers to step against: the gradient ``g``, with PyTorch's maximize, weight
+        decay, momentum and Nesterov applied when they are on (all are off by default)."""
+        if group["maximize"]:
+            g = -g
+        if group["weight_decay"] != 0:
+            g = g + group["weight_decay"] * p._data
+        momentum = group["momentum"]
+        if momentum == 0:
+            return g
+        state = self.state[p]
+        buf = state.get("momentum_buffer")
+        if buf is None:  # the first step: the buffer starts as the gradient itself
+            buf = plain_tensor(g.copy(), p._device)
+            state["momentum_buffer"] = buf
+        else:
+            b = buf._data
+            b *= momentum
+            b += g if group["dampening"] == 0 else (1 - group["dampening"]) * g
+        return g + momentum * buf._data if group["nesterov"] else buf._data

@@ -1,8 +1,10 @@
 """Turn a ``Graph`` into Graphviz DOT text: a pure function, the same text for the same input.
 
 Statements always come in the same order (top-level nodes, then each module's cluster, then
-edges, then the legend); a ``Highlight`` only changes attributes, and its labels are ``xlabel``s,
-which Graphviz places after layout, so every step of a walk-through keeps one layout.
+edges); the legend is the graph's label, a few lines of words under the drawing, so it never
+widens a drawing wider than itself. A ``Highlight`` only changes attributes, and its labels are
+``xlabel``s, which Graphviz places after layout, so every step of a walk-through keeps one
+layout.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from microtorch.viz.graph import KINDS, Edge, Graph, Node
 from microtorch.viz.highlight import Highlight
 from microtorch.viz.style import LEGEND, Style, get_style
 
-__all__ = ["to_dot"]
+__all__ = ["legend_text", "to_dot"]
 
 RANKDIRS = ("BT", "TB", "LR", "RL")
 _ID = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -75,13 +77,20 @@ def _edge(edge: Edge, st: Style, hl: Highlight) -> str:
     return f"{edge.src} -> {edge.dst}{_attrs(attrs + marks)}"
 
 
-def _legend(graph: Graph, st: Style) -> list[str]:
+LEGEND_LINE = 60  # characters per line of the legend: about as wide as a small graph
+
+
+def legend_text(graph: Graph, st: Style) -> str:
+    """What each kind of node drawn in ``graph`` looks like and means, in a few short lines."""
     present = {n.kind for n in graph.nodes}
-    lines = ["  subgraph cluster_legend {", "    label=legend"]
-    for kind in (k for k in LEGEND if k in present):
-        legend_node = Node(f"legend_{kind}", kind, LEGEND[kind])
-        lines.append(f"    {_node(legend_node, st, Highlight())}")
-    return [*lines, "  }"]
+    entries = [f"{st.looks[k].words}: {LEGEND[k]}" for k in LEGEND if k in present]
+    lines: list[str] = []
+    for entry in entries:
+        if lines and len(lines[-1]) + 3 + len(entry) <= LEGEND_LINE:
+            lines[-1] += f" · {entry}"
+        else:
+            lines.append(entry)
+    return "\n".join(lines)
 
 
 def to_dot(
@@ -108,6 +117,9 @@ def to_dot(
     font = [("fontname", st.fontname), ("fontsize", st.fontsize)]
     ink = [("color", st.ink), ("fontcolor", st.ink)]  # cluster outlines, labels and arrows
     graph_attrs = [("rankdir", rankdir), ("bgcolor", st.background), *font, *ink]
+    graph_attrs += [("nodesep", st.nodesep), ("ranksep", st.ranksep)]
+    if legend and graph.nodes:
+        graph_attrs += [("label", legend_text(graph, st)), ("labelloc", "b")]
     node_attrs = [*font, ("penwidth", st.penwidth), ("color", st.ink), ("style", "filled")]
     edge_attrs = [*font, ("penwidth", st.penwidth), ("arrowsize", st.arrowsize), *ink]
     lines = [
@@ -130,6 +142,4 @@ def to_dot(
         lines += [f"    {_node(n, st, hl)}" for n in by_cluster.get(cluster.name, [])]
         lines.append("  }")
     lines += [f"  {_edge(e, st, hl)}" for e in graph.edges]
-    if legend:
-        lines += _legend(graph, st)
     return "\n".join([*lines, "}"]) + "\n"

@@ -18,8 +18,8 @@ from microtorch.viz.describe import is_tensor
 from microtorch.viz.dot import to_dot
 from microtorch.viz.graph import Graph, View, walk
 from microtorch.viz.highlight import Highlight
-from microtorch.viz.render import FORMATS, RenderError, render
-from microtorch.viz.style import Style
+from microtorch.viz.render import FORMATS, MIN_TEXT_PT, RenderError, fit_width, render
+from microtorch.viz.style import Style, get_style
 from microtorch.viz.text import text_graph
 
 __all__ = ["Drawing", "draw"]
@@ -29,9 +29,15 @@ class Drawing:
     """A drawn graph: ``.source`` is DOT, ``.save(path)`` writes a file, Jupyter shows SVG."""
 
     def __init__(
-        self, graph: Graph, source: str, text: Callable[[], str], renderer: str = "auto"
+        self,
+        graph: Graph,
+        source: str,
+        text: Callable[[], str],
+        renderer: str = "auto",
+        fontsize: float = 12,
     ) -> None:
         self.graph = graph
+        self.fontsize = fontsize  # shown shrunk to a cell's width, never below MIN_TEXT_PT
         self.source = source
         self.renderer = renderer
         self._text = text
@@ -43,9 +49,11 @@ class Drawing:
         return self._text()
 
     def svg(self) -> str:
-        """The SVG text (rendered once, then cached); raises ``RenderError`` without Graphviz."""
+        """The SVG text, shrunk to a notebook cell's width if wider (rendered once, then cached);
+        raises ``RenderError`` without Graphviz. ``save`` writes the natural size."""
         if self._svg is None:
-            self._svg = render(self.source, "svg", renderer=self.renderer).decode()
+            svg = render(self.source, "svg", renderer=self.renderer).decode()
+            self._svg = fit_width(svg, min_scale=min(1.0, MIN_TEXT_PT / self.fontsize))
         return self._svg
 
     def save(self, path: str | os.PathLike[str], format: str | None = None) -> Path:
@@ -97,4 +105,5 @@ def draw(
     graph = collapse_graph(graph, collapse)
     source = to_dot(graph, highlight=highlight, style=style, rankdir=rankdir, legend=legend)
     tensors = {k: v for k, v in (names or {}).items() if is_tensor(v)}  # not all of locals()
-    return Drawing(graph, source, partial(text_graph, *outputs, names=tensors), renderer)
+    text = partial(text_graph, *outputs, names=tensors)
+    return Drawing(graph, source, text, renderer, fontsize=get_style(style).fontsize)

@@ -7,12 +7,20 @@ It uses the system ``dot`` when it is on PATH, else the pip-installed ``graphviz
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["FORMATS", "GraphvizNotFoundError", "RenderError", "find_renderer", "render"]
+__all__ = [
+    "FORMATS",
+    "GraphvizNotFoundError",
+    "RenderError",
+    "find_renderer",
+    "fit_width",
+    "render",
+]
 
 FORMATS = ("svg", "png", "pdf")
 FALLBACK = "graphviz-pure"
@@ -31,6 +39,14 @@ NO_PDF = f"""\
 graphviz-pure (the pip fallback for Graphviz) has no PDF output: save as SVG or PNG instead,
 or install the system Graphviz, which writes PDF:
 {SYSTEM_INSTALL}"""
+
+
+# A cell's output in JupyterLab at 1280 px with the file browser open is about 795 px wide,
+# 600 pt; the smallest scale keeps 12 pt text at 8 pt (about 10.5 px), still readable.
+CELL_WIDTH_PT = 590.0
+MIN_TEXT_PT = 8.0
+MIN_SCALE = MIN_TEXT_PT / 12
+_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
 class RenderError(RuntimeError):
@@ -88,3 +104,19 @@ def render(
     if path is not None:
         Path(path).write_bytes(result.stdout)
     return result.stdout
+
+
+def fit_width(svg: str, width_pt: float = CELL_WIDTH_PT, min_scale: float = MIN_SCALE) -> str:
+    """``svg`` (as Graphviz writes it) shrunk to ``width_pt`` if wider, never below ``min_scale``.
+
+    Only the outer width and height change; the viewBox keeps the drawing and its aspect ratio.
+    """
+    found = _SIZE.search(svg)
+    if found is None:
+        return svg
+    width, height = float(found.group(1)), float(found.group(2))
+    scale = max(min(1.0, width_pt / width), min_scale) if width > 0 else 1.0
+    if scale == 1.0:
+        return svg
+    size = f'<svg width="{width * scale:.0f}pt" height="{height * scale:.0f}pt"'
+    return svg[: found.start()] + size + svg[found.end() :]

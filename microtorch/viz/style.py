@@ -1,7 +1,9 @@
 """Colours, node shapes and fonts: a default style and a "classroom" style for projectors.
 
 Colours are the Okabe-Ito palette, which stays distinguishable with every common colour-vision
-deficiency; every kind of node also has its own shape, so colour is never the only cue.
+deficiency; every kind of node also has its own shape, so colour is never the only cue. The
+legend says both in words ("green 3-D box: parameter"), under the drawing, where it costs no
+width.
 """
 
 from __future__ import annotations
@@ -39,31 +41,38 @@ class NodeLook:
     style: str = "filled"
     fontcolor: str = "#000000"
     peripheries: int = 1
+    words: str = ""  # the look in words, for the legend: "green 3-D box"
 
 
 _LIGHT_LOOKS = MappingProxyType(
     {
-        "output": NodeLook("box", ORANGE, peripheries=2),
-        "param": NodeLook("box3d", GREEN),
-        "leaf": NodeLook("box", SKY_BLUE),
-        "tensor": NodeLook("box", "#EEEEEE", "filled,rounded"),
-        "op": NodeLook("ellipse", "#FFFFFF"),
-        "accumulate": NodeLook("hexagon", PURPLE),
-        "saved": NodeLook("note", YELLOW),
-        "module": NodeLook("component", BLUE, fontcolor="#FFFFFF"),
+        "output": NodeLook("box", ORANGE, peripheries=2, words="orange double box"),
+        "param": NodeLook("box3d", GREEN, words="green 3-D box"),
+        "leaf": NodeLook("box", SKY_BLUE, words="blue box"),
+        "tensor": NodeLook("box", "#EEEEEE", "filled,rounded", words="grey rounded box"),
+        "op": NodeLook("ellipse", "#FFFFFF", words="ellipse"),
+        "accumulate": NodeLook("hexagon", PURPLE, words="purple hexagon"),
+        "saved": NodeLook("note", YELLOW, words="yellow note"),
+        "module": NodeLook("component", BLUE, fontcolor="#FFFFFF", words="dark blue component"),
     }
 )
 
 
 @dataclass(frozen=True)
 class Style:
-    """Fonts, line widths, background and per-kind looks; ``ink`` draws edges and outlines."""
+    """Fonts, line widths, background and per-kind looks; ``ink`` draws edges and outlines.
+
+    ``nodesep`` and ``ranksep`` (inches, Graphviz's spacing between nodes and between rows) are
+    kept small so that a model's graph fits a notebook cell at a readable size.
+    """
 
     name: str
     fontname: str = "Helvetica"
     fontsize: float = 12
     penwidth: float = 1.0
     arrowsize: float = 0.8
+    nodesep: float = 0.15
+    ranksep: float = 0.3
     background: str = "#FFFFFF"
     ink: str = "#000000"
     looks: Mapping[str, NodeLook] = field(default_factory=lambda: _LIGHT_LOOKS, hash=False)
@@ -77,8 +86,8 @@ _CLASSROOM = replace(_DEFAULT, name="classroom", fontsize=22, penwidth=2.5, arro
 _DARK_LOOKS = MappingProxyType(
     {
         **_LIGHT_LOOKS,
-        "tensor": NodeLook("box", "#444444", "filled,rounded", "#FFFFFF"),
-        "op": NodeLook("ellipse", "#222222", fontcolor="#FFFFFF"),
+        "tensor": NodeLook("box", "#444444", "filled,rounded", "#FFFFFF", words="dark rounded box"),
+        "op": NodeLook("ellipse", "#222222", fontcolor="#FFFFFF", words="ellipse"),
     }
 )
 _CLASSROOM_DARK = replace(

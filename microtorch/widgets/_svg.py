@@ -27,6 +27,7 @@ _ELLIPSE = re.compile(rf'cx="({_NUMBER})" cy="({_NUMBER})" rx="({_NUMBER})"')
 _POINTS = re.compile(rf"({_NUMBER}),({_NUMBER})")
 _PATH = re.compile(r' d="([^"]*)"')
 _SVG_TAG = "<svg "
+_WIDTH = re.compile(rf'<svg width="({_NUMBER})pt"')
 
 
 def svg_css(style: str = "default") -> str:
@@ -77,6 +78,8 @@ class StyledSVG:
     def __init__(self, graph: Graph, *, style: str = "default", renderer: str = "auto") -> None:
         svg = render(to_dot(graph, style=style), "svg", renderer=renderer).decode()
         svg = svg[svg.index("<svg") :]  # inline HTML: no XML prolog or DOCTYPE
+        found = _WIDTH.match(svg)
+        self.width_px = float(found.group(1)) * 4 / 3 if found else 0.0  # natural width (CSS px)
         # natural size, shrunk to fit the page's width (the viewBox keeps the aspect ratio)
         svg = svg.replace(
             _SVG_TAG, f'{_SVG_TAG}class="mt-graph" style="max-width:100%;height:auto" ', 1
@@ -118,13 +121,30 @@ class StyledSVG:
 
     def _labels(self, highlight: Highlight) -> str:
         texts = []
+        placed: list[tuple[float, float, float]] = []  # (x, y, width) of each label so far
         for item_id, text in highlight.labels.items():
             if item_id not in self.anchors:
                 continue
-            x, y = self.anchors[item_id]
+            x, y = _free_spot(*self.anchors[item_id], _LABEL_CHAR_PX * len(text), placed)
             state = highlight.state(item_id) or "current"
             texts.append(
                 f'<text class="mt-label mt-{state}" x="{x:.1f}" y="{y:.1f}" '
                 f'data-for="{item_id}">{html.escape(text)}</text>'
             )
         return '<g class="mt-labels">' + "".join(texts) + "</g>"
+
+
+_LABEL_CHAR_PX = 6.5  # about one character of the bold 11 px label font
+_LABEL_LINE_PX = 13.0
+
+
+def _free_spot(
+    x: float, y: float, width: float, placed: list[tuple[float, float, float]]
+) -> tuple[float, float]:
+    """The anchor, moved down a line at a time until the label overlaps no earlier one."""
+    while any(
+        abs(y - py) < _LABEL_LINE_PX and x < px + pw and px < x + width for px, py, pw in placed
+    ):
+        y += _LABEL_LINE_PX
+    placed.append((x, y, width))
+    return x, y

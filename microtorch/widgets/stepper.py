@@ -19,15 +19,42 @@ from microtorch.widgets._errors import report_errors
 from microtorch.widgets._panel import panel_html, status_text, value_text
 from microtorch.widgets._svg import StyledSVG
 from microtorch.widgets.replay import BackwardReplay
-from microtorch.widgets.static import StaticView, html_table, text_table
+from microtorch.widgets.static import StaticView, html_table
 
 __all__ = ["BackwardStepper"]
 
+PANEL_MIN_PX = 300  # the side panel's narrowest; below that it moves under the picture
 _LAYOUT_CSS = (
     "<style>.mt-stepper-panel pre.mt-value { margin: 2px 0; font-size: 11px; white-space: pre; "
     "overflow-x: auto; }"
     ".mt-stepper-panel h4 { margin: 8px 0 2px 0; }</style>"
 )
+
+
+def _labelled(label: str, values: list[str]) -> list[str]:
+    """``label: value`` lines, each further line of a value under the value's first."""
+    indent = " " * 15
+    lines = []
+    for i, value in enumerate(values):
+        first, *rest = value.splitlines() or [""]
+        head = f"  {label + ':':12} " if i == 0 else indent
+        lines += [head + first] + [indent + line for line in rest]
+    return lines
+
+
+def _steps_text(title: str, replay: BackwardReplay) -> str:
+    """One short block per step (not a table: a gradient matrix would make 400-column rows)."""
+    lines = [title]
+    for step in replay.steps:
+        lines += ["", f"step {step.index + 1}: {node_name(step.node)}"]
+        lines += _labelled("arriving", [value_text(g) for g in step.grad_outputs])
+        if step.variable is not None:
+            lines += _labelled(".grad after", [value_text(step.grad_after)])
+        else:
+            inputs = zip(step.node.next_functions, step.grad_inputs)
+            sent = [value_text(g) if child else "not needed" for (child, _), g in inputs]
+            lines += _labelled("sent", sent)  # to each input, in next_functions' order
+    return "\n".join(lines)
 
 
 def _output_name(output: Any, names: Mapping[str, Any] | None) -> str:
@@ -92,8 +119,16 @@ class BackwardStepper:
         self.slider.observe(guard(lambda change: self.go(change["new"])), names="value")
         self.speed.observe(guard(lambda change: self._set_speed(change["new"])), names="value")
         self._set_speed(self.speed.value)
-        self.graph_view = widgets.HTML(layout=widgets.Layout(flex="3 1 0%", overflow="auto"))
-        self.panel = widgets.HTML(layout=widgets.Layout(flex="2 1 0%", overflow="auto"))
+        # Side by side while the picture fits at its natural size beside the panel; for a large
+        # graph the panel wraps under it and the picture gets the cell's whole width.
+        self.graph_view = widgets.HTML(
+            layout=widgets.Layout(flex=self._graph_flex(), max_width="100%", overflow="auto")
+        )
+        self.panel = widgets.HTML(
+            layout=widgets.Layout(
+                flex=f"1 1 {PANEL_MIN_PX}px", min_width=f"{PANEL_MIN_PX}px", overflow="auto"
+            )
+        )
         self.panel.add_class("mt-stepper-panel")
         self.status = widgets.HTML()
         controls = widgets.HBox(
@@ -105,11 +140,17 @@ class BackwardStepper:
                 controls,
                 widgets.HBox([self.play, self.slider, self.speed]),
                 self.status,
-                widgets.HBox([self.graph_view, self.panel]),
+                widgets.HBox(
+                    [self.graph_view, self.panel], layout=widgets.Layout(flex_flow="row wrap")
+                ),
                 self.output,
             ]
         )
         self.widget.add_class("mt-stepper")
+
+    def _graph_flex(self) -> str:
+        natural = self.picture.width_px if self.picture is not None else 0.0
+        return f"1 1 {natural:.0f}px" if natural else "3 1 0%"
 
     def _set_speed(self, steps_per_second: float) -> None:
         self.play.interval = int(1000 / steps_per_second)
@@ -169,9 +210,10 @@ class BackwardStepper:
         """The picture, status and panel for the current position, as one piece of HTML."""
         return (
             f"{_LAYOUT_CSS}<p>{self.status.value}</p>"
-            '<div style="display:flex;gap:1em"><div style="flex:3">'
-            f'{self.graph_view.value}</div><div class="mt-stepper-panel" style="flex:2">'
-            f"{self.panel.value}</div></div>"
+            '<div style="display:flex;flex-wrap:wrap;gap:1em">'
+            f'<div style="flex:{self._graph_flex()};max-width:100%">{self.graph_view.value}</div>'
+            f'<div class="mt-stepper-panel" style="flex:1 1 {PANEL_MIN_PX}px;'
+            f'min-width:{PANEL_MIN_PX}px">{self.panel.value}</div></div>'
         )
 
     def static(self, frames: bool = False) -> StaticView:
@@ -189,7 +231,6 @@ class BackwardStepper:
             rows.append(
                 [str(step.index + 1), node_name(step.node), "; ".join(arriving), "; ".join(sent)]
             )
-        text = text_table(header, rows)
         body = html_table(header, rows)
         if frames:
             pictures = []
@@ -200,7 +241,7 @@ class BackwardStepper:
         else:
             body = self.frame_html() + body
         title = f"{len(rows)} steps of {self.output_name}.backward()"
-        return StaticView(f"<h4>{html.escape(title)}</h4>{body}", f"{title}\n{text}")
+        return StaticView(f"<h4>{html.escape(title)}</h4>{body}", _steps_text(title, self.replay))
 
     def __repr__(self) -> str:
         status = status_text(self.replay, self.position, self.output_name)

@@ -1,4 +1,4 @@
-"""A tiny character-level language model trains on data/tiny_corpus.txt with a DataLoader and
+"""A tiny character-level language model trains on course_data/tiny_corpus.txt with a DataLoader and
 Adam, to a loss clearly below the uniform baseline log(vocab_size).
 
 Embedding -> flatten the 3-character context -> Linear -> tanh -> Linear -> cross entropy.
@@ -8,20 +8,20 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
+from importlib.resources import files
 from types import ModuleType
 from typing import Any
 
 import microtorch
 from tests.nn.cases import graph
 
-CORPUS = Path(__file__).resolve().parents[2] / "data" / "tiny_corpus.txt"
+CORPUS = files("course_data").joinpath("tiny_corpus.txt")  # as chapter 10 reads it
 CONTEXT = 3
 
 
 def make_dataset(lib: ModuleType) -> tuple[Any, list[str]]:
     """Every 3-character window of the text and the character that follows it."""
-    text = CORPUS.read_text()
+    text = CORPUS.read_text(encoding="utf-8")
     vocab = sorted(set(text))
     ids = [vocab.index(c) for c in text]
     contexts = [ids[i : i + CONTEXT] for i in range(len(ids) - CONTEXT)]

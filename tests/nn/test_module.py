@@ -202,8 +202,8 @@ def test_scope_names_are_dotted_paths_from_the_outermost_module() -> None:
     addmm = out.grad_fn.next_functions[0][0]
     assert addmm.name() == "AddmmBackward0" and addmm._scope == "extra.b"
     assert autograd_function._scope_stack == []
-    # a module called on its own is the outermost: its nodes get the empty scope
-    assert net.encoder[0](microtorch.randn(1, 4)).grad_fn._scope == ""
+    # a layer called on its own is named from the model it belongs to (issue #14)
+    assert net.encoder[0](microtorch.randn(1, 4)).grad_fn._scope == "encoder.0"
 
 
 def test_scope_stack_is_popped_when_forward_raises() -> None:
@@ -248,3 +248,32 @@ def test_module_copies_torch_weights_and_agrees(torch_module: ModuleType) -> Non
     x = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
     expected = theirs(torch_module.tensor(x)).detach().numpy()
     np.testing.assert_allclose(mine(microtorch.tensor(x)).detach().numpy(), expected, atol=1e-6)
+
+
+def test_a_layer_called_directly_records_its_scope_as_when_the_model_calls_it():
+    # chapter 10 calls model.embed(x), model.hidden(flat), model.out(h) one line at a time;
+    # its drawing boxes each layer's nodes exactly as for model(x)
+    from microtorch.viz import walk
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed = nn.Embedding(5, 3)
+            self.block = nn.Sequential(nn.Linear(3, 4), nn.Tanh())
+            self.out = nn.Linear(4, 2)
+
+        def forward(self, idx):
+            return self.out(self.block(self.embed(idx)))
+
+    microtorch.manual_seed(0)
+    net, idx = Net(), microtorch.tensor([1, 3])
+
+    def boxes(out) -> list[tuple[str, str | None]]:
+        return [(n.title, n.cluster) for n in walk(out.sum()).nodes if n.kind == "op"]
+
+    whole = boxes(net(idx))
+    direct = boxes(net.out(net.block[1](net.block[0](net.embed(idx)))))
+    assert direct == whole
+    assert {cluster for _, cluster in whole} >= {"embed", "block.0", "out"}
+    loose = nn.Linear(3, 2)  # registered nowhere: no box, as before
+    assert {cluster for _, cluster in boxes(loose(microtorch.ones(1, 3)))} == {None}

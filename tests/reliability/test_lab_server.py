@@ -84,7 +84,9 @@ def _token(log: Path, server: subprocess.Popen[str], port: int) -> str:
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline:
         assert server.poll() is None, log.read_text()
-        found = re.search(rf"http://127\.0\.0\.1:{port}/lab\?token=([0-9a-f]+)", log.read_text())
+        found = re.search(
+            rf"http://127\.0\.0\.1:{port}/lab[^?\s]*\?token=([0-9a-f]+)", log.read_text()
+        )
         if found:
             return found.group(1)
         time.sleep(0.2)

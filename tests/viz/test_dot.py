@@ -11,9 +11,12 @@ from types import ModuleType
 import pytest
 
 from microtorch.viz import Cluster, Graph, Highlight, Node, styles, to_dot, walk
+from microtorch.viz.dot import LEGEND_LINE, legend_text
+from microtorch.viz.graph import KINDS
+from microtorch.viz.style import LEGEND, get_style
 
 HEAD_BT = r"""digraph microtorch {
-  graph [rankdir=BT bgcolor="#FFFFFF" fontname=Helvetica fontsize=12 color="#000000" fontcolor="#000000"]
+  graph [rankdir=BT bgcolor="#FFFFFF" fontname=Helvetica fontsize=12 color="#000000" fontcolor="#000000" nodesep=0.15 ranksep=0.3]
   node [fontname=Helvetica fontsize=12 penwidth=1 color="#000000" style=filled]
   edge [fontname=Helvetica fontsize=12 penwidth=1 arrowsize=0.8 color="#000000" fontcolor="#000000"]
 """
@@ -188,6 +191,12 @@ def test_clusters_and_legend() -> None:
     )
     graph = Graph("backward", nodes, (), (Cluster("c0", "fc1"),), ("n0",))
     lines = to_dot(graph, legend=True).splitlines()
+    # the legend is the graph's label, under the drawing: words for each look, no extra nodes
+    legend = (
+        'label="orange double box: output (e.g. the loss)\\n'
+        'green 3-D box: parameter · yellow note: saved for backward" labelloc=b]'
+    )
+    assert lines[1].endswith(f"nodesep=0.15 ranksep=0.3 {legend}")
     assert lines[4:] == [
         '  n0 [label=loss shape=box fillcolor="#E69F00" peripheries=2]',
         '  n2 [label="say \\"hi\\"\\\\" shape=note fillcolor="#F0E442"]',
@@ -196,11 +205,16 @@ def test_clusters_and_legend() -> None:
         "    style=rounded",
         '    n1 [label="fc1.weight" shape=box3d fillcolor="#009E73"]',
         "  }",
-        "  subgraph cluster_legend {",
-        "    label=legend",
-        '    legend_output [label="output (e.g. the loss)" shape=box fillcolor="#E69F00" peripheries=2]',
-        '    legend_param [label=parameter shape=box3d fillcolor="#009E73"]',
-        '    legend_saved [label="saved for backward" shape=note fillcolor="#F0E442"]',
-        "  }",
         "}",
     ]
+    assert "label=" not in to_dot(graph).splitlines()[1]  # legend=False: no legend
+
+
+def test_every_legend_line_is_short_and_every_kind_is_described() -> None:
+    for style in ("default", "classroom-dark"):
+        st = get_style(style)
+        assert all(look.words for look in st.looks.values()), style
+        nodes = tuple(Node(f"n{i}", kind, kind) for i, kind in enumerate(KINDS))
+        text = legend_text(Graph("backward", nodes, (), (), ("n0",)), st)
+        assert all(len(line) <= LEGEND_LINE for line in text.splitlines())
+        assert all(LEGEND[kind] in text for kind in KINDS)

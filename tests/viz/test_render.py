@@ -93,3 +93,18 @@ def test_bad_dot_and_bad_format() -> None:
         render("digraph { n0 -> }")
     with pytest.raises(ValueError, match="format"):
         render(DOT, "gif")
+
+
+def test_fit_width_shrinks_wide_drawings_to_a_cell_but_not_below_the_readable_scale():
+    from microtorch.viz.render import CELL_WIDTH_PT, MIN_SCALE, fit_width
+
+    def svg(width: float, height: float) -> str:
+        size = f'<svg width="{width:g}pt" height="{height:g}pt"'
+        return f'{size}\n viewBox="0.00 0.00 {width} {height}">'
+
+    assert fit_width(svg(400, 300)) == svg(400, 300)  # fits: unchanged
+    wide = fit_width(svg(CELL_WIDTH_PT * 1.25, 500))
+    assert wide.startswith(f'<svg width="{CELL_WIDTH_PT:.0f}pt" height="400pt"')
+    assert f'viewBox="0.00 0.00 {CELL_WIDTH_PT * 1.25}' in wide  # the drawing itself is kept
+    huge = fit_width(svg(CELL_WIDTH_PT * 4, 100))
+    assert huge.startswith(f'<svg width="{CELL_WIDTH_PT * 4 * MIN_SCALE:.0f}pt"')

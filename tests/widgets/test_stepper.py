@@ -176,16 +176,23 @@ def test_errors_in_callbacks_land_in_the_output() -> None:
     assert stepper.next_button.disabled
 
 
-def test_static_form_is_a_deterministic_table() -> None:
+def test_static_form_is_deterministic_and_narrow() -> None:
     built = seed_demo()
     stepper = BackwardStepper(built["y"], names(built))
     view = stepper.static()
     assert built["x"].grad.tolist() == [7.0, 2.0]  # static() ran the whole pass, as it says
     text = repr(view)
     assert text.splitlines()[0] == "6 steps of y.backward()"
-    assert text.splitlines()[-1].split() == [
-        "6", "AccumulateGrad", "tensor([7.,", "2.])", ".grad", "=", "tensor([7.,", "2.])"
-    ]  # fmt: skip
+    assert text.splitlines()[-3:] == [
+        "step 6: AccumulateGrad",
+        "  arriving:    tensor([7., 2.])",
+        "  .grad after: tensor([7., 2.])",
+    ]
+    assert text.splitlines()[3:6] == [  # MulBackward0 sends one gradient to each input
+        "  arriving:    tensor(1.)",
+        "  sent:        tensor(2.)",
+        "               tensor(5.)",
+    ]
     again = BackwardStepper(*(lambda b: (b["y"], names(b)))(seed_demo())).static()
     assert repr(again) == text and "0x" not in text
     assert "<table" in view._repr_html_() and 'data-mt="n0"' in view._repr_html_()
@@ -253,7 +260,15 @@ def test_in_place_graphs_show_short_names() -> None:
     stepper = BackwardStepper(loss, {"a": a, "loss": loss})
     stepper.go(3)
     assert "Step 3 of 5: CopySlices</h3>" in stepper.panel.value
-    rows = repr(stepper.static()).splitlines()
-    assert rows[5].split()[:2] == ["3", "CopySlices"]
-    assert rows[6].split()[-2:] == ["not", "needed"]  # the constant 1 needs no gradient
+    text = repr(stepper.static())
+    block = text[text.index("step 3: CopySlices") :].split("\n\n")[0].splitlines()
+    assert block[-1].split() == ["not", "needed"]  # the constant 1 needs no gradient
     assert a.grad.tolist() == [0.0, 4.0]
+
+
+def test_static_text_stays_narrow_for_matrices(program) -> None:
+    # a 2-D gradient once made one 400-character table row (chapter 04's language model)
+    built = program()
+    stepper = BackwardStepper(built["output"], {k: v for k, v in built.items() if k != "leaves"})
+    lines = repr(stepper.static()).splitlines()
+    assert max(len(line) for line in lines) <= 100, max(lines, key=len)

@@ -63,3 +63,24 @@ def test_labels_are_placed_and_escaped() -> None:
 def test_css_uses_the_viz_style_colours() -> None:
     css = svg_css("default")
     assert "#D55E00" in css and "#0072B2" in css and "stroke-dasharray: 5,3" in css
+
+
+def test_gradient_labels_never_overlap() -> None:
+    # x * x: two arrows from x's AccumulateGrad to MulBackward0, side by side, both labelled
+    import re
+
+    import microtorch as torch
+    from microtorch.widgets import BackwardStepper
+
+    x = torch.tensor([1.5, -2.0], requires_grad=True)
+    loss = (x * x).sum()
+    stepper = BackwardStepper(loss, {"x": x, "loss": loss})
+    for position in range(stepper.replay.total + 1):
+        stepper.go(position)
+        label = r'<text class="mt-label[^"]*" x="([\d.-]+)" y="([\d.-]+)"[^>]*>([^<]*)<'
+        labels = re.findall(label, stepper.graph_view.value)
+        boxes = [(float(x0), float(y0), 6.5 * len(text)) for x0, y0, text in labels]
+        for i, (x1, y1, w1) in enumerate(boxes):
+            for x2, y2, w2 in boxes[i + 1 :]:
+                overlap = abs(y1 - y2) < 13 and x1 < x2 + w2 and x2 < x1 + w1
+                assert not overlap, f"step {position}: labels at {(x1, y1)} and {(x2, y2)} overlap"
