@@ -9,7 +9,8 @@ import { Graphviz } from "@hpcc-js/wasm-graphviz";
 
 const STATES = ["current", "done", "pending"];
 const ZOOM_STEP = 1.25;
-const MIN_SCALE = 0.05;
+const MIN_SCALE = 0.01;
+const MIN_FIRST_SCALE = 0.3; // a first view below this is unreadable: show the top, let it pan
 const MAX_SCALE = 8;
 const PT_TO_PX = 4 / 3; // Graphviz sizes SVG in points
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -130,7 +131,9 @@ class View {
     addCss(this.el, "mt-gv-css", BASE_CSS);
     const palette = this.model.get("palette") ?? {};
     addCss(this.el, `mt-gv-palette-${palette.name ?? "default"}`, paletteCss(palette));
-    this.root = element("div", { class: "mt-gv", role: "figure" });
+    // keys pressed inside the view are the view's: JupyterLab's notebook shortcuts (↑/↓ move
+    // between cells, 0 0 restarts the kernel...) stop at this attribute
+    this.root = element("div", { class: "mt-gv", role: "figure", "data-lm-suppress-shortcuts": "true" });
     const toolbar = element("div", { class: "mt-gv-toolbar", role: "toolbar" });
     toolbar.setAttribute("aria-label", "graph view");
     const button = (text, label, action) => {
@@ -391,10 +394,11 @@ class View {
   firstFit() {
     // the cell's width, never larger than natural size; as tall as that needs, up to max_height
     const width = this.viewport.clientWidth || this.el.clientWidth || 800;
-    const scale = Math.min(1, width / this.width);
+    const scale = Math.max(MIN_FIRST_SCALE, Math.min(1, width / this.width));
     const maxHeight = this.model.get("max_height") || 640;
     this.viewport.style.height = `${Math.max(80, Math.min(maxHeight, this.height * scale + 2))}px`;
     this.scale = scale;
+    // centred; a graph still wider than the cell shows its middle (the output is on top)
     this.tx = (width - this.width * scale) / 2;
     this.ty = 0;
     this.fitted = this.viewport.clientWidth > 0;
