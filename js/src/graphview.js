@@ -74,10 +74,11 @@ function paletteCss(palette) {
     const colour = palette.states?.[state];
     if (!colour) continue;
     const dash = state === "pending" ? "5,3" : "none";
+    // .mt-gv.mt-gv: one class more than the dark theme's outlines, so states show in both
     rules.push(
-      `.mt-gv g.mt-${state} > :is(ellipse, polygon, path) { stroke: ${colour}; ` +
+      `.mt-gv.mt-gv g.mt-${state} > :is(ellipse, polygon, path) { stroke: ${colour}; ` +
         `stroke-width: ${widths[state]}px; stroke-dasharray: ${dash}; }`,
-      `.mt-gv g.edge.mt-${state} > polygon { fill: ${colour}; stroke-dasharray: none; }`,
+      `.mt-gv.mt-gv g.edge.mt-${state} > polygon { fill: ${colour}; stroke-dasharray: none; }`,
       `.mt-gv text.mt-label.mt-${state} { fill: ${colour}; }`,
     );
   }

@@ -11,6 +11,8 @@ for the bundle once per page and keeps the loaded module on ``globalThis`` for e
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -19,7 +21,15 @@ import traitlets
 from microtorch.viz.graph import Graph
 from microtorch.viz.highlight import Highlight
 from microtorch.viz.node_info import all_node_info
-from microtorch.viz.page import VIEW_TRAITS, bundle, bundle_key, highlight_data, view_state
+from microtorch.viz.page import (
+    VIEW_TRAITS,
+    bundle,
+    bundle_key,
+    highlight_data,
+    page_html,
+    view_state,
+    write_page,
+)
 
 __all__ = ["GraphView", "live_available"]
 
@@ -109,12 +119,24 @@ class GraphView(anywidget.AnyWidget):
         state = view_state(graph, source, description=description, style=style)
         if highlight is not None:
             state["highlight"] = highlight_data(highlight)
-        super().__init__(**state, **kwargs)
+        super().__init__(**{**state, **kwargs})
         self.on_msg(self._on_message)
 
     def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("type") == BUNDLE_MESSAGE + "?":
             self.send({"type": BUNDLE_MESSAGE}, [bundle()])
+
+    def set_graph(self, graph: Graph, source: str | None = None) -> None:
+        """Show another graph; the same DOT text (a new loss, same code) keeps the layout."""
+        state = view_state(graph, source, description=self.description)
+        self.graph = graph
+        with self.hold_sync():
+            self.dot, self.edges, self.nodes = state["dot"], state["edges"], state["nodes"]
+            self.summary = state["summary"]
+
+    def save_html(self, path: str | os.PathLike[str], title: str = "") -> Path:
+        """This view, as it is now, in one offline HTML file (zoom, pan, click; no kernel)."""
+        return write_page(path, page_html(self.state(), title=title or self.summary))
 
     def refresh(self, ids: set[str] | None = None) -> None:
         """Read the panel data again (all nodes, or ``ids``): e.g. after backward freed them."""

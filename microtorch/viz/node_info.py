@@ -48,10 +48,7 @@ def _array(value: Any) -> np.ndarray:
 
 
 def _values(data: np.ndarray) -> str:
-    if data.size <= MAX_VALUES:
-        text = np.array2string(data, separator=", ", threshold=MAX_VALUES, precision=4)
-        return text
-    return values_text(data, 0)
+    return values_text(data, MAX_VALUES)  # as the drawings write them: [2, 3], 0.25
 
 
 def _grad(tensor: Any) -> Any:

@@ -110,6 +110,14 @@ def test_saved_stepper_page_steps_offline(browser: Any, tmp_path: Path) -> None:
     page.keyboard.press("ArrowLeft")
     assert page.locator("#mt-root").get_attribute("data-position") == "5"
     page.screenshot(path=str(ARTIFACTS / "graphview_saved_stepper.png"))
+    # JupyterLab's dark theme (the attribute it sets on <body>): dark looks from style.py
+    fill = "() => getComputedStyle(document.querySelector('g.mt-kind-op > ellipse')).fill"
+    assert page.evaluate(fill) == "rgb(255, 255, 255)"
+    page.evaluate("() => { document.body.dataset.jpThemeLight = 'false'; }")
+    page.wait_for_function("() => document.querySelector('.mt-gv.mt-dark')")
+    assert page.evaluate(fill) == "rgb(34, 34, 34)"  # classroom-dark's op fill, #222222
+    stroke = "() => getComputedStyle(document.querySelector('g.node.mt-current > ellipse')).stroke"
+    assert page.evaluate(stroke) == "rgb(213, 94, 0)"  # the current step keeps its vermillion
     assert not page.errors, page.errors
     assert {urlparse(u).scheme for u in requests} <= {"file", "blob", "data"}, requests
 
