@@ -356,7 +356,10 @@ class View {
         g.addEventListener("focus", () => this.rove(id));
       }
     }
+    // the graph's order (n0 is the output, then as the walk found them), not the keys' order
+    const number = (id) => Number(id.slice(1));
     this.order = Object.keys(nodes).filter((id) => this.items.has(id));
+    this.order.sort((a, b) => number(a) - number(b));
     if (this.order.length) this.rove(this.order[0]);
   }
 
@@ -374,15 +377,17 @@ class View {
     this.reveal(g);
   }
 
-  reveal(g) {
-    const box = g.getBBox();
-    const unit = this.unit();
-    const [x0, y0] = [box.x * unit * this.scale + this.tx, box.y * unit * this.scale + this.ty];
-    const [x1, y1] = [x0 + box.width * unit * this.scale, y0 + box.height * unit * this.scale];
+  reveal(g, always = false) {
+    // where the node is on screen now, relative to the view (CSS transform included)
+    const view = this.viewport.getBoundingClientRect();
+    const box = g.getBoundingClientRect();
+    const [x0, y0] = [box.left - view.left, box.top - view.top];
+    const [x1, y1] = [box.right - view.left, box.bottom - view.top];
     const [w, h] = [this.viewport.clientWidth, this.viewport.clientHeight];
-    if (x0 >= 0 && y0 >= 0 && x1 <= w && y1 <= h) return;
+    if (!always && x0 >= 0 && y0 >= 0 && x1 <= w && y1 <= h) return;
     this.tx += w / 2 - (x0 + x1) / 2;
-    this.ty += h / 2 - (y0 + y1) / 2;
+    // the output goes near the top (what lies below it is what backward reaches next)
+    this.ty += always ? 16 - y0 : h / 2 - (y0 + y1) / 2;
     this.apply();
   }
 
@@ -399,11 +404,16 @@ class View {
     const maxHeight = this.model.get("max_height") || 640;
     this.viewport.style.height = `${Math.max(80, Math.min(maxHeight, this.height * scale + 2))}px`;
     this.scale = scale;
-    // centred; a graph still wider than the cell shows its middle (the output is on top)
     this.tx = (width - this.width * scale) / 2;
     this.ty = 0;
     this.fitted = this.viewport.clientWidth > 0;
     this.apply();
+    // a graph still larger than the view starts at its output (the first node), where the
+    // backward pass starts, instead of at its middle
+    const output = this.items.get(this.order[0]);
+    if (output && (this.width * scale > width || this.height * scale > maxHeight)) {
+      this.reveal(output, true);
+    }
     this.restyle(true);
   }
 
