@@ -276,6 +276,25 @@ def test_chapter_04_in_jupyterlab_without_graphviz(browser: Any, chapter_lab: st
             "el => el.innerText.includes('freed')", arg=panel.element_handle(), timeout=20_000
         )
         assert "saved[0] values" not in panel.inner_text()
+        # a click on "next" in JupyterLab: kernel round trip, then the re-style of one layout
+        round_trips, restyles = [], []
+        for _ in range(3):
+            before_step = view.locator("g.node.mt-current").first.get_attribute("data-mt")
+            start = time.perf_counter()
+            stepper.locator("button", has_text="next").click()
+            page.wait_for_function(
+                "([el, prev]) => { const c = el.querySelector('g.node.mt-current');"
+                " return c && c.dataset.mt !== prev; }",
+                arg=[view.element_handle(), before_step],
+            )
+            round_trips.append(1000 * (time.perf_counter() - start))
+            update = stepper.locator("[data-mt-update-ms]").first
+            restyles.append(float(update.get_attribute("data-mt-update-ms")))
+        _record(
+            "jupyterlab_step",
+            {"click_to_picture_ms": sorted(round_trips), "restyle_ms": sorted(restyles)},
+        )
+        assert max(restyles) < 50
         scale = stepper.locator("[data-mt-scale]").first  # the widget element, around .mt-gv
         before = float(scale.get_attribute("data-mt-scale"))
         view.locator("g.node").first.hover()
