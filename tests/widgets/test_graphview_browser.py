@@ -265,7 +265,11 @@ def test_chapter_04_in_jupyterlab_without_graphviz(browser: Any, chapter_lab: st
         stepper.scroll_into_view_if_needed()
         view = stepper.locator(".mt-gv")
         stepper.locator("[data-mt-ready]").wait_for()  # laid out in the browser
-        assert page.locator(".mt-stepper [data-mt-ready]").count() >= 2  # every stepper renders
+        steppers = page.locator(".mt-stepper").count()
+        assert steppers >= 2
+        page.wait_for_function(  # every stepper of the chapter is laid out, not only the first
+            f"() => document.querySelectorAll('.mt-stepper [data-mt-ready]').length == {steppers}"
+        )
         mul = view.locator("g.node.mt-kind-op", has_text="MulBackward0")
         mul.click()
         panel = view.locator(".mt-gv-panel")
