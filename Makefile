@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/exercises/*.ipynb)
 SANITIZE := $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebooks/sanitize.cfg)
 
-.PHONY: venv lint test lab lab-key bench bench-compare notebooks clean
+.PHONY: venv lint test lab lab-key bench bench-compare notebooks clean widget-js
 
 venv: $(VENV)/.installed
 
@@ -51,6 +51,11 @@ bench-compare: venv
 
 notebooks: venv
 	$(BIN)/python tools/execute_notebooks.py
+
+# The browser side of GraphView: js/ (source, package-lock.json) bundled by esbuild into the
+# package. Only this needs Node (20+); the bundle is committed, so `make lab` and pip need none.
+widget-js:
+	cd js && npm ci --no-audit --no-fund && node build.mjs
 
 # Keeps .venv (slow to rebuild); `rm -rf .venv` for a full reset.
 clean:

@@ -1,8 +1,10 @@
 """``draw(loss)``: one call from tensors to a picture that shows itself in JupyterLab.
 
-A ``Drawing`` keeps the walked ``Graph`` and its DOT text; it renders lazily, when Jupyter asks
-for SVG or when saved. If rendering fails inside Jupyter the text drawing is shown with the
-reason, instead of a traceback in the middle of a lesson.
+A ``Drawing`` keeps the walked ``Graph`` and its DOT text. In a Jupyter kernel it shows the
+live ``GraphView`` (laid out in the browser: zoom, pan, click a node), with the static form in
+the same output for viewers that cannot run widgets (GitHub, nbviewer, nbval): SVG from the
+kernel's Graphviz, rendered lazily, or the text drawing with the reason when there is none.
+``save_html`` writes the live view into one offline HTML file.
 """
 
 from __future__ import annotations
@@ -18,11 +20,21 @@ from microtorch.viz.describe import is_tensor
 from microtorch.viz.dot import to_dot
 from microtorch.viz.graph import Graph, View, walk
 from microtorch.viz.highlight import Highlight
+from microtorch.viz.page import page_html, view_state, write_page
 from microtorch.viz.render import FORMATS, MIN_TEXT_PT, RenderError, fit_width, render
 from microtorch.viz.style import Style, get_style
 from microtorch.viz.text import text_graph
 
-__all__ = ["Drawing", "draw"]
+__all__ = ["Drawing", "draw", "live_wanted"]
+
+
+def live_wanted() -> bool:
+    """Show the live view: inside a Jupyter kernel, with anywidget installed."""
+    try:
+        from microtorch.viz.live import live_available
+    except ImportError:  # no anywidget: the static picture, as before
+        return False
+    return live_available()
 
 
 class Drawing:
@@ -42,6 +54,7 @@ class Drawing:
         self.renderer = renderer
         self._text = text
         self._svg: str | None = None
+        self._live: Any = None
 
     @cached_property
     def text(self) -> str:
@@ -71,11 +84,33 @@ class Drawing:
         except RenderError:
             return None  # Jupyter then falls back to the text in _repr_mimebundle_
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+    def static_bundle(self) -> dict[str, str]:
+        """What viewers without widgets show: SVG and the text drawing, or the text and why."""
         try:
             return {"image/svg+xml": self.svg(), "text/plain": self.text}
         except RenderError as error:
             return {"text/plain": f"{self.text}\n\n{error}"}
+
+    def live(self) -> Any:
+        """The ``GraphView`` of this drawing (needs ``anywidget``), made once."""
+        if self._live is None:
+            from microtorch.viz.live import GraphView  # anywidget: only when a view is asked for
+
+            self._live = GraphView(
+                self.graph, self.source, description=self.text, fallback=self.static_bundle
+            )
+        return self._live
+
+    def save_html(self, path: str | os.PathLike[str]) -> Path:
+        """One self-contained HTML file with the live view: zoom, pan, click; no kernel, offline."""
+        state = view_state(self.graph, self.source, description=self.text)
+        title = f"{self.graph.view} graph"
+        return write_page(path, page_html(state, title=title))
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
+        if live_wanted():
+            return self.live()._repr_mimebundle_()
+        return self.static_bundle()
 
     def __repr__(self) -> str:
         return self.text

@@ -1,10 +1,12 @@
 """Widgets for JupyterLab: step through backward, watch ``.grad`` accumulate, see zero_grad.
 
-``import microtorch`` never imports this package (it needs ipywidgets and matplotlib); each
-widget replays what the real engine and optimizer did, and has a static form (``.static()``)
-for exported notebooks, GitHub and nbval.
+``import microtorch`` never imports this package (it needs ipywidgets, anywidget and
+matplotlib); each widget replays what the real engine and optimizer did, and its output holds
+its static form too (also ``.static()``) for exported notebooks, GitHub and nbval.
+``GraphView`` is the graph laid out in the browser, which ``draw`` and the stepper show.
 """
 
+from microtorch.viz.live import GraphView
 from microtorch.widgets.accumulation import AccumulationExplorer
 from microtorch.widgets.replay import BackwardReplay
 from microtorch.widgets.static import StaticView
@@ -15,6 +17,7 @@ __all__ = [
     "AccumulationExplorer",
     "BackwardReplay",
     "BackwardStepper",
+    "GraphView",
     "StaticView",
     "TrainingLoopExplorer",
     "TwoLayerNet",

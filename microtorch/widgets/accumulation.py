@@ -3,6 +3,9 @@
 A weight and its ``.grad`` side by side, a ``loss.backward()`` button, an
 ``optimizer.zero_grad()`` button with a ``set_to_none`` toggle, and the history of states.
 Every press calls the real ``backward``/``zero_grad``; the widget only shows the results.
+Below them, the loss's graph (``GraphView``, laid out in the browser): a click on the weight or
+its ``AccumulateGrad`` shows the ``.grad`` the presses left there; an operation shows what it
+saved, or that the last backward freed it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import ipywidgets as widgets
 
 import microtorch as torch
 from microtorch.optim import SGD
+from microtorch.viz import Highlight, text_graph, walk
+from microtorch.viz.live import GraphView
 from microtorch.widgets._errors import report_errors
 from microtorch.widgets.static import StaticView, html_table, text_table
 
@@ -52,16 +57,45 @@ class AccumulationExplorer:
         self.weight_view = widgets.HTML(layout=widgets.Layout(flex="1 1 0%"))
         self.grad_view = widgets.HTML(layout=widgets.Layout(flex="1 1 0%"))
         self.history_view = widgets.HTML()
+        self.graph_view: GraphView | None = None
+        try:
+            loss = loss_fn()  # a forward pass only: nothing is added to .grad
+        except Exception:  # the first press shows this error in the output
+            pass
+        else:
+            self.graph_view = GraphView(
+                walk(loss, self._names(loss)),
+                description=text_graph(loss, names=self._names(loss)),
+                max_height=320,
+            )
         self.widget = widgets.VBox(
             [
                 widgets.HTML(f"<p>{html.escape(description)}</p>" if description else ""),
                 widgets.HBox([self.weight_view, self.grad_view]),
                 widgets.HBox([self.backward_button, self.zero_grad_button, self.set_to_none]),
                 self.history_view,
+                *([self.graph_view] if self.graph_view is not None else []),
                 self.output,
             ]
         )
         self._record("start")
+
+    def _names(self, loss: Any) -> dict[str, Any]:
+        return {self.name: self.weight, "loss": loss}
+
+    def _show_graph(self, loss: Any | None) -> None:
+        """The graph of the loss just backpropagated (same code: same layout), its leaf marked."""
+        view = self.graph_view
+        if view is None:
+            return
+        if loss is not None:
+            view.set_graph(walk(loss, self._names(loss)))
+        else:
+            view.refresh()  # zero_grad(): only .grad changed
+        graph = view.graph
+        leaf = graph.node_id(self.weight)
+        accumulate = [e.dst for e in graph.edges if e.src == leaf]
+        view.show(Highlight(current={leaf, *accumulate} if leaf else set()))
 
     @classmethod
     def seed_example(cls) -> AccumulationExplorer:
@@ -77,13 +111,16 @@ class AccumulationExplorer:
 
     def backward(self) -> None:
         """Make a fresh loss and call ``loss.backward()``: the gradient is added to ``.grad``."""
-        self.loss_fn().backward()
+        loss = self.loss_fn()
+        loss.backward()
+        self._show_graph(loss)
         self._record("loss.backward()")
 
     def zero_grad(self) -> None:
         """Call ``optimizer.zero_grad(set_to_none=...)`` as the checkbox says."""
         set_to_none = bool(self.set_to_none.value)
         self.optimizer.zero_grad(set_to_none=set_to_none)
+        self._show_graph(None)
         self._record(f"optimizer.zero_grad(set_to_none={set_to_none})")
 
     def _label(self) -> None:

@@ -1,20 +1,30 @@
 """``BackwardStepper``: click through ``loss.backward()`` one node at a time.
 
-The graph is laid out once; each step re-styles that picture (current node, done, pending,
-the gradient on each arrow) and fills a side panel from the step the real engine recorded.
-Going forward runs the engine one more node, so ``.grad`` fills as the student steps.
+The graph is laid out once, in the browser (``GraphView``: no Graphviz needed on the kernel);
+each step re-styles that picture (current node, done, pending, the gradient on each arrow) and
+fills a side panel from the step the real engine recorded. Going forward runs the engine one
+more node, so ``.grad`` fills as the student steps. Clicking a node shows what it holds at the
+step on show (what it saved, or that backward freed it). Viewers without widgets see the static
+form of the current step (SVG from the kernel's Graphviz, or the text drawing);
+``save_html`` writes every step into one offline page for slides.
 """
 
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Mapping
+from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 
 from microtorch.viz import RenderError, text_graph
+from microtorch.viz.live import GraphView
+from microtorch.viz.node_info import all_node_info
 from microtorch.viz.nodes import node_name
+from microtorch.viz.page import highlight_data, page_html, write_page
 from microtorch.widgets._errors import report_errors
 from microtorch.widgets._panel import panel_html, status_text, value_text
 from microtorch.widgets._svg import StyledSVG
@@ -84,17 +94,40 @@ class BackwardStepper:
         self.replay = BackwardReplay(output, names, gradient=gradient, retain_graph=retain_graph)
         self.output_name = _output_name(output, names)
         self.position = 0
-        try:
-            self.picture: StyledSVG | None = StyledSVG(
-                self.replay.graph, style=style, renderer=renderer
-            )
-            self._text_picture = ""
-        except RenderError as error:  # no Graphviz: the text drawing, without highlights
-            self.picture = None
-            drawing = text_graph(output, names=names)
-            self._text_picture = f"<pre>{html.escape(drawing)}\n\n{html.escape(str(error))}</pre>"
+        self.style, self.renderer = style, renderer
+        self._text = text_graph(output, names=names)
+        # what each node held before backward, then what each engine step changed (a node that
+        # ran freed its saved tensors; an AccumulateGrad filled its leaf's .grad)
+        self._node_frames = [all_node_info(self.replay.graph)]
         self._build()
         self._show()
+
+    @cached_property
+    def picture(self) -> StyledSVG | None:
+        """The static picture (kernel-side Graphviz), or None without Graphviz."""
+        try:
+            return StyledSVG(self.replay.graph, style=self.style, renderer=self.renderer)
+        except RenderError as error:  # no Graphviz: the text drawing, without highlights
+            self._render_error = str(error)
+            return None
+
+    def _static_picture(self) -> str:
+        if self.picture is not None:
+            return self.picture.svg(self.highlight)
+        return f"<pre>{html.escape(self._text)}\n\n{html.escape(self._render_error)}</pre>"
+
+    def _record_nodes(self) -> None:
+        graph, replay = self.replay.graph, self.replay
+        nodes = {n.id for n in graph.nodes}
+        for step in replay.steps[len(self._node_frames) - 1 :]:
+            self._node_frames.append(all_node_info(graph, replay.items_of(step) & nodes))
+
+    def nodes_at(self, position: int) -> dict[str, Any]:
+        """The node panel data as it was after ``position`` steps (recorded as the engine ran)."""
+        merged: dict[str, Any] = {}
+        for frame in self._node_frames[: position + 1]:
+            merged.update(frame)
+        return merged
 
     def _build(self) -> None:
         self.output = widgets.Output()  # errors from callbacks land here
@@ -119,12 +152,13 @@ class BackwardStepper:
         self.slider.observe(guard(lambda change: self.go(change["new"])), names="value")
         self.speed.observe(guard(lambda change: self._set_speed(change["new"])), names="value")
         self._set_speed(self.speed.value)
-        # Side by side while the picture fits at its natural size beside the panel; for a large
-        # graph the panel wraps under it and the picture gets the cell's whole width.
-        self.graph_view = widgets.HTML(
-            layout=widgets.Layout(flex=self._graph_flex(), max_width="100%", overflow="auto")
+        self.graph_view = GraphView(
+            self.replay.graph,
+            description=self._text,
+            style=self.style,
+            layout=widgets.Layout(flex="3 1 0%", min_width="0"),
         )
-        self.panel = widgets.HTML(
+        self.panel = widgets.HTML(  # the panel moves under a large picture (the box wraps)
             layout=widgets.Layout(
                 flex=f"1 1 {PANEL_MIN_PX}px", min_width=f"{PANEL_MIN_PX}px", overflow="auto"
             )
@@ -148,10 +182,6 @@ class BackwardStepper:
         )
         self.widget.add_class("mt-stepper")
 
-    def _graph_flex(self) -> str:
-        natural = self.picture.width_px if self.picture is not None else 0.0
-        return f"1 1 {natural:.0f}px" if natural else "3 1 0%"
-
     def _set_speed(self, steps_per_second: float) -> None:
         self.play.interval = int(1000 / steps_per_second)
 
@@ -171,6 +201,7 @@ class BackwardStepper:
         try:
             self.replay.run_to(position)
         finally:  # also after an engine error: show how far it got, then let the error out
+            self._record_nodes()
             self.position = min(position, len(self.replay.steps))
             self._show()
 
@@ -196,10 +227,8 @@ class BackwardStepper:
         total = replay.total
         self.slider.max = self.play.max = total
         self.slider.value = position  # observe() calls go() again only if the value changed
-        if self.picture is not None:
-            self.graph_view.value = self.picture.svg(replay.highlight(position))
-        else:
-            self.graph_view.value = self._text_picture
+        self.graph_view.nodes = self.nodes_at(position)
+        self.graph_view.highlight = highlight_data(replay.highlight(position))
         self.panel.value = panel_html(replay, position)
         self.status.value = f"<b>{html.escape(status_text(replay, position, self.output_name))}</b>"
         at_end = position == total and (replay.finished or replay.error is not None)
@@ -210,10 +239,9 @@ class BackwardStepper:
         """The picture, status and panel for the current position, as one piece of HTML."""
         return (
             f"{_LAYOUT_CSS}<p>{self.status.value}</p>"
-            '<div style="display:flex;flex-wrap:wrap;gap:1em">'
-            f'<div style="flex:{self._graph_flex()};max-width:100%">{self.graph_view.value}</div>'
-            f'<div class="mt-stepper-panel" style="flex:1 1 {PANEL_MIN_PX}px;'
-            f'min-width:{PANEL_MIN_PX}px">{self.panel.value}</div></div>'
+            '<div style="display:flex;flex-wrap:wrap;gap:1em"><div style="flex:3 1 0%">'
+            f'{self._static_picture()}</div><div class="mt-stepper-panel" style="flex:1 1 '
+            f'{PANEL_MIN_PX}px;min-width:{PANEL_MIN_PX}px">{self.panel.value}</div></div>'
         )
 
     def static(self, frames: bool = False) -> StaticView:
@@ -242,6 +270,32 @@ class BackwardStepper:
             body = self.frame_html() + body
         title = f"{len(rows)} steps of {self.output_name}.backward()"
         return StaticView(f"<h4>{html.escape(title)}</h4>{body}", _steps_text(title, self.replay))
+
+    def save_html(self, path: str | os.PathLike[str]) -> Path:
+        """Every step in one offline HTML page (buttons, ← →): runs the rest of backward first."""
+        self.last()
+        replay, frames = self.replay, []
+        for position in range(replay.total + 1):
+            frames.append(
+                {
+                    "highlight": highlight_data(replay.highlight(position)),
+                    "nodes": self.nodes_at(position),
+                    "status": self._slide_status(position),
+                    "panel": panel_html(replay, position),
+                }
+            )
+        state = self.graph_view.state()
+        state.update(selected="", highlight=frames[0]["highlight"], nodes=frames[0]["nodes"])
+        title = f"{self.output_name}.backward(), step by step"
+        return write_page(path, page_html(state, title=title, frames=frames))
+
+    def _slide_status(self, position: int) -> str:
+        total = self.replay.total
+        if position == 0:
+            return f"0 of {total} steps run: .grad untouched (backward has not started)"
+        if position == total:
+            return f"backward complete: .grad is as after {self.output_name}.backward()"
+        return f"{position} of {total} steps run: .grad partially filled"
 
     def __repr__(self) -> str:
         status = status_text(self.replay, self.position, self.output_name)

@@ -165,11 +165,17 @@ class TrainingLoopExplorer:
         for choice in (True, False):
             if choice not in self.losses:
                 self.train(choice)
-        header = ["loop", "loss over the first 5 steps", f"loss at step {self.steps}"]
+        return StaticView(self._static_html(), text_table(self._header(), self._rows()))
+
+    def _header(self) -> list[str]:
+        return ["loop", "loss over the first 5 steps", f"loss at step {self.steps}"]
+
+    def _static_html(self) -> str:
+        """The table of what was trained so far and the figure on show (trains nothing)."""
+        image = base64.b64encode(self.image.value or self._png()).decode()
         rows = self._rows()
-        image = base64.b64encode(self._png()).decode()
-        body = f'{html_table(header, rows)}<img src="data:image/png;base64,{image}">'
-        return StaticView(body, text_table(header, rows))
+        table = html_table(self._header(), rows) if rows else f"<p>{html.escape(repr(self))}</p>"
+        return f'{table}<img src="data:image/png;base64,{image}">'
 
     def __repr__(self) -> str:
         trained = " and ".join(LABELS[c] for c in (True, False) if c in self.losses) or "nothing"
@@ -178,5 +184,5 @@ class TrainingLoopExplorer:
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = dict(self.widget._repr_mimebundle_(**kwargs) or {})
         bundle["text/plain"] = repr(self)
-        bundle["text/html"] = f"<p>{html.escape(repr(self))}</p>"
+        bundle["text/html"] = self._static_html()  # viewers without widgets: the same, fixed
         return bundle

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import microtorch as torch
 from microtorch.optim import SGD
 from microtorch.widgets import AccumulationExplorer
@@ -70,3 +72,28 @@ def test_errors_in_loss_fn_land_in_the_output() -> None:
     (error,) = explorer.output.outputs
     assert "shapes cannot be multiplied" in error["text"]
     assert explorer.weight.grad is None and len(explorer.history) == 1
+
+
+def test_the_graph_panel_shows_what_each_press_left() -> None:
+    explorer = AccumulationExplorer.seed_example()
+    view = explorer.graph_view
+    layout = view.dot
+
+    def weight_grad() -> str:
+        (info,) = [i for i in view.nodes.values() if i["title"] == "weight"]
+        return dict(info["sections"][0]["rows"])[".grad"]
+
+    def mul_saved() -> dict[str, Any]:
+        (info,) = [i for i in view.nodes.values() if i["title"] == "MulBackward0"]
+        return info["sections"][-1]
+
+    assert weight_grad() == "None" and "rows" in mul_saved() and mul_saved()["rows"]
+    explorer.backward()
+    assert weight_grad() == "[[0.2, 0.15]]"
+    assert mul_saved().get("freed") is True  # this loss's backward freed what Mul saved
+    explorer.backward()
+    assert weight_grad() == "[[0.4, 0.3]]" and view.dot == layout  # one layout for every press
+    leaf = view.graph.node_id(explorer.weight)
+    assert view.highlight["states"][leaf] == "current"
+    explorer.zero_grad()
+    assert weight_grad() == "None"

@@ -102,7 +102,7 @@ def lab_url(tmp_path: Path) -> Iterator[str]:
 
 
 def _current_nodes(page: object) -> list[str]:
-    nodes = page.locator("svg.mt-graph g.node.mt-current")  # type: ignore[attr-defined]
+    nodes = page.locator(".mt-gv g.node.mt-current")  # type: ignore[attr-defined]
     return sorted(nodes.evaluate_all("els => els.map(e => e.getAttribute('data-mt'))"))
 
 
@@ -124,14 +124,14 @@ def test_stepper_in_jupyterlab(chromium_path: str, lab_url: str) -> None:
             page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
             page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
             stepper = page.locator(".mt-stepper")
-            stepper.locator("svg.mt-graph").wait_for()
+            stepper.locator("[data-mt-ready]").wait_for()  # the browser laid the graph out
             seen = [_current_nodes(page)]
             assert seen[0] == ["n0"]  # the loss: backward starts there
             for _ in range(3):
                 stepper.locator("button", has_text="next").click()
                 page.wait_for_function(
                     "prev => JSON.stringify([...document.querySelectorAll("
-                    "'svg.mt-graph g.node.mt-current')].map(e => e.getAttribute('data-mt'))"
+                    "'.mt-gv g.node.mt-current')].map(e => e.getAttribute('data-mt'))"
                     ".sort()) !== prev",
                     arg=str(seen[-1]).replace("'", '"').replace(", ", ","),
                 )
