@@ -170,8 +170,8 @@ class Run:
     pid: int
     errors: dict[str, list[str]]  # cell id -> exception names
     stdout: dict[str, str]
-    server_rss: int
-    kernel_rss: int
+    server_pss: int
+    kernel_pss: int
 
 
 class Kernel:
@@ -214,10 +214,11 @@ class Kernel:
 
 
 def _memory(server: psutil.Process) -> tuple[int, int]:
-    """RSS of a student's server, and of its (one) kernel."""
+    """PSS (resident memory, shared pages split among their sharers) of a student's server and
+    of its one kernel: what each student adds to the machine (docs/instructors.md)."""
     kernels = [p for p in server.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
     assert len(kernels) == 1, kernels
-    return server.memory_info().rss, kernels[0].memory_info().rss
+    return server.memory_full_info().pss, kernels[0].memory_full_info().pss
 
 
 def _student(hub: Hub, name: str) -> Run:
@@ -256,7 +257,7 @@ def _student(hub: Hub, name: str) -> Run:
             p for p in psutil.Process(hub.process.pid).children(recursive=True)
             if p.environ().get("JUPYTERHUB_USER") == name and "singleuser" in " ".join(p.cmdline())
         )  # fmt: skip
-        server_rss, kernel_rss = _memory(server)
+        server_pss, kernel_pss = _memory(server)
     finally:
         kernel.close()
     hub.request("DELETE", f"{base}/sessions/{session['id']}", token)
@@ -265,12 +266,20 @@ def _student(hub: Hub, name: str) -> Run:
     while hub.request("GET", f"/hub/api/users/{name}", token)["servers"]:
         assert time.monotonic() < deadline, f"{name}'s server did not stop"
         time.sleep(0.5)
-    return Run(prefix, microtorch_file, int(pid), errors, stdout, server_rss, kernel_rss)
+    return Run(prefix, microtorch_file, int(pid), errors, stdout, server_pss, kernel_pss)
 
 
 def test_five_students_each_run_chapter_04_in_their_own_kernel(hub: Hub):
+    start = time.monotonic()
     with ThreadPoolExecutor(len(STUDENTS)) as pool:
         runs = dict(zip(STUDENTS, pool.map(lambda n: _student(hub, n), STUDENTS)))
+    hub_itself = psutil.Process(hub.process.pid)
+    proxies = [
+        p for p in hub_itself.children() if "configurable-http-proxy" in " ".join(p.cmdline())
+    ]
+    print(f"five students, log in to server stopped: {time.monotonic() - start:.0f} s; hub PSS "
+          f"{hub_itself.memory_full_info().pss / 2**20:.0f} MiB, proxy PSS "
+          f"{sum(p.memory_full_info().pss for p in proxies) / 2**20:.0f} MiB")  # fmt: skip
     chapter = nbformat.read(CHAPTER, as_version=4)
     expected = {
         c.id: [o.ename for o in c.outputs if o.output_type == "error"]
@@ -284,8 +293,8 @@ def test_five_students_each_run_chapter_04_in_their_own_kernel(hub: Hub):
         assert Path(run.microtorch_file).is_relative_to(ROOT / "microtorch"), run.microtorch_file
         assert run.errors == expected, f"{name}: cells raised other errors than the chapter's"
         assert all("correct!" in run.stdout[i] for i in checks), name
-        print(f"{name}: server RSS {run.server_rss / 2**20:.0f} MiB, "
-              f"kernel RSS {run.kernel_rss / 2**20:.0f} MiB")  # fmt: skip
+        print(f"{name}: server PSS {run.server_pss / 2**20:.0f} MiB, "
+              f"kernel PSS {run.kernel_pss / 2**20:.0f} MiB")  # fmt: skip
     assert len({run.pid for run in runs.values()}) == len(STUDENTS), "one kernel per student"
 
 
