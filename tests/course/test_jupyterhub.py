@@ -155,7 +155,7 @@ def _stop(hub: Hub) -> list[str]:
             leftovers.append(process)
     names = []
     for p in leftovers:
-        names.append(" ".join(p.cmdline()[:3]))
+        names.append(_cmd(p))
         p.kill()
     psutil.wait_procs(leftovers, timeout=10)
     return names
@@ -213,10 +213,29 @@ class Kernel:
         self.ws.close()
 
 
+def _cmd(process: psutil.Process) -> str:
+    """The command line of ``process``, or "" for one that has ended meanwhile."""
+    try:
+        return " ".join(process.cmdline())
+    except psutil.Error:
+        return ""
+
+
+def _server_of(hub: Hub, name: str) -> psutil.Process:
+    """The Jupyter server process the hub started for ``name``."""
+    for process in psutil.Process(hub.process.pid).children(recursive=True):
+        try:
+            if "singleuser" in _cmd(process) and process.environ().get("JUPYTERHUB_USER") == name:
+                return process
+        except psutil.Error:  # ended meanwhile
+            continue
+    raise AssertionError(f"no server process for {name}")
+
+
 def _memory(server: psutil.Process) -> tuple[int, int]:
     """PSS (resident memory, shared pages split among their sharers) of a student's server and
     of its one kernel: what each student adds to the machine (docs/instructors.md)."""
-    kernels = [p for p in server.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
+    kernels = [p for p in server.children(recursive=True) if "ipykernel" in _cmd(p)]
     assert len(kernels) == 1, kernels
     return server.memory_full_info().pss, kernels[0].memory_full_info().pss
 
@@ -253,10 +272,7 @@ def _student(hub: Hub, name: str) -> Run:
             if cell.cell_type == "code":
                 errors[cell.id], stdout[cell.id] = kernel.execute(cell.source)
         hub.note_processes()
-        server = next(
-            p for p in psutil.Process(hub.process.pid).children(recursive=True)
-            if p.environ().get("JUPYTERHUB_USER") == name and "singleuser" in " ".join(p.cmdline())
-        )  # fmt: skip
+        server = _server_of(hub, name)
         server_pss, kernel_pss = _memory(server)
     finally:
         kernel.close()
@@ -274,9 +290,7 @@ def test_five_students_each_run_chapter_04_in_their_own_kernel(hub: Hub):
     with ThreadPoolExecutor(len(STUDENTS)) as pool:
         runs = dict(zip(STUDENTS, pool.map(lambda n: _student(hub, n), STUDENTS)))
     hub_itself = psutil.Process(hub.process.pid)
-    proxies = [
-        p for p in hub_itself.children() if "configurable-http-proxy" in " ".join(p.cmdline())
-    ]
+    proxies = [p for p in hub_itself.children() if "configurable-http-proxy" in _cmd(p)]
     print(f"five students, log in to server stopped: {time.monotonic() - start:.0f} s; hub PSS "
           f"{hub_itself.memory_full_info().pss / 2**20:.0f} MiB, proxy PSS "
           f"{sum(p.memory_full_info().pss for p in proxies) / 2**20:.0f} MiB")  # fmt: skip
@@ -302,7 +316,7 @@ def test_the_hub_stops_everything_it_started(hub: Hub):
     # Runs after the students: their servers were stopped through the API.
     hub.note_processes()
     alive = [p for p in map(_alive, hub.started, hub.started.values()) if p is not None]
-    names = [" ".join(p.cmdline()[:2]) for p in alive]
+    names = [_cmd(p) for p in alive]
     assert not any("singleuser" in n or "ipykernel" in n for n in names), names
 
 
