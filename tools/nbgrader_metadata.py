@@ -11,8 +11,9 @@ someone added an exercise) changes only what must change:
 - a cell tagged ``exercise-check`` is an *autograded test* worth ``POINTS`` points, which
   ``nbgrader autograde`` gives when the cell runs without an error;
 - the setup cell (the first code cell: imports and the seed, which every check needs) and the
-  Exercises section's instructions (``## Exercises`` and every markdown cell after it) are
-  *read-only*: students cannot edit them, and autograde restores them before grading.
+  Exercises section's instructions (the markdown cell with the ``## Exercises`` heading and
+  every markdown cell after it) are *read-only*: students cannot edit them, and autograde
+  restores them before grading.
 
 Lesson cells stay ordinary, editable cells: students are meant to change them and re-run.
 Grade ids name the exercise (``exercise-2``, ``exercise-2-check``) and, for read-only cells,
@@ -54,7 +55,12 @@ def nbgrader_roles(nb: nbformat.NotebookNode, name: str = "notebook") -> list[di
     code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
     if code:
         roles[code[0]] = _meta(f"setup-{nb.cells[code[0]].id}")
-    headings = [i for i, c in enumerate(nb.cells) if c.source.startswith(EXERCISES_HEADING)]
+    headings = [  # the heading may open its own cell or close the Summary's
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "markdown"
+        and any(line.rstrip() == EXERCISES_HEADING for line in c.source.splitlines())
+    ]
     for i in range(headings[0] if headings else len(nb.cells), len(nb.cells)):
         if nb.cells[i].cell_type == "markdown":
             roles[i] = _meta(f"instructions-{nb.cells[i].id}")

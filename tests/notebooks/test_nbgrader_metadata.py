@@ -57,6 +57,17 @@ def test_answers_tests_and_read_only_cells():
     ]
 
 
+def test_the_exercises_heading_may_end_the_summary_cell():
+    nb = lesson()
+    nb.cells[2] = nbformat.v4.new_markdown_cell("## Summary\n\n- one\n\n## Exercises")
+    nb.cells[2].id = "c2"
+    nb.cells[3].source = "### Exercise 1"
+    assert [r[0] for r in roles(tool.with_metadata(nb))][2:4] == [
+        "instructions-c2",
+        "instructions-c3",
+    ]
+
+
 def test_running_it_again_changes_nothing_and_keeps_an_instructors_points():
     once = tool.with_metadata(lesson())
     once.cells[5].metadata.nbgrader.points = 3
