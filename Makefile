@@ -5,15 +5,36 @@ BIN := $(VENV)/bin
 NOTEBOOKS := $(wildcard notebooks/*.ipynb notebooks/exercises/*.ipynb)
 SANITIZE := $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebooks/sanitize.cfg)
 
-.PHONY: venv lint test lab lab-key bench bench-compare notebooks clean widget-js
+.PHONY: venv lock hub-proxy lint test lab lab-key bench bench-compare notebooks clean widget-js
+
+# Every version `make venv` installs is pinned in the lock (`make lock` refreshes it).
+LOCK := requirements-lock.txt
+EXTRAS := viz,widgets,lab,dev,course
+UV_VERSION = $(shell sed -n 's/^uv==\([^ ;]*\).*/\1/p' $(LOCK))
 
 venv: $(VENV)/.installed
 
-# The stamp makes re-runs instant until pyproject.toml changes; pip upgrades only what it must.
+# The stamp makes re-runs instant until pyproject.toml or the lock changes. uv (pinned by the
+# lock, from PyPI) installs the locked set several times faster than pip does.
 # microtorch/__init__.py is a prerequisite so a .venv made before the package existed is redone.
-$(VENV)/.installed: pyproject.toml $(wildcard microtorch/__init__.py)
+$(VENV)/.installed: pyproject.toml $(LOCK) $(wildcard microtorch/__init__.py)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -e ".[viz,widgets,lab,dev]"
+	$(BIN)/python -m pip install --quiet "uv==$(UV_VERSION)"
+	$(BIN)/uv pip install --python $(BIN)/python --constraints $(LOCK) --build-constraints $(LOCK) \
+	    -e ".[$(EXTRAS)]"
+	touch $@
+
+# Re-resolves every pin to the newest releases; run `make test` on the result before committing.
+lock: venv
+	$(BIN)/uv pip compile pyproject.toml tools/torch-deps.in --all-extras --universal \
+	    --python-version 3.10 --upgrade --custom-compile-command "make lock" --output-file $(LOCK)
+
+# JupyterHub's proxy, from npm (pinned by its package-lock.json), for the JupyterHub test and
+# docs/jupyterhub_config.py; installed under tools/hub-proxy/, nothing global.
+HUB_PROXY := tools/hub-proxy/node_modules/.bin/configurable-http-proxy
+hub-proxy: $(HUB_PROXY)
+$(HUB_PROXY): tools/hub-proxy/package-lock.json
+	npm ci --prefix tools/hub-proxy --no-audit --no-fund
 	touch $@
 
 lint: venv
@@ -24,6 +45,7 @@ lint: venv
 test: lint
 	@command -v dot >/dev/null || echo "Graphviz's dot not found: using the pip fallback graphviz-pure; to install the system one: apt-get install graphviz / brew install graphviz / conda install -c conda-forge graphviz"
 	@test -x /usr/bin/chromium || echo "Chromium not found: the browser test will be skipped; to enable it: apt-get install chromium"
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory hub-proxy; else echo "npm not found: the JupyterHub test will be skipped; to enable it: apt-get install npm"; fi
 	$(BIN)/python -m pytest tests
 ifneq ($(NOTEBOOKS),)
 	$(BIN)/python -m pytest --nbval --nbval-current-env $(SANITIZE) $(NOTEBOOKS)
@@ -50,6 +72,7 @@ bench-compare: venv
 	$(BIN)/python benchmarks/compare.py $(REF) $(if $(ROUNDS),--rounds $(ROUNDS))
 
 notebooks: venv
+	$(BIN)/python tools/nbgrader_metadata.py
 	$(BIN)/python tools/execute_notebooks.py
 
 # The browser side of GraphView: js/ (source, package-lock.json) bundled by esbuild into the

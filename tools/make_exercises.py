@@ -11,7 +11,8 @@ cells with a stub at the top level, and the cells tagged ``exercise-check``, whi
 student's unfinished code. Those cells have their outputs cleared and no execution count, so
 they look unrun and nbval, even in its strict mode, runs them without comparing outputs;
 every other cell keeps the chapter's outputs and is compared as usual. Chapters without
-solutions get no student version.
+solutions get no student version. The chapters' nbgrader metadata (``tools/nbgrader_metadata.py``)
+is left out: these versions are for courses that do not use nbgrader.
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ def make_exercise(chapter: nbformat.NotebookNode, name: str = "notebook") -> nbf
     """The student version of ``chapter`` (which is left unchanged)."""
     nb = copy.deepcopy(chapter)
     for index, cell in enumerate(nb.cells):
+        cell.metadata.pop("nbgrader", None)
         if cell.cell_type != "code":
             if BEGIN in cell.source:
                 raise ValueError(
