@@ -186,7 +186,9 @@ def iter_backward(
         for n in count_dependencies([roots[0][0]])
         if type(n) is AccumulateGrad
     }
-    walk = run_backward(roots, bool(retain_graph))
+    # The walk keeps what nodes saved: each step copies it, then frees it before it is shown,
+    # so a step already sees its node as backward leaves it.
+    walk = run_backward(roots, retain_graph=True)
     for index, (node, grad_outputs, grad_inputs) in enumerate(walk):
         if type(node) is AccumulateGrad:
             yield BackwardStep(
@@ -194,10 +196,13 @@ def iter_backward(
                 before[node], _copy(node.variable._grad), formula=local_derivative(node),
             )  # fmt: skip
             continue
-        yield BackwardStep(
+        step = BackwardStep(
             index, node, node.name(), _tensors(grad_outputs), _tensors(grad_inputs or ()),
             saved=_saved_copies(node), formula=local_derivative(node),
         )  # fmt: skip
+        if not retain_graph:
+            node.release_saved()
+        yield step
 
 
 def local_derivative(node: Node) -> str:

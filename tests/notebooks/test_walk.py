@@ -46,7 +46,9 @@ _OVERFLOW = """() => {
     const area = cell.querySelector('.jp-OutputArea');
     if (!area) return;
     const right = area.getBoundingClientRect().right;
-    for (const el of area.querySelectorAll('img, svg, table, pre, .jupyter-widgets')) {
+    for (const el of area.querySelectorAll('img, svg, table, pre, .jupyter-widgets, .mt-gv-viewport')) {
+      // the graph view's picture zooms and pans inside its viewport, which must fit itself
+      if (el.closest('.mt-gv-canvas')) continue;
       const box = el.getBoundingClientRect();
       const over = Math.max(box.right - right, el.scrollWidth - el.clientWidth);
       if (box.width > 0 && over > 2) {

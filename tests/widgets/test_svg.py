@@ -78,7 +78,7 @@ def test_gradient_labels_never_overlap() -> None:
     for position in range(stepper.replay.total + 1):
         stepper.go(position)
         label = r'<text class="mt-label[^"]*" x="([\d.-]+)" y="([\d.-]+)"[^>]*>([^<]*)<'
-        labels = re.findall(label, stepper.graph_view.value)
+        labels = re.findall(label, stepper._static_picture())
         boxes = [(float(x0), float(y0), 6.5 * len(text)) for x0, y0, text in labels]
         for i, (x1, y1, w1) in enumerate(boxes):
             for x2, y2, w2 in boxes[i + 1 :]:

@@ -12,6 +12,15 @@ from .compare import NAME, Side, dtype_name, is_tensor, writable
 SHAPES: tuple[tuple[int, ...], ...] = ((3,), (2, 3), (3, 2), (2, 2), (), (1, 3), (2, 1), (4,))
 
 
+def _holds(pred: Callable[[Any], bool], t: Any) -> bool:
+    # PyTorch refuses to read some flags of a view it no longer lets you use (a sibling of an
+    # unbind output changed in place): such a tensor is not picked.
+    try:
+        return pred(t)
+    except RuntimeError:
+        return False
+
+
 class Gen:
     """Writes the next statement from the live state of the PyTorch side."""
 
@@ -51,7 +60,7 @@ class Gen:
         return out
 
     def pick(self, pred: Callable[[Any], bool] = lambda t: True, kind: str = "float") -> str | None:
-        names = [n for n, t in self.live(kind) if pred(t)]
+        names = [n for n, t in self.live(kind) if _holds(pred, t)]
         if not names:
             return None
         # favour recent names: programs then build on what they made
