@@ -50,7 +50,9 @@ _OVERFLOW = """() => {
       // the graph view's picture zooms and pans inside its viewport, which must fit itself
       if (el.closest('.mt-gv-canvas')) continue;
       const box = el.getBoundingClientRect();
-      const over = Math.max(box.right - right, el.scrollWidth - el.clientWidth);
+      // (a graph view's viewport clips what it pans: only its own box must fit)
+      const clipped = el.classList.contains('mt-gv-viewport') ? 0 : el.scrollWidth - el.clientWidth;
+      const over = Math.max(box.right - right, clipped);
       if (box.width > 0 && over > 2) {
         found.push([index, Math.round(over), el.tagName + '.' + el.className]);
         break;
