@@ -566,7 +566,7 @@ def _hooks(g: Gen, multi: bool = False) -> str | None:
     a = g.pick(lambda t: _needs_grad(t) and _multi_output(t) == multi)
     if a is None:
         return None
-    if g.rng.random() < 0.3 and not g.t(a).is_leaf:
+    if g.rng.random() < 0.3 and not _holds(lambda t: t.is_leaf, g.t(a)):
         return f"{a}.retain_grad()"
     record = "None if g is None else g.tolist()"
     return f"{a}.register_hook(lambda g: log.append(({a!r}, {record})))"
