@@ -141,7 +141,7 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         """Whether operations on this tensor are recorded so gradients can flow to it."""
-        if self._base is not None and self._view_version != self._version:
+        if self._base is not None:
             # an in-place change of its base may make it require grad (a multi-output view
             # PyTorch no longer lets you use keeps its flag: see views.refresh)
             with contextlib.suppress(RuntimeError):
@@ -198,8 +198,8 @@ class Tensor:
         """True for tensors the user created (and anything not requiring grad)."""
         return self.grad_fn is None
 
-    @property
     def _is_view(self) -> bool:
+        """True for a view of another tensor's memory (PyTorch's ``x._is_view()``)."""
         return self._base is not None
 
     @property

@@ -7,54 +7,18 @@ then saves a screenshot to ``artifacts/``. Skips without Chromium (fails in CI, 
 
 from __future__ import annotations
 
-import json
-import os
-import secrets
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.notebooks.jupyterlab import CHROMIUM_ARGS, running_lab
+
 NOTEBOOK = Path(__file__).with_name("stepper_browser.ipynb")
 ARTIFACTS = Path(__file__).parents[2] / "artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_until_up(url: str, server: subprocess.Popen[bytes], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"JupyterLab exited with code {server.returncode}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise TimeoutError(f"JupyterLab did not answer {url} within {timeout} s")
 
 
 @pytest.fixture
@@ -62,43 +26,8 @@ def lab_url(tmp_path: Path) -> Iterator[str]:
     """A JupyterLab serving a temp dir with the test notebook; always stopped afterwards."""
     pytest.importorskip("jupyterlab", reason="pip install jupyterlab to run the browser test")
     shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
-    settings = tmp_path / ".settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)  # no "get Jupyter news?" toast over the screenshot
-    (settings / "notification.jupyterlab-settings").write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False})
-    )
-    port, token = _free_port(), secrets.token_hex(16)
-    env = dict(
-        os.environ,
-        JUPYTER_CONFIG_DIR=str(tmp_path / ".config"),  # no user settings, no saved workspace
-        JUPYTER_RUNTIME_DIR=str(tmp_path / ".runtime"),
-    )
-    command = [
-        sys.executable, "-m", "jupyter", "lab", "--no-browser",
-        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}",
-        f"--LabApp.user_settings_dir={tmp_path / '.settings'}",
-        f"--LabApp.workspaces_dir={tmp_path / '.workspaces'}",
-        "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-    ]  # fmt: skip
-    if hasattr(os, "getuid") and os.getuid() == 0:
-        command.append("--allow-root")  # containers run as root; Jupyter refuses otherwise
-    log = (tmp_path / "lab.log").open("wb")
-    server = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=log, stderr=log,
-                              start_new_session=True)  # fmt: skip
-    try:
-        _wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", server, 60)
-        yield f"http://127.0.0.1:{port}/lab/tree/{NOTEBOOK.name}?token={token}"
-    finally:
-        # the server and the kernels it started share its process group
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait(timeout=10)
-        log.close()
+    with running_lab(tmp_path, tmp_path) as (base, token):
+        yield f"{base}/lab/tree/{NOTEBOOK.name}?token={token}"
 
 
 def _current_nodes(page: object) -> list[str]:

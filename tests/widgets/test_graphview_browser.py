@@ -25,8 +25,9 @@ import pytest
 import microtorch as torch
 from microtorch.viz import draw
 from microtorch.widgets import BackwardStepper
+from tests.notebooks.jupyterlab import CHROMIUM_ARGS, _free_port, _wait_until_up
 
-from .test_browser import ARTIFACTS, CHROMIUM_ARGS, _free_port, _wait_until_up
+from .test_browser import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHAPTER = Path(__file__).parents[2] / "notebooks" / "04_chain_rule_and_backward.ipynb"
