@@ -110,7 +110,7 @@ class BackwardNode(Node):
         # What forward passed to save_for_backward, now that the outputs exist: each value
         # with its memory's version, and which output or input tensor it is (for messages).
         kept: list[SavedTensor | None] = []
-        for value in self._saved or ():
+        for value in self._saved:
             kept.append(None if value is None else _saved(value, inputs, outputs, results))
         self._saved = tuple(kept)
 
@@ -250,7 +250,7 @@ class Function:
         # (t._grad_fn and t._rg are current: apply's t.requires_grad renewed any stale view)
         nodes = [t._grad_fn or (t._accumulate_grad() if t._rg else None) for t in inputs]
         node._next_nodes = tuple(nodes)
-        node._next_nrs = _shared(tuple([t._output_nr for t in inputs]))
+        node._next_nrs = _shared[tuple([t._output_nr for t in inputs])]
         node.needs_input_grad = tuple(
             [isinstance(a, _node.Tensor) and a.requires_grad for a in args]
         )
@@ -318,8 +318,8 @@ class NumpyFunction(Function):
                 nodes.append(t._grad_fn or (t._accumulate_grad() if t._rg else None))
                 nrs.append(t._output_nr)
                 needs.append(t._rg)
-        node._next_nodes, node._next_nrs = tuple(nodes), _shared(tuple(nrs))
-        node.needs_input_grad = _shared(tuple(needs))
+        node._next_nodes, node._next_nrs = tuple(nodes), _shared[tuple(nrs)]
+        node.needs_input_grad = _shared[tuple(needs)]
 
     @classmethod
     def call_forward(cls, ctx: Any, args: tuple[Any, ...], values: list[Any]) -> Any:
@@ -331,18 +331,19 @@ class NumpyFunction(Function):
         return grads if type(grads) is tuple else (grads,)
 
 
-# One tuple object per pattern of output numbers or flags: a graph's nodes nearly all hold
-# (0, 0) and (True, False), so they share those instead of holding a copy each.
-_patterns: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+class _Patterns(dict[tuple[Any, ...], tuple[Any, ...]]):
+    """One tuple object per pattern of output numbers or flags: ``_shared[p]`` is an equal
+    tuple made before, or ``p`` itself. A graph's nodes nearly all hold (0, 0) and
+    (True, False), so they share those instead of holding a copy each."""
+
+    def __missing__(self, pattern: tuple[Any, ...]) -> tuple[Any, ...]:
+        if len(self) >= 4096:  # (long patterns of many-input ops: keep the table small)
+            self.clear()
+        self[pattern] = pattern
+        return pattern
 
 
-def _shared(pattern: tuple[Any, ...]) -> tuple[Any, ...]:
-    shared = _patterns.get(pattern)
-    if shared is None:
-        if len(_patterns) >= 4096:  # (long patterns of many-input ops: keep the table small)
-            _patterns.clear()
-        shared = _patterns[pattern] = pattern
-    return shared
+_shared = _Patterns()
 
 
 def _device_error(cls: type[Function], args: tuple[Any, ...]) -> None:

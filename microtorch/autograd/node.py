@@ -90,6 +90,8 @@ class Node:
 
     def pre_hooks(self, grad_outputs: list[Any]) -> list[Any]:
         """Run the hooks registered on this node's outputs: they may replace a gradient."""
+        if not (self._pre_hooks or self._tensor_hooks or self._retain_grad):
+            return grad_outputs  # (most nodes have none)
         for hook in self._pre_hooks:
             new = hook(tuple(_tensors(grad_outputs)))
             if new is not None:
