@@ -110,7 +110,7 @@ class BackwardNode(Node):
         # What forward passed to save_for_backward, now that the outputs exist: each value
         # with its memory's version, and which output or input tensor it is (for messages).
         kept: list[SavedTensor | None] = []
-        for value in self._saved:
+        for value in self._saved or ():
             kept.append(None if value is None else _saved(value, inputs, outputs, results))
         self._saved = tuple(kept)
 
