@@ -70,11 +70,15 @@ def backward(
         for _ in run_backward(roots, bool(retain_graph)):
             pass
         return
-    targets = _targets(_as_list(inputs))
+    wanted = _as_list(inputs)
+    for t in wanted:  # as PyTorch: a non-leaf input keeps its .grad from now on
+        if t.grad_fn is not None:
+            t.retain_grad()  # (its hook adds the gradient in, this pass and later ones)
+    targets = _targets(wanted)
     for node, grad_outputs, _ in run_backward(roots, bool(retain_graph), set(targets)):
         for t, output_nr in targets.get(node, ()):
-            if grad_outputs[output_nr] is not None:
-                t._add_to_grad(grad_outputs[output_nr], out_of_place=t.grad_fn is not None)
+            if t.grad_fn is None and grad_outputs[output_nr] is not None:
+                t._add_to_grad(grad_outputs[output_nr])
 
 
 def grad(

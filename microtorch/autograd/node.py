@@ -17,7 +17,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "next_sequence_nr", "op_name"]
+__all__ = [
+    "Node",
+    "AccumulateGrad",
+    "RemovableHandle",
+    "move_retain_grad",
+    "next_sequence_nr",
+    "op_name",
+]
 
 # Set by microtorch.tensor when it is imported: the one link from autograd up to the tensor
 # layer, because what autograd hands out (op results, gradients for hooks) are Tensors.
@@ -151,6 +158,19 @@ class AccumulateGrad(Node):
         if grad_outputs[0] is not None and self.variable._rg:  # (requires_grad_(False) since?)
             self.variable._add_to_grad(grad_outputs[0])
         return ()
+
+
+def move_retain_grad(t: Any, old: Node | None) -> None:
+    """After ``t`` got a new ``grad_fn`` (an in-place change): its ``retain_grad()`` moves from
+    ``old`` to it, as in PyTorch, so ``t.grad`` is the gradient of ``t``'s current values."""
+    if old is None or not t._retains or old is t._grad_fn:
+        return
+    for nr, ref in list(old._retain_grad.items()):
+        if ref() is t:
+            del old._retain_grad[nr]  # type: ignore[attr-defined]  # (a dict once registered)
+    t._retains = False
+    if t._grad_fn is not None:
+        t.retain_grad()
 
 
 def call_tensor_hook(hook: Callable[..., Any], grad: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ import numpy as np
 
 from microtorch.autograd.function import BackwardNode, NumpyFunction
 from microtorch.autograd.grad_mode import enable_grad
-from microtorch.autograd.node import Node, next_sequence_nr, op_name
+from microtorch.autograd.node import Node, move_retain_grad, next_sequence_nr, op_name
 from microtorch.autograd.versions import version_of
 
 __all__ = ["as_view", "refresh", "rebase", "AsStrided", "CopySlices", "storage_positions"]
@@ -82,6 +82,7 @@ def refresh(view: Any) -> None:
         with enable_grad():
             out = AsStrided.apply(base, view._data)
         view._grad_fn, view._output_nr, view._rg = out._grad_fn, 0, True
+        move_retain_grad(view, node)
 
 
 class CopySlices(Node):
@@ -118,6 +119,8 @@ class CopySlices(Node):
 def rebase(view: Any, fn: BackwardNode) -> None:
     """After the in-place op ``fn`` wrote through ``view``: rewrite the base's graph."""
     base = view._base
+    old = base._grad_fn
     base._grad_fn, base._output_nr, base._rg = CopySlices(base, view, fn), 0, True
+    move_retain_grad(base, old)
     view._view_version = -1  # out of date: refresh gives it its new grad_fn
     refresh(view)  # the view itself now reads its values out of the base: AsStridedBackward0

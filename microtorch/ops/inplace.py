@@ -16,7 +16,7 @@ import numpy as np
 from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
-from microtorch.autograd.node import op_name
+from microtorch.autograd.node import move_retain_grad, op_name
 from microtorch.autograd.versions import bump_version
 from microtorch.ops._broadcast import unbroadcast
 
@@ -135,7 +135,9 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     out = op(old, *args, **kwargs)
     _write(t, out._data, name)
     if t._base is None:
+        before = t._grad_fn
         t._grad_fn, t._output_nr, t._rg = out._grad_fn, out._output_nr, True
+        move_retain_grad(t, before)
     else:  # written through a view: the base's graph is rewritten, as PyTorch does
         views.rebase(t, out._grad_fn)
     return t

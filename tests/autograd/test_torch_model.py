@@ -932,7 +932,49 @@ def grad_reset_between_backwards(L: ModuleType) -> Any:
     return first, x.grad, second is x.grad
 
 
+def backward_with_an_intermediate_input_retains_its_grad(L: ModuleType) -> Any:
+    x = L.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = x[1]
+    v.backward(inputs=[v], retain_graph=True)  # as retain_grad(): the .grad stays with v
+    flag = v.retains_grad
+    (g,) = L.autograd.grad(v * 3, [x])  # v's retained grad gets this pass's gradient too
+    return flag, v.grad, g, x.grad
+
+
+def retain_grad_follows_an_in_place_change(L: ModuleType) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.mul_(3)  # y.grad is the gradient of the new y, not of the values before
+    y.sum().backward()
+    return y.grad, x.grad
+
+
+def retain_grad_of_a_view_follows_its_base(L: ModuleType) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    v = y[0]
+    v.retain_grad()
+    y.mul_(3)  # v's grad_fn becomes AsStridedBackward0; its retain_grad() goes with it
+    (v * 5).backward()
+    return v.grad, x.grad, node(v)
+
+
+def retain_grad_of_a_view_changed_in_place(L: ModuleType) -> Any:
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    v = y[0]
+    v.retain_grad()
+    v.mul_(3)
+    (v * 5).backward()
+    return v.grad, x.grad, node(v), node(y)
+
+
 PARTIAL_CASES = cases(
+    backward_with_an_intermediate_input_retains_its_grad,
+    retain_grad_follows_an_in_place_change,
+    retain_grad_of_a_view_follows_its_base,
+    retain_grad_of_a_view_changed_in_place,
     grad_to_an_intermediate_fires_only_the_hooks_above_it,
     grad_to_an_intermediate_frees_only_what_ran,
     grad_then_backward_through_the_part_that_ran,
