@@ -3,7 +3,7 @@
 Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
 """
 
-from microtorch import autograd
+from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.autograd import (
     enable_grad,
@@ -166,4 +166,7 @@ def __getattr__(name: str) -> object:
         from microtorch import serialization
 
         return getattr(serialization, name)
-    raise AttributeError(f"module 'microtorch' has no attribute '{name}'")
+    return _not_found(name)  # raises; for what PyTorch has and microtorch not, says what to use
+
+
+_not_found = _coverage.module_getattr("torch", __name__)
