@@ -129,6 +129,11 @@ from microtorch.tensor import Size, Tensor
 
 clip = clamp
 FloatTensor = Tensor
+# PyTorch's other names for the same functions:
+concat = concatenate = cat
+absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
+swapaxes = swapdims = transpose
+square = Tensor.square
 
 __all__ = [
     "Generator", "Size", "Tensor", "abs", "add", "addmm", "amax", "amin", "arange", "argmax",
@@ -148,6 +153,10 @@ __all__ = [
     "short", "sigmoid", "sin", "softmax", "split", "sqrt", "squeeze", "stack", "std", "sub",
     "sum", "t", "tanh", "tensor", "transpose", "uint8", "unbind", "unsqueeze", "var", "where",
     "zeros", "zeros_like",
+]  # fmt: skip
+__all__ += [
+    "absolute", "concat", "concatenate", "divide", "multiply", "negative", "square", "subtract",
+    "swapaxes", "swapdims",
 ]  # fmt: skip
 __version__ = "0.1.0"
 

@@ -707,6 +707,10 @@ class Tensor(metaclass=_TensorMeta):
     split, chunk, unbind = join.split, join.chunk, join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
+    # PyTorch's other names for the same methods:
+    absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
+    swapaxes = swapdims = transpose
+    logical_and, logical_or, ndimension = ew.logical_and, ew.logical_or, dim
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
