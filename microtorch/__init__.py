@@ -160,10 +160,11 @@ __all__ += [
 ]  # fmt: skip
 __version__ = "0.1.0"
 
-from microtorch import cuda, nn, optim, utils  # noqa: E402 - after the core they are built on
+from microtorch import cuda, nn, optim, testing, utils  # noqa: E402 - after the core they use
 from microtorch.ops.elementwise import allclose, equal, isclose  # noqa: E402
 
 __all__ += ["allclose", "cuda", "equal", "isclose", "load", "nn", "optim", "save", "utils"]
+__all__ += ["testing"]
 from microtorch.ops.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
