@@ -32,6 +32,7 @@ _SAMPLER = "pass shuffle=True to DataLoader, or index a Subset"
 _SCHEDULE = "use StepLR, MultiStepLR, ExponentialLR or LambdaLR (a LambdaLR can do any shape)"
 _INPLACE = "assign the out-of-place result, e.g. x = x.{0}() or x.copy_(x.{0}())"
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
+_HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it out with tensor operations, e.g. {0}"
 
 NOT_COVERED: dict[str, dict[str, str]] = {
@@ -158,6 +159,20 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "ParameterDict": "use nn.ModuleDict, or register each nn.Parameter as an attribute",
         "DataParallel": "use a single process on the CPU", "ZeroPad2d": "use torch.cat with zeros",
         "Fold": "slice and stack", "Unfold": "slice and stack", "Dropout1d": "use nn.Dropout",
+    },
+    "torch.nn.Module": {
+        "half": "keep the model in float32 (model.float())", "bfloat16": "keep it in float32",
+        "type": "use model.float() or model.double()", "compile": "run the model as plain Python",
+        "register_full_backward_hook": _HOOK, "register_backward_hook": _HOOK,
+        "register_full_backward_pre_hook": _HOOK, "share_memory": "use a single process",
+        "to_empty": "build the model on the CPU",
+        "get_parameter": "use dict(model.named_parameters())",
+        "get_buffer": "use dict(model.named_buffers())",
+    },
+    "torch.nn.utils": {
+        "parameters_to_vector": _PLAIN.format("torch.cat([p.view(-1) for p in params])"),
+        "vector_to_parameters": "copy_ slices of the vector into each parameter under no_grad",
+        "rnn": _RNN, "weight_norm": "use the plain layer", "spectral_norm": "use the plain layer",
     },
     "torch.nn.functional": {
         "grid_sample": "use PyTorch", "interpolate": _PLAIN.format("x[:, :, idx] indexing"),
