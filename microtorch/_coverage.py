@@ -26,14 +26,18 @@ _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the na
 _INDEX = "index with an integer tensor instead, e.g. x[idx] or x[torch.arange(n), idx]"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
 _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
-_MASK = "compare aranges for the mask, e.g. torch.arange(n)[:, None] >= torch.arange(n)"
+_TRIL = "multiply by a mask: x * (torch.arange(n)[:, None] >= torch.arange(n))"
+_TRIU = "multiply by a mask: x * (torch.arange(n)[:, None] <= torch.arange(n))"
 _EXACT = "set the size, e.g. nn.Linear(in_features, out_features)"
 _SAMPLER = "pass shuffle=True to DataLoader, or index a Subset"
-_SCHEDULE = "use StepLR, MultiStepLR, ExponentialLR or LambdaLR (a LambdaLR can do any shape)"
+_SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
+_UPSAMPLE = (
+    "index with repeated positions: x[:, :, i][:, :, :, i] with i = torch.arange(2 * n) // 2"
+)
 _INPLACE = "assign the out-of-place result, e.g. x = x.{0}() or x.copy_(x.{0}())"
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
-_PLAIN = "write it out with tensor operations, e.g. {0}"
+_PLAIN = "write it with tensor operations: {0}"
 
 NOT_COVERED: dict[str, dict[str, str]] = {
     "torch": {
@@ -45,7 +49,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "profiler": "time the code with time.perf_counter", "hub": "load weights with PyTorch",
         "quantization": "train in float32", "func": _LOOP, "vmap": _LOOP,
         "einsum": "write it with matmul, permute, unsqueeze and sum",
-        "tensordot": "reshape both to 2-d and use matmul", "tril": _MASK, "triu": _MASK,
+        "tensordot": "reshape both to 2-d and use matmul", "tril": _TRIL, "triu": _TRIU,
         "outer": _PLAIN.format("a[:, None] * b[None, :]"),
         "diag": _PLAIN.format("torch.eye(n) * v, or x[torch.arange(n), torch.arange(n)]"),
         "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"),
@@ -60,7 +64,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "movedim": "use permute", "moveaxis": "use permute", "broadcast_to": "use x.expand(shape)",
         "as_strided": "use view, reshape or expand", "hstack": "use torch.cat or torch.stack",
         "vstack": "use torch.cat or torch.stack", "column_stack": "use torch.stack(xs, dim=1)",
-        "median": _PLAIN.format("x.sort().values[n // 2]"), "quantile": "sort and index",
+        "median": _PLAIN.format("x.sort().values[(n - 1) // 2]"), "quantile": "sort and index",
         "mode": _NUMPY, "kthvalue": "sort and index", "std_mean": "call torch.std and torch.mean",
         "var_mean": "call torch.var and torch.mean",
         "count_nonzero": _PLAIN.format("(x != 0).sum()"),
@@ -99,10 +103,10 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "index_add_": _SCATTER, "repeat": _REPEAT, "repeat_interleave": _REPEAT, "tile": _REPEAT,
         "flip": _INDEX, "roll": "use torch.cat of two slices", "unfold": "slice and stack",
         "diag": _PLAIN.format("x[torch.arange(n), torch.arange(n)]"),
-        "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"), "tril": _MASK,
-        "triu": _MASK, "tril_": _MASK, "triu_": _MASK, "outer": _PLAIN.format("a[:, None] * b"),
+        "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"), "tril": _TRIL,
+        "triu": _TRIU, "tril_": _TRIL, "triu_": _TRIU, "outer": _PLAIN.format("a[:, None] * b"),
         "unique": _NUMPY, "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
-        "median": _PLAIN.format("x.sort().values[n // 2]"), "mode": _NUMPY,
+        "median": _PLAIN.format("x.sort().values[(n - 1) // 2]"), "mode": _NUMPY,
         "quantile": "sort and index", "kthvalue": "sort and index",
         "count_nonzero": _PLAIN.format("(x != 0).sum()"), "argwhere": "use x.nonzero()",
         "nan_to_num": _PLAIN.format("torch.where(x.isnan(), 0, x)"),
@@ -148,8 +152,10 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "LogSigmoid": _PLAIN.format("-torch.log1p(torch.exp(-x))"),
         "SmoothL1Loss": "use nn.L1Loss or nn.MSELoss", "HuberLoss": "use nn.L1Loss or nn.MSELoss",
         "KLDivLoss": _PLAIN.format("(p * (p.log() - log_q)).sum() / batch_size"),
-        "CTCLoss": "use PyTorch", "TripletMarginLoss": _LOOP, "CosineEmbeddingLoss": _LOOP,
-        "Upsample": _PLAIN.format("x[:, :, idx][:, :, :, idx] with idx = torch.arange(2 * n) // 2"),
+        "CTCLoss": "use PyTorch",
+        "TripletMarginLoss": _PLAIN.format("(d(a, p) - d(a, n) + margin).clamp(min=0).mean()"),
+        "CosineEmbeddingLoss": "write it with tensor operations",
+        "Upsample": _UPSAMPLE,
         "Unflatten": "use x.view(batch_size, ...)",
         "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
@@ -175,7 +181,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "rnn": _RNN, "weight_norm": "use the plain layer", "spectral_norm": "use the plain layer",
     },
     "torch.nn.functional": {
-        "grid_sample": "use PyTorch", "interpolate": _PLAIN.format("x[:, :, idx] indexing"),
+        "grid_sample": "use PyTorch", "interpolate": _UPSAMPLE,
         "pad": "use torch.cat with zeros, or slice-assign into torch.zeros",
         "scaled_dot_product_attention": _ATTENTION, "multi_head_attention_forward": _ATTENTION,
         "normalize": _PLAIN.format("x / x.norm(dim=1, keepdim=True)"),
@@ -188,7 +194,8 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "relu6": _PLAIN.format("x.clamp(0, 6)"), "hardtanh": _PLAIN.format("x.clamp(-1, 1)"),
         "logsigmoid": _PLAIN.format("-torch.log1p(torch.exp(-x))"),
         "mish": _PLAIN.format("x * torch.tanh(torch.log1p(torch.exp(x)))"),
-        "softmin": _PLAIN.format("F.softmax(-x, dim)"), "gumbel_softmax": _LOOP,
+        "softmin": _PLAIN.format("F.softmax(-x, dim)"),
+        "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
         "kl_div": _PLAIN.format("(p * (p.log() - log_q)).sum() / batch_size"),
         "smooth_l1_loss": "use F.l1_loss or F.mse_loss",
         "huber_loss": "use F.l1_loss or F.mse_loss",
@@ -199,7 +206,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "group_norm": "use F.batch_norm or F.layer_norm",
     },
     "torch.nn.init": {
-        "trunc_normal_": _PLAIN.format("nn.init.normal_(w, std=s), then clamp w.data"),
+        "trunc_normal_": "use nn.init.normal_(w, std=s), then w.data.clamp_(-2 * s, 2 * s)",
         "orthogonal_": _NUMPY + " (numpy.linalg.qr), then copy_ it in",
         "sparse_": "use dense weights",
     },
@@ -209,8 +216,9 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "RAdam": "use optim.Adam", "LBFGS": "use optim.Adam or optim.SGD",
     },
     "torch.optim.lr_scheduler": {
-        "CosineAnnealingLR": _SCHEDULE, "CosineAnnealingWarmRestarts": _SCHEDULE,
-        "OneCycleLR": _SCHEDULE, "CyclicLR": _SCHEDULE, "LinearLR": _SCHEDULE,
+        "CosineAnnealingLR": "use LambdaLR(opt, lambda e: (1 + math.cos(math.pi * e / T)) / 2)",
+        "LinearLR": "use LambdaLR(opt, lambda e: min(1.0, (e + 1) / warmup))",
+        "CosineAnnealingWarmRestarts": _SCHEDULE, "OneCycleLR": _SCHEDULE, "CyclicLR": _SCHEDULE,
         "SequentialLR": _SCHEDULE, "ReduceLROnPlateau": "lower the rate yourself when loss stalls",
     },
     "torch.autograd": {
