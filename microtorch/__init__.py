@@ -3,7 +3,7 @@
 Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
 """
 
-from microtorch import autograd
+from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.autograd import (
     enable_grad,
@@ -129,6 +129,11 @@ from microtorch.tensor import Size, Tensor
 
 clip = clamp
 FloatTensor = Tensor
+# PyTorch's other names for the same functions:
+concat = concatenate = cat
+absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
+swapaxes = swapdims = transpose
+square = Tensor.square
 
 __all__ = [
     "Generator", "Size", "Tensor", "abs", "add", "addmm", "amax", "amin", "arange", "argmax",
@@ -149,12 +154,17 @@ __all__ = [
     "sum", "t", "tanh", "tensor", "transpose", "uint8", "unbind", "unsqueeze", "var", "where",
     "zeros", "zeros_like",
 ]  # fmt: skip
+__all__ += [
+    "absolute", "concat", "concatenate", "divide", "multiply", "negative", "square", "subtract",
+    "swapaxes", "swapdims",
+]  # fmt: skip
 __version__ = "0.1.0"
 
-from microtorch import cuda, nn, optim, utils  # noqa: E402 - after the core they are built on
+from microtorch import cuda, nn, optim, testing, utils  # noqa: E402 - after the core they use
 from microtorch.ops.elementwise import allclose, equal, isclose  # noqa: E402
 
 __all__ += ["allclose", "cuda", "equal", "isclose", "load", "nn", "optim", "save", "utils"]
+__all__ += ["testing"]
 from microtorch.ops.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
@@ -166,4 +176,7 @@ def __getattr__(name: str) -> object:
         from microtorch import serialization
 
         return getattr(serialization, name)
-    raise AttributeError(f"module 'microtorch' has no attribute '{name}'")
+    return _not_found(name)  # raises; for what PyTorch has and microtorch not, says what to use
+
+
+_not_found = _coverage.module_getattr("torch", __name__)

@@ -17,11 +17,11 @@ import contextlib
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from microtorch import _tensor_str
+from microtorch import _coverage, _tensor_str
 from microtorch.autograd import node as _node
 from microtorch.autograd import views
 from microtorch.autograd.grad_mode import state as _grad_state
@@ -73,7 +73,16 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
-class Tensor:
+class _TensorMeta(type):
+    """Tensor's type (PyTorch's is ``torch._C._TensorMeta``): ``Tensor.to_sparse`` explains."""
+
+    if not TYPE_CHECKING:  # (to mypy, a __getattr__ would make every name exist)
+
+        def __getattr__(cls, name: str) -> Any:
+            raise _coverage.missing("torch.Tensor", name, cls, f"type object '{cls.__name__}'")
+
+
+class Tensor(metaclass=_TensorMeta):
     """A multi-dimensional array that can record the operations applied to it."""
 
     __slots__ = (
@@ -106,6 +115,15 @@ class Tensor:
         else:
             data = np.array(args[0] if args else [], dtype=get_default_dtype().numpy)
         return plain_tensor(data, kind=cls)
+
+    if not TYPE_CHECKING:  # (to mypy, a __getattr__ would make every name exist)
+
+        def __getattr__(self, name: str) -> Any:
+            # Reached only when normal lookup fails, so it costs the hot paths nothing. PyTorch
+            # names microtorch does not cover say what to use instead (see _coverage.py).
+            if hasattr(type(self), name):  # a property or slot raised AttributeError: re-raise
+                return object.__getattribute__(self, name)
+            raise _coverage.missing("torch.Tensor", name, self, f"'{type(self).__name__}' object")
 
     # --- the fields ---------------------------------------------------------------------
     @property
@@ -689,6 +707,10 @@ class Tensor:
     split, chunk, unbind = join.split, join.chunk, join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
+    # PyTorch's other names for the same methods:
+    absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
+    swapaxes = swapdims = transpose
+    logical_and, logical_or, ndimension = ew.logical_and, ew.logical_or, dim
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""

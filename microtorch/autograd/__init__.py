@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from microtorch import _coverage
 from microtorch.autograd import node as _node
 from microtorch.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from microtorch.autograd.engine import (
@@ -127,3 +128,8 @@ def _targets(tensors: Sequence[Any]) -> dict[Any, list[tuple[Any, int]]]:
         node = input_node(t)
         targets.setdefault(node, []).append((t, t._output_nr if t.grad_fn is not None else 0))
     return targets
+
+
+# PyTorch names microtorch does not cover raise an error that says what to use instead.
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _coverage.module_getattr("torch.autograd", __name__)

@@ -1,5 +1,8 @@
 """``microtorch.nn``: modules, layers, losses, ``functional`` and ``init``, as in PyTorch."""
 
+from typing import TYPE_CHECKING
+
+from microtorch import _coverage
 from microtorch.nn import functional, init, utils
 from microtorch.nn.activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
@@ -24,3 +27,8 @@ __all__ = [
     "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "Softmax", "Tanh", "functional", "init", "utils",
 ]  # fmt: skip
+
+
+# PyTorch names microtorch does not cover raise an error that says what to use instead.
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _coverage.module_getattr("torch.nn", __name__)

@@ -8,10 +8,11 @@ Each function records the same graph PyTorch 2.13 records for the same call, so 
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from microtorch import _coverage
 from microtorch.autograd.versions import bump_version
 from microtorch.autograd.views import as_view
 from microtorch.creation import default_generator
@@ -208,3 +209,8 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
             f", num_classes is {n})"
         )
     return plain_tensor((data[..., None] == np.arange(n)).astype(np.int64))
+
+
+# PyTorch names microtorch does not cover raise an error that says what to use instead.
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _coverage.module_getattr("torch.nn.functional", __name__)

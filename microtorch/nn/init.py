@@ -10,9 +10,11 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from microtorch import _coverage
 from microtorch.autograd.versions import bump_version
 from microtorch.creation import Generator, default_generator
 from microtorch.tensor import Tensor
@@ -162,3 +164,8 @@ def kaiming_normal_(
 
 def _warn_empty() -> None:
     warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+
+
+# PyTorch names microtorch does not cover raise an error that says what to use instead.
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _coverage.module_getattr("torch.nn.init", __name__)

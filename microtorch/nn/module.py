@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch import _coverage
 from microtorch.autograd.function import _scope_stack
 from microtorch.autograd.versions import bump_version
 from microtorch.nn import state_dict as _state
@@ -185,7 +186,8 @@ class Module:
         for registry in ("_parameters", "_buffers", "_modules"):
             if name in d.get(registry, ()):
                 return d[registry][name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        # PyTorch methods microtorch does not cover say what to use instead (see _coverage.py).
+        raise _coverage.missing("torch.nn.Module", name, self, f"'{type(self).__name__}' object")
 
     def __delattr__(self, name: str) -> None:
         if name in self._parameters or name in self._buffers or name in self._modules:

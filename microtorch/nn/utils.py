@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from microtorch import _coverage
 from microtorch.autograd.versions import bump_version
 from microtorch.tensor import Tensor, plain_tensor
 
@@ -58,3 +60,8 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -
     for g in _grads(parameters):
         np.clip(g._data, -clip_value, clip_value, out=g._data)
         bump_version(g)
+
+
+# PyTorch names microtorch does not cover raise an error that says what to use instead.
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _coverage.module_getattr("torch.nn.utils", __name__)

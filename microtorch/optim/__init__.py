@@ -1,8 +1,16 @@
 """``microtorch.optim``: optimizers (``SGD``, ``Adam``, ``AdamW``) and ``lr_scheduler``."""
 
+from typing import TYPE_CHECKING
+
+from microtorch import _coverage
 from microtorch.optim import lr_scheduler
 from microtorch.optim.adam import Adam, AdamW
 from microtorch.optim.optimizer import Optimizer
 from microtorch.optim.sgd import SGD
 
 __all__ = ["SGD", "Adam", "AdamW", "Optimizer", "lr_scheduler"]
+
+
+# PyTorch names microtorch does not cover raise an error that says what to use instead.
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _coverage.module_getattr("torch.optim", __name__)

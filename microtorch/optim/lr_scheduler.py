@@ -7,8 +7,9 @@ into each parameter group's ``'lr'``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from microtorch import _coverage
 from microtorch.optim.optimizer import Optimizer
 
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR"]
@@ -130,3 +131,8 @@ class LambdaLR(LRScheduler):
 
     def get_lr(self) -> list[float]:
         return [base * f(self.last_epoch) for base, f in zip(self.base_lrs, self.lr_lambdas)]
+
+
+# PyTorch names microtorch does not cover raise an error that says what to use instead.
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _coverage.module_getattr("torch.optim.lr_scheduler", __name__)

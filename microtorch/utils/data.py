@@ -10,10 +10,11 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from microtorch import _coverage
 from microtorch.creation import Generator, default_generator
 from microtorch.ops.join import stack
 from microtorch.tensor import Tensor, plain_tensor
@@ -188,3 +189,8 @@ class DataLoader:
         if self.batch_size is None:
             return n
         return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+
+
+# PyTorch names microtorch does not cover raise an error that says what to use instead.
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _coverage.module_getattr("torch.utils.data", __name__)
