@@ -489,6 +489,8 @@ class Tensor(metaclass=_TensorMeta):
         elif out_of_place:
             self._grad = plain_tensor(self._grad._data + grad, self._device)
         else:
+            if inplace_ops.overlaps_itself(self._grad._data):  # an expanded .grad you assigned
+                raise RuntimeError(inplace_ops.OVERLAP_MESSAGE)
             self._grad._data += grad
             bump_version(self._grad)
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from microtorch import _coverage
 from microtorch.autograd.versions import bump_version
+from microtorch.ops.inplace import OVERLAP_MESSAGE, overlaps_itself
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]
@@ -17,7 +18,10 @@ __all__ = ["clip_grad_norm_", "clip_grad_value_"]
 
 def _grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
     params = [parameters] if isinstance(parameters, Tensor) else list(parameters)
-    return [p._grad for p in params if p._grad is not None]
+    grads = [p._grad for p in params if p._grad is not None]
+    if any(overlaps_itself(g._data) for g in grads):  # (before any is changed, as PyTorch)
+        raise RuntimeError(OVERLAP_MESSAGE)  # an expanded .grad: one place for many elements
+    return grads
 
 
 def clip_grad_norm_(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["unbroadcast", "broadcast_error"]
+__all__ = ["unbroadcast", "expand", "broadcast_error"]
 
 
 def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -23,6 +23,15 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     summed = grad.sum(axis=axes)
     # Reshape only to put back size-1 dimensions: a fresh array can become .grad uncopied.
     return summed if summed.shape == shape else summed.reshape(shape)
+
+
+def expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """``a`` repeated along the dimensions it is broadcast over, without a copy (stride 0):
+    as PyTorch's ``expand``, writeable where ``a`` is (``np.broadcast_to`` alone is read-only).
+    Writing one element writes them all; in-place ops refuse it (see ``ops/inplace.py``)."""
+    out = np.broadcast_to(a, shape)
+    out.flags.writeable = a.flags.writeable
+    return out
 
 
 def broadcast_error(a: tuple[int, ...], b: tuple[int, ...]) -> RuntimeError:

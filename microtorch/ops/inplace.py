@@ -8,6 +8,7 @@ makes the op's node the tensor's new ``grad_fn``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -121,19 +122,20 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     _check_allowed(t, name, recording)
     if name != "index_put_":  # (x[i] += 1 writes x[i] back into itself: that is fine)
         _check_overlap(t, args)
+    places = written_places(t._data, name, args) if overlaps_itself(t._data) else None
     if not recording:
-        if name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
+        if places is None and name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
             return t
         with grad_mode.no_grad():
             out = op(t.detach(), *args, **kwargs)
-        _write(t, out._data, name)
+        _write(t, out._data, name, places)
         return t
     # The op's backward may need the old values, which the write below overwrites: the op
     # runs on a copy that stands for them in the graph (same grad_fn as t).
     old = _node.op_result(t._data.copy(), t.grad_fn, t._output_nr, t._device)
     old._rg = t.requires_grad
     out = op(old, *args, **kwargs)
-    _write(t, out._data, name)
+    _write(t, out._data, name, places)
     if t._base is None:
         before = t._grad_fn
         t._grad_fn, t._output_nr, t._rg = out._grad_fn, out._output_nr, True
@@ -219,7 +221,60 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     return True
 
 
-def _write(t: Any, data: np.ndarray, name: str) -> None:
+def overlaps_itself(a: np.ndarray) -> bool:
+    """Do several elements of ``a`` sit at one place in memory (an expanded tensor)?"""
+    return any(stride == 0 and size > 1 for size, stride in zip(a.shape, a.strides))
+
+
+OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+_DEPRECATED_ON_EXPANDED = (
+    "Use of {} on expanded tensors is deprecated. Please clone() the tensor before performing "
+    "this operation. This also applies to advanced indexing e.g. tensor[{}] = {}"
+)
+
+
+def written_places(target: np.ndarray, name: str, args: tuple[Any, ...]) -> np.ndarray:
+    """Which elements of an expanded ``target`` the op writes, where PyTorch lets it: every
+    one for ``fill_`` and ``zero_`` (one value), the indexed ones for ``x[i] = v`` when they
+    are at distinct places, the masked ones for ``masked_fill_`` (deprecated, with PyTorch's
+    warning); anything else raises PyTorch's error."""
+    places = np.zeros(target.shape, bool)
+    if name == "zero_" or (name == "fill_" and not isinstance(args[0], _node.Tensor)):
+        places[...] = True
+    elif name == "index_put_":
+        items = args[0] if isinstance(args[0], tuple) else (args[0],)
+        key = tuple(i._data if isinstance(i, _node.Tensor) else i for i in items)
+        if not any(_advanced_item(i) for i in key):
+            if overlaps_itself(target[key]):  # x[:] = v writes one place many times
+                raise RuntimeError(OVERLAP_MESSAGE)
+        else:
+            _deprecated("index_put_", "indices", "tensor")
+            mask = len(key) == 1 and getattr(key[0], "dtype", None) == np.bool_
+            if mask and np.ndim(getattr(args[1], "_data", args[1])) == 0:  # PyTorch's x[m] = 1
+                _deprecated("masked_fill_", "mask", "scalar")
+        places[key] = True
+    elif name == "masked_fill_":
+        _deprecated("masked_fill_", "mask", "scalar")
+        places[np.broadcast_to(args[0]._data, target.shape)] = True
+    else:
+        raise RuntimeError(OVERLAP_MESSAGE)
+    return places
+
+
+def _deprecated(op: str, index: str, value: str) -> None:
+    text = _DEPRECATED_ON_EXPANDED.format(op, index, value)
+    warnings.warn(text, UserWarning, stacklevel=5)  # (at the line of yours that wrote)
+
+
+def _advanced_item(item: Any) -> bool:
+    # an index array (or a list of them) rather than an int, a slice, None or ...
+    return isinstance(item, (list, np.ndarray)) or type(item) is bool
+
+
+def _write(t: Any, data: np.ndarray, name: str, places: np.ndarray | None = None) -> None:
     target = t._data
     if data.shape != target.shape:
         raise RuntimeError(
@@ -232,11 +287,9 @@ def _write(t: Any, data: np.ndarray, name: str) -> None:
             f"{_legacy(target.dtype)} (in {name}: convert first, e.g. x = x.float())"
         )
     if not target.flags.writeable:
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation."
-        )
-    np.copyto(target, data, casting="unsafe")
+        raise RuntimeError(OVERLAP_MESSAGE)
+    # (an expanded target: only the places the op writes, each written once; see above)
+    np.copyto(target, data, casting="unsafe", where=True if places is None else places)
     bump_version(t)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import int64
+from microtorch.ops._broadcast import expand
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand, wrap
 
@@ -49,7 +50,7 @@ def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...]
     # Put the reduced dimensions back as size 1, then broadcast to the input's shape.
     if not keep and axes:
         grad = np.expand_dims(grad, axes)
-    return np.broadcast_to(grad, shape)
+    return expand(grad, shape)
 
 
 class Sum(NumpyFunction):
@@ -66,7 +67,7 @@ class Sum(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.broadcast_to(grad_output, ctx.shape)  # the same value, for every element
+        return expand(grad_output, ctx.shape)  # the same value, for every element
 
 
 class SumDim(NumpyFunction):
@@ -102,7 +103,7 @@ class Mean(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.broadcast_to(grad_output / ctx.n, ctx.shape)
+        return np.broadcast_to(grad_output, ctx.shape) / ctx.n
 
 
 class MeanDim(NumpyFunction):
@@ -121,7 +122,7 @@ class MeanDim(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         n = int(np.prod([ctx.shape[d] for d in ctx.axes]))
-        return _expand_back(grad_output / n, ctx.shape, ctx.axes, ctx.keepdim)
+        return _expand_back(grad_output, ctx.shape, ctx.axes, ctx.keepdim) / n
 
 
 class _Extreme(NumpyFunction):

@@ -14,6 +14,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.views import as_view
+from microtorch.ops._broadcast import expand as expanded
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
@@ -192,7 +193,7 @@ class Expand(NumpyFunction):
     @staticmethod
     def forward(ctx, a, shape):
         ctx.shape = a.shape
-        return np.broadcast_to(a, shape)
+        return expanded(a, shape)
 
     @staticmethod
     def backward(ctx, grad_output):

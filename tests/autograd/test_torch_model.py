@@ -197,7 +197,6 @@ def row_pow_in_place_under_no_grad(L: ModuleType) -> Any:
 # Cases that still fail, by function name -> what is wrong (issue 12). The other cases of the
 # issue's table and families pass since the autograd rewrite (their entries were removed here).
 XFAIL: dict[str, str] = {
-    "expand_assigned_into": "x.expand(...)[0] = v refused, yet that row has one place each",
     "view_follows_its_base_into_requires_grad": "a view does not follow base.requires_grad_()",
     "hooks_in_order_over_several_roots": "several roots: hooks run in another order",
     "saved_tensor_detached_in_place": "a saved tensor detached in place is used as it is",
