@@ -99,7 +99,9 @@ class Tensor(metaclass=_TensorMeta):
     _grad: Tensor | None = None
     _base: Tensor | None = None  # the tensor this one is a view of (its memory, its version count)
     _view_version: int = 0  # a view's version when its grad_fn was last set (see grad_fn)
-    _multi_output_view: bool = False  # a view from unbind/split/chunk (or a view of one)
+    # how a view was made (PyTorch's CreationMeta; see autograd/views.py): "default", or
+    # "multi_output" (by unbind, split, chunk) or "no_grad" (in no_grad mode), or of such a view
+    _creation: str = "default"
     _hooks: list[Callable[[Tensor], Tensor | None]] | None = None
     _acc: weakref.ref[AccumulateGrad] | None = None
     _retains: bool = False

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from microtorch import _coverage
 from microtorch.autograd import node as _node
+from microtorch.autograd import views
 from microtorch.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from microtorch.autograd.engine import (
     BackwardStep,
@@ -116,8 +117,18 @@ def grad(
                 f"The differentiated Tensor at index {i} appears to not have been used in the "
                 "graph. Set allow_unused=True if this is the desired behavior."
             )
-        result.append(None if g is None else _node.plain_tensor(g))  # (as PyTorch: may be stride-0)
+        result.append(None if g is None else _result(g))
     return tuple(result)
+
+
+def _result(grad: Any) -> Any:
+    # As in PyTorch, a gradient that backward made as a view of another (a sum's is the
+    # incoming gradient expanded, stride 0) is a view, made in no_grad mode (see views.py).
+    t = _node.plain_tensor(grad)
+    if grad.base is not None:
+        with no_grad():
+            views.as_view(t, _node.plain_tensor(grad.base))
+    return t
 
 
 def _targets(tensors: Sequence[Any]) -> dict[Any, list[tuple[Any, int]]]:

@@ -209,7 +209,7 @@ class Function:
                 device = a._device if device is None else device
                 if a._device is not device:
                     _device_error(cls, args)
-                if a._base is not None:
+                if a._base is not None and _state.grad_enabled:
                     a._refresh_view()  # (PyTorch's error, for a view it no longer lets you use)
                 record = record or a._rg
                 inputs.append(a)

@@ -16,21 +16,60 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd import grad_mode
 from microtorch.autograd.function import BackwardNode, NumpyFunction
 from microtorch.autograd.grad_mode import enable_grad
 from microtorch.autograd.node import Node, move_retain_grad, next_sequence_nr, op_name
 from microtorch.autograd.versions import version_of
 
-__all__ = ["as_view", "refresh", "rebase", "AsStrided", "CopySlices", "storage_positions"]
+__all__ = [
+    "as_view", "rebase_message", "refresh", "rebase", "AsStrided", "CopySlices",
+    "storage_positions",
+]  # fmt: skip
 
 
 def as_view(out: Any, base: Any, multi_output: bool = False) -> Any:
-    """Mark ``out`` as a view of ``base`` (of its base, for a view of a view)."""
+    """Mark ``out`` as a view of ``base`` (of its base, for a view of a view), and how it was
+    made: in no_grad mode, or as one of several outputs (``unbind``). PyTorch refuses some
+    in-place changes of such views (see ``rebase_message``); a view of one inherits that."""
     out._base = base._base if base._base is not None else base
     out._view_version = version_of(out._data)
-    if multi_output or base._multi_output_view:  # unbind, split, chunk: see refresh
-        out._multi_output_view = True
+    made = "multi_output" if multi_output else "default"
+    if not grad_mode.state.grad_enabled:
+        made = "no_grad"
+    out._creation = base._creation if made == "default" else made
     return out
+
+
+def rebase_message(view: Any, indirect: bool) -> str:
+    """PyTorch's error when ``view`` (made in no_grad mode, or by ``unbind``...) is changed in
+    place, or (``indirect``) its base or another view of it was, with grad mode on."""
+    node = view._grad_fn
+    changed = "its base or another view of its base has been" if indirect else "is being"
+    if view._creation == "no_grad" or node is None:
+        made = (
+            "A view was created"
+            if node is None
+            else (
+                f"Output {view._output_nr} of {op_name(node)} is a view of a view which was created"
+            )
+        )
+        text = f"{made} in no_grad mode and {changed} modified inplace with grad mode enabled."
+    else:
+        text = f"Output {view._output_nr} of {op_name(node)} is a view and {changed} modified"
+        text += " inplace."
+    if view._creation == "multi_output":
+        return text + (
+            " This view is the output of a function that returns multiple views. Such functions "
+            "do not allow the output views to be modified inplace. You should replace the "
+            "inplace operation by an out-of-place one."
+        )
+    return text + (
+        " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+        "clarify your code by moving both the view and the inplace either both inside the "
+        "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+        "want the inplace to be tracked)."
+    )
 
 
 def storage_positions(a: np.ndarray, origin: np.ndarray) -> np.ndarray:
@@ -67,17 +106,10 @@ def refresh(view: Any) -> None:
     version = version_of(view._data)
     if view._view_version == version:
         return
-    node = view._grad_fn
-    if node is not None and view._multi_output_view:  # unbind, split, chunk: PyTorch refuses
-        op = op_name(node)
-        raise RuntimeError(
-            f"Output {view._output_nr} of {op} is a view and its base or another view of its "
-            "base has been modified inplace. This view is the output of a function that "
-            "returns multiple views. Such functions do not allow the output views to be "
-            "modified inplace. You should replace the inplace operation by an out-of-place one."
-        )
+    node, base = view._grad_fn, view._base
+    if view._creation != "default" and (node is not None or base.requires_grad):
+        raise RuntimeError(rebase_message(view, indirect=True))  # PyTorch refuses these views
     view._view_version = version
-    base = view._base
     if base.requires_grad and view._dtype.is_floating_point:
         with enable_grad():
             out = AsStrided.apply(base, view._data)

@@ -17,7 +17,7 @@ import numpy as np
 from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
-from microtorch.autograd.node import move_retain_grad, op_name
+from microtorch.autograd.node import move_retain_grad
 from microtorch.autograd.versions import bump_version
 from microtorch.ops._broadcast import unbroadcast
 
@@ -119,7 +119,7 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     recording = grad_mode.state.grad_enabled and (
         t.requires_grad or any(isinstance(a, _node.Tensor) and a.requires_grad for a in args)
     )
-    _check_allowed(t, name, recording)
+    _check_allowed(t, name, recording, args[0] if name == "index_put_" else None)
     if name != "index_put_":  # (x[i] += 1 writes x[i] back into itself: that is fine)
         _check_overlap(t, args)
     places = written_places(t._data, name, args) if overlaps_itself(t._data) else None
@@ -161,18 +161,22 @@ def _check_overlap(t: Any, args: tuple[Any, ...]) -> None:
                 )
 
 
-def _check_allowed(t: Any, name: str, recording: bool) -> None:
+def _written_view(t: Any, name: str, index: Any) -> Any:
+    # What PyTorch writes into for ``t[index] = v``: with ints and slices, the view t[index]
+    # (its Select or Slice node is the one its error names); else t itself (index_put_).
+    items = index if isinstance(index, tuple) else (index,)
+    if name != "index_put_" or any(_advanced_item(getattr(i, "_data", i)) for i in items):
+        return t
+    with grad_mode.enable_grad():
+        return t[index]
+
+
+def _check_allowed(t: Any, name: str, recording: bool, index: Any = None) -> None:
     # PyTorch's errors for in-place changes autograd could not follow.
     base = t._base
-    node = t._grad_fn
-    if recording and base is not None and node is not None and t._multi_output_view:
-        op = op_name(node)
-        raise RuntimeError(
-            f"Output {t._output_nr} of {op} is a view and is being modified inplace. "
-            "This view is the output of a function that returns multiple views. Such functions "
-            "do not allow the output views to be modified inplace. You should replace the "
-            "inplace operation by an out-of-place one."
-        )
+    if recording and base is not None and t._creation != "default":
+        written = _written_view(t, name, index)  # x[1] = v writes into the view x[1]
+        raise RuntimeError(views.rebase_message(written, indirect=False))
     if grad_mode.state.grad_enabled and t._rg and t.grad_fn is None and base is None:
         raise RuntimeError(
             ("a view of " if name == "index_put_" else "")  # x[0] = v writes through a view
@@ -180,7 +184,7 @@ def _check_allowed(t: Any, name: str, recording: bool) -> None:
             "to update weights, wrap the update in `with torch.no_grad():`; otherwise use an "
             f"out-of-place op, e.g. `x = x + 1` instead of `x.{name}(...)`.)"
         )
-    if grad_mode.state.grad_enabled and base is not None and base._rg and base.grad_fn is None:
+    if recording and base is not None and base.grad_fn is None and t.requires_grad:
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation. (Fix: wrap it in `with torch.no_grad():`, or work on a .clone().)"
@@ -242,7 +246,8 @@ def written_places(target: np.ndarray, name: str, args: tuple[Any, ...]) -> np.n
     are at distinct places, the masked ones for ``masked_fill_`` (deprecated, with PyTorch's
     warning); anything else raises PyTorch's error."""
     places = np.zeros(target.shape, bool)
-    if name == "zero_" or (name == "fill_" and not isinstance(args[0], _node.Tensor)):
+    one_value = name == "zero_" or (name == "fill_" and not isinstance(args[0], _node.Tensor))
+    if one_value or (name == "copy_" and getattr(args[0], "_data", None) is target):  # x.copy_(x)
         places[...] = True
     elif name == "index_put_":
         items = args[0] if isinstance(args[0], tuple) else (args[0],)
