@@ -63,6 +63,8 @@ from microtorch.dtypes import (
     short,
     uint8,
 )  # fmt: skip
+from microtorch.ops.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, positive
+from microtorch.ops.division import floor_divide, fmod, remainder
 from microtorch.ops.elementwise import (
     add,
     div,
@@ -148,6 +150,11 @@ __all__ = [
     "short", "sigmoid", "sin", "softmax", "split", "sqrt", "squeeze", "stack", "std", "sub",
     "sum", "t", "tanh", "tensor", "transpose", "uint8", "unbind", "unsqueeze", "var", "where",
     "zeros", "zeros_like",
+]  # fmt: skip
+# issue 13: operators and functions beginner code uses (ops/division.py, ops/bitwise.py ...)
+__all__ += [
+    "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "floor_divide", "fmod",
+    "positive", "remainder",
 ]  # fmt: skip
 __version__ = "0.1.0"
 

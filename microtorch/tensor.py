@@ -39,8 +39,8 @@ from microtorch.dtypes import (
     int64,
 )
 from microtorch.dtypes import bool as bool_
+from microtorch.ops import bitwise, division, indexing, join, linalg, reduction, sorting, unary
 from microtorch.ops import elementwise as ew
-from microtorch.ops import indexing, join, linalg, reduction, sorting, unary
 from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
@@ -589,6 +589,24 @@ class Tensor:
     def __ipow__(self, other: Any) -> Tensor:  # type: ignore[misc]  # (see below)
         return self.pow_(other)
 
+    def remainder_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "remainder_", division.remainder, other)
+
+    def floor_divide_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "floor_divide_", division.floor_divide, other)
+
+    def bitwise_and_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "bitwise_and_", bitwise.bitwise_and, other)
+
+    def bitwise_or_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "bitwise_or_", bitwise.bitwise_or, other)
+
+    def bitwise_xor_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "bitwise_xor_", bitwise.bitwise_xor, other)
+
+    __imod__, __ifloordiv__ = remainder_, floor_divide_
+    __iand__, __ior__, __ixor__ = bitwise_and_, bitwise_or_, bitwise_xor_
+
     # --- arithmetic ---------------------------------------------------------------------
     # The operators are the op functions themselves (one Python call less per operation);
     # ``2 + x`` records add(x, 2) and ``2 * x`` mul(x, 2), as PyTorch does. (mypy cannot
@@ -629,14 +647,14 @@ class Tensor:
     def __abs__(self) -> Tensor:
         return unary.abs(self)
 
-    def __invert__(self) -> Tensor:
-        return ew.logical_not(self)
-
-    def __and__(self, other: Any) -> Tensor:
-        return ew.logical_and(self, other)
-
-    def __or__(self, other: Any) -> Tensor:
-        return ew.logical_or(self, other)
+    # // and % round as Python does; & | ^ ~ are bitwise (logical on bools): ops/division.py,
+    # ops/bitwise.py
+    __floordiv__, __rfloordiv__ = division.floor_divide, division.rfloordiv
+    __mod__, __rmod__ = division.remainder, division.rremainder
+    __and__ = __rand__ = bitwise.bitwise_and
+    __or__ = __ror__ = bitwise.bitwise_or
+    __xor__ = __rxor__ = bitwise.bitwise_xor
+    __invert__, __pos__, __contains__ = bitwise.invert, bitwise.positive, bitwise.contains
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return ew.eq(self, other)
@@ -689,6 +707,13 @@ class Tensor:
     split, chunk, unbind = join.split, join.chunk, join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
+    floor_divide, remainder, fmod = division.floor_divide, division.remainder, division.fmod
+    bitwise_and, bitwise_or, bitwise_xor = (
+        bitwise.bitwise_and,
+        bitwise.bitwise_or,
+        bitwise.bitwise_xor,
+    )
+    bitwise_not, positive = bitwise.bitwise_not, bitwise.positive
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
