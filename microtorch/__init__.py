@@ -64,6 +64,7 @@ from microtorch.dtypes import (
     uint8,
 )  # fmt: skip
 from microtorch.ops.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, positive
+from microtorch.ops.cumulative import cumprod, cumsum, prod
 from microtorch.ops.division import floor_divide, fmod, remainder
 from microtorch.ops.elementwise import (
     add,
@@ -86,7 +87,8 @@ from microtorch.ops.elementwise import (
     where,
 )  # fmt: skip
 from microtorch.ops.join import cat, chunk, split, stack, unbind
-from microtorch.ops.linalg import addmm, bmm, dot, matmul, mm, mv
+from microtorch.ops.linalg import addmm, bmm, dot, matmul, mm, mv, norm
+from microtorch.ops.logarithms import log2, log10
 from microtorch.ops.reduction import (
     amax,
     amin,
@@ -102,6 +104,7 @@ from microtorch.ops.reduction import (
     sum,
     var,
 )  # fmt: skip
+from microtorch.ops.rounding import ceil, floor, round, sign, trunc
 from microtorch.ops.shape import (
     clone,
     flatten,
@@ -112,6 +115,7 @@ from microtorch.ops.shape import (
     transpose,
     unsqueeze,
 )  # fmt: skip
+from microtorch.ops.truth import all, any, isfinite, isinf, isnan
 from microtorch.ops.unary import (
     abs,
     clamp,
@@ -154,7 +158,8 @@ __all__ = [
 # issue 13: operators and functions beginner code uses (ops/division.py, ops/bitwise.py ...)
 __all__ += [
     "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "floor_divide", "fmod",
-    "positive", "remainder",
+    "positive", "remainder", "round", "floor", "ceil", "trunc", "sign", "isnan", "isinf",
+    "isfinite", "any", "all", "log10", "log2", "norm", "prod", "cumsum", "cumprod",
 ]  # fmt: skip
 __version__ = "0.1.0"
 

@@ -39,7 +39,20 @@ from microtorch.dtypes import (
     int64,
 )
 from microtorch.dtypes import bool as bool_
-from microtorch.ops import bitwise, division, indexing, join, linalg, reduction, sorting, unary
+from microtorch.ops import (
+    bitwise,
+    cumulative,
+    division,
+    indexing,
+    join,
+    linalg,
+    logarithms,
+    reduction,
+    rounding,
+    sorting,
+    truth,
+    unary,
+)
 from microtorch.ops import elementwise as ew
 from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import shape as shape_ops
@@ -714,6 +727,22 @@ class Tensor:
         bitwise.bitwise_xor,
     )
     bitwise_not, positive = bitwise.bitwise_not, bitwise.positive
+    round, floor, ceil, trunc, sign = (
+        rounding.round,
+        rounding.floor,
+        rounding.ceil,
+        rounding.trunc,
+        rounding.sign,
+    )
+    isnan, isinf, isfinite, any, all = (
+        truth.isnan,
+        truth.isinf,
+        truth.isfinite,
+        truth.any,
+        truth.all,
+    )
+    log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
+    prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum, cumulative.cumprod
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
@@ -734,15 +763,6 @@ class Tensor:
 
     def type_as(self, other: Tensor) -> Tensor:
         return shape_ops.to_dtype(self, other._dtype)
-
-    def any(self) -> Tensor:
-        return ew.wrap(np.asarray(self._data.any()))
-
-    def all(self) -> Tensor:
-        return ew.wrap(np.asarray(self._data.all()))
-
-    def norm(self, p: Number = 2) -> Tensor:
-        return linalg.norm(self, p)
 
     def new_tensor(self, data: Any) -> Tensor:
         return plain_tensor(np.array(data, self._data.dtype), self._device)

@@ -39,8 +39,10 @@ def same(mt: Any, t: Any) -> None:
         return
     assert tuple(mt.shape) == tuple(t.shape)
     assert str(mt.dtype).split(".")[1] == str(t.dtype).split(".")[1]
-    np.testing.assert_allclose(mt.detach().numpy(), t.detach().numpy(), rtol=1e-6)
-    assert np.array_equal(np.signbit(mt.detach().numpy()), np.signbit(t.detach().numpy()))
+    m_values, t_values = mt.detach().numpy(), t.detach().numpy()
+    np.testing.assert_allclose(m_values, t_values, rtol=1e-6)
+    zeros = t_values == 0  # -0.0 and 0.0 print differently: their signs must agree too
+    assert np.array_equal(np.signbit(m_values[zeros]), np.signbit(t_values[zeros]))
     t_name = None if t.grad_fn is None else t.grad_fn.name()
     assert (None if mt.grad_fn is None else mt.grad_fn.name()) == t_name
     if t.grad_fn is not None:
