@@ -3,6 +3,8 @@
 Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
 """
 
+import builtins
+
 from microtorch import autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.autograd import (
@@ -40,7 +42,7 @@ from microtorch.creation import (
     zeros,
     zeros_like,
 )  # fmt: skip
-from microtorch.device import device
+from microtorch.device import device, get_default_device, set_default_device
 from microtorch.dtypes import (
     bool,
     double,
@@ -86,6 +88,7 @@ from microtorch.ops.elementwise import (
     sub,
     where,
 )  # fmt: skip
+from microtorch.ops.histogram import histc, histogram
 from microtorch.ops.join import cat, chunk, split, stack, unbind
 from microtorch.ops.linalg import addmm, bmm, dot, matmul, mm, mv, norm
 from microtorch.ops.logarithms import log2, log10
@@ -160,8 +163,16 @@ __all__ += [
     "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "floor_divide", "fmod",
     "positive", "remainder", "round", "floor", "ceil", "trunc", "sign", "isnan", "isinf",
     "isfinite", "any", "all", "log10", "log2", "norm", "prod", "cumsum", "cumprod",
+    "get_default_device", "set_default_device", "numel", "accelerator", "histc",
+    "histogram",
 ]  # fmt: skip
 __version__ = "0.1.0"
+
+
+def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
+    """The number of elements of ``input``."""
+    return input.numel()
+
 
 from microtorch import cuda, nn, optim, utils  # noqa: E402 - after the core they are built on
 from microtorch.ops.elementwise import allclose, equal, isclose  # noqa: E402
@@ -170,6 +181,7 @@ __all__ += ["allclose", "cuda", "equal", "isclose", "load", "nn", "optim", "save
 from microtorch.ops.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
+from microtorch import accelerator  # noqa: E402
 
 
 def __getattr__(name: str) -> object:

@@ -31,6 +31,7 @@ from microtorch.device import CPU, as_device, device
 from microtorch.dtypes import (
     _FROM_NUMPY,
     dtype,
+    float16,
     float32,
     float64,
     from_numpy_dtype,
@@ -54,6 +55,7 @@ from microtorch.ops import (
     unary,
 )
 from microtorch.ops import elementwise as ew
+from microtorch.ops import histogram as histogram_ops
 from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
@@ -283,6 +285,17 @@ class Tensor:
     def numel(self) -> int:
         """The number of elements."""
         return self._data.size
+
+    nelement = numel
+
+    @property
+    def is_cuda(self) -> bool:
+        """False: microtorch tensors are on the CPU (or meta), never on a GPU."""
+        return False
+
+    @property
+    def is_cpu(self) -> bool:
+        return self._device.type == "cpu"
 
     def element_size(self) -> int:
         """Bytes per element."""
@@ -516,6 +529,9 @@ class Tensor:
     def double(self) -> Tensor:
         return shape_ops.to_dtype(self, float64)
 
+    def half(self) -> Tensor:
+        return shape_ops.to_dtype(self, float16)
+
     def long(self) -> Tensor:
         return shape_ops.to_dtype(self, int64)
 
@@ -743,6 +759,7 @@ class Tensor:
     )
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
     prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum, cumulative.cumprod
+    histc, histogram = histogram_ops.histc, histogram_ops.histogram
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
@@ -764,20 +781,74 @@ class Tensor:
     def type_as(self, other: Tensor) -> Tensor:
         return shape_ops.to_dtype(self, other._dtype)
 
-    def new_tensor(self, data: Any) -> Tensor:
-        return plain_tensor(np.array(data, self._data.dtype), self._device)
+    # --- new tensors like this one: its dtype and device unless told otherwise -----------
+    def new_tensor(
+        self,
+        data: Any,
+        dtype: DType | None = None,
+        device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:
+        """``data`` (copied) as a new leaf tensor."""
+        if isinstance(data, Tensor):
+            warnings.warn(_NEW_TENSOR_WARNING, UserWarning, stacklevel=2)
+            data = data._data
+        return self._new(np.array(data, (dtype or self._dtype).numpy), device, requires_grad)
 
-    def new_zeros(self, *size: Any) -> Tensor:
-        dims = shape_ops.parse_shape(size, int(np.prod([int(s) for s in _flat(size)])))
-        return plain_tensor(np.zeros(dims, self._data.dtype), self._device)
+    def new_zeros(
+        self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """Zeros of the given size."""
+        data = np.zeros(_dims(sizes, size), (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
 
-    def new_ones(self, *size: Any) -> Tensor:
-        dims = shape_ops.parse_shape(size, int(np.prod([int(s) for s in _flat(size)])))
-        return plain_tensor(np.ones(dims, self._data.dtype), self._device)
+    def new_ones(
+        self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """Ones of the given size."""
+        data = np.ones(_dims(sizes, size), (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
+
+    def new_empty(
+        self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """A tensor of the given size (zeros here; PyTorch leaves the memory uninitialised)."""
+        return self.new_zeros(
+            *sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad
+        )
+
+    def new_full(
+        self, size: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """``fill_value`` everywhere (in this tensor's dtype unless ``dtype`` is given)."""
+        data = np.full(_dims((size,), None), fill_value, (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
+
+    def _new(self, data: np.ndarray, device: Any, requires_grad: builtins.bool) -> Tensor:
+        t = plain_tensor(data, self._device if device is None else as_device(device))
+        if requires_grad:
+            t._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
+        return t
 
 
-def _flat(size: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+_NEW_TENSOR_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+    "tensor.new_tensor(sourceTensor)."
+)
+
+
+def _dims(sizes: tuple[Any, ...], size: Any) -> tuple[int, ...]:
+    # new_zeros(2, 3), new_zeros((2, 3)) and new_zeros(size=(2, 3)) are one shape
+    if size is not None:
+        sizes = (size,)
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, Size)):
+        sizes = tuple(sizes[0])
+    return tuple(int(s) for s in sizes)
 
 
 def _index_put(a: Tensor, index: Any, value: Any) -> Tensor:

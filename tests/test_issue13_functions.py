@@ -207,3 +207,156 @@ def test_new_gradients_match_finite_differences() -> None:
         lambda a: microtorch.log2(a.abs()),
     ):
         assert gradcheck(fn, (x,))
+
+
+def hist_in(lib: ModuleType, requires_grad: bool = False) -> Any:
+    return lib.tensor([1.0, 2.0, 1.0, 4.0, 2.5, 0.0, 7.0], requires_grad=requires_grad)
+
+
+def _pair(result: Any) -> tuple[Any, Any]:
+    """A histogram result as its two tensors, after checking it is named as PyTorch's."""
+    assert type(result).__name__ == "histogram"
+    assert result.hist is result[0] and result.bin_edges is result[1]
+    return result.hist, result.bin_edges
+
+
+TENSOR_CASES: dict[str, Callable[[Any], Any]] = {
+    "histc": lambda lib: lib.histc(hist_in(lib), bins=4),
+    "histc range": lambda lib: lib.histc(hist_in(lib), bins=4, min=0, max=3),
+    "histc method": lambda lib: hist_in(lib).histc(3),
+    "histc float64": lambda lib: lib.histc(hist_in(lib).double(), 5),
+    "histc equal values": lambda lib: lib.histc(lib.tensor([1.0, 1.0]), bins=2),
+    "histc min = max given": lambda lib: lib.histc(hist_in(lib), bins=3, min=2, max=2),
+    "histc empty": lambda lib: lib.histc(lib.tensor([]), bins=3),
+    "histc requires grad": lambda lib: lib.histc(hist_in(lib, True), bins=3),
+    "histc int": lambda lib: lib.histc(lib.tensor([1, 2]), bins=2),
+    "histc max < min": lambda lib: lib.histc(hist_in(lib), bins=2, min=3, max=1),
+    "histogram": lambda lib: _pair(lib.histogram(hist_in(lib), bins=3)),
+    "histogram edges": lambda lib: _pair(
+        lib.histogram(hist_in(lib), bins=lib.tensor([0.0, 1.0, 3.0]))
+    ),
+    "histogram range": lambda lib: _pair(lib.histogram(hist_in(lib), 3, range=(0.0, 2.0))),
+    "histogram density": lambda lib: _pair(lib.histogram(hist_in(lib), 3, density=True)),
+    "histogram weight": lambda lib: _pair(lib.histogram(hist_in(lib), 3, weight=lib.arange(7.0))),
+    "histogram equal values": lambda lib: _pair(lib.histogram(lib.tensor([1.0, 1.0]), 2)),
+    "histogram empty": lambda lib: _pair(lib.histogram(lib.tensor([]), 2)),
+    "histogram method": lambda lib: _pair(hist_in(lib).histogram(2)),
+    "histogram requires grad": lambda lib: _pair(lib.histogram(hist_in(lib, True), 2)),
+    "histogram int": lambda lib: lib.histogram(lib.tensor([1, 2]), 2),
+    "histogram backward": lambda lib: lib.histogram(hist_in(lib, True), 2).hist.sum().backward(),
+    "numel": lambda lib: hist_in(lib).numel(),
+    "nelement": lambda lib: hist_in(lib).nelement(),
+    "torch.numel": lambda lib: lib.numel(lib.zeros(2, 3)),
+    "is_cuda": lambda lib: hist_in(lib).is_cuda,
+    "is_cpu": lambda lib: hist_in(lib).is_cpu,
+    "new_ones": lambda lib: hist_in(lib).new_ones(2, 3),
+    "new_ones tuple dtype": lambda lib: hist_in(lib).new_ones((2, 3), dtype=lib.int64),
+    "new_ones size=": lambda lib: hist_in(lib).new_ones(size=(2,)),
+    "new_zeros requires_grad": lambda lib: hist_in(lib).new_zeros(2, requires_grad=True),
+    "new_zeros device": lambda lib: hist_in(lib).new_zeros(2, device="cpu"),
+    "new_zeros cuda": lambda lib: hist_in(lib).new_zeros(2, device="cuda"),
+    "new_zeros int requires_grad": lambda lib: lib.tensor([1]).new_zeros(2, requires_grad=True),
+    "new_full": lambda lib: hist_in(lib).new_full((2,), 3),
+    "new_full dtype": lambda lib: hist_in(lib).new_full((2,), 3, dtype=lib.int32),
+    "new_full int": lambda lib: lib.tensor([1, 2]).new_full((2,), 2.5),
+    "new_empty shape": lambda lib: tuple(hist_in(lib).new_empty(2, 3).shape),
+    "new_tensor": lambda lib: hist_in(lib).new_tensor([1, 2]),
+    "new_tensor dtype": lambda lib: hist_in(lib).new_tensor([1, 2], dtype=lib.int64),
+    "new_tensor requires_grad": lambda lib: hist_in(lib).new_tensor([1.0], requires_grad=True),
+    "new_ones int": lambda lib: lib.tensor([1, 2]).new_ones(2),
+    "zeros_like device": lambda lib: lib.zeros_like(hist_in(lib), device="cpu"),
+    "ones_like device": lambda lib: lib.ones_like(hist_in(lib), device=lib.device("cpu")),
+    "full_like device": lambda lib: lib.full_like(hist_in(lib), 2, device="cpu"),
+    "empty_like device": lambda lib: tuple(lib.empty_like(hist_in(lib), device="cpu").shape),
+    "rand_like device": lambda lib: tuple(lib.rand_like(hist_in(lib), device="cpu").shape),
+    "randn_like device": lambda lib: tuple(lib.randn_like(hist_in(lib), device="cpu").shape),
+    "zeros_like cuda": lambda lib: lib.zeros_like(hist_in(lib), device="cuda"),
+    "half": lambda lib: lib.tensor([1.0, 2.0]).half(),
+    "half int": lambda lib: lib.tensor([1, 2]).half(),
+    "half dtype names": lambda lib: lib.half is lib.float16,
+    "float16 tensor": lambda lib: lib.tensor([1.5, 2.25, 60000.0], dtype=lib.float16),
+    "float16 sum": lambda lib: lib.tensor([1.5, 2.25, 60000.0], dtype=lib.half).sum(),
+    "float16 sum overflows": lambda lib: lib.tensor([6e4, 6e4], dtype=lib.float16).sum(),
+    "float16 mean accumulates": lambda lib: lib.tensor([6e4, 6e4], dtype=lib.float16).mean(),
+    "float16 mean dim": lambda lib: lib.tensor([[6e4, 6e4]], dtype=lib.float16).mean(1),
+    "float16 sum dim": lambda lib: lib.full((3, 2048), 0.1, dtype=lib.float16).sum(1),
+    "float16 type": lambda lib: lib.zeros(2, dtype=lib.half).type().split(".")[1],
+    "get_default_device": lambda lib: str(lib.get_default_device()),
+    "set_default_device cpu": lambda lib: (lib.set_default_device("cpu"), lib.zeros(1))[1],
+    "set_default_device None": lambda lib: lib.set_default_device(None),
+    "accelerator.is_available": lambda lib: lib.accelerator.is_available(),
+    "accelerator.current_accelerator": lambda lib: lib.accelerator.current_accelerator(),
+    "accelerator.device_count": lambda lib: lib.accelerator.device_count(),
+    "Variable": lambda lib: lib.autograd.Variable(lib.tensor([1.0, 2.0])),
+    "Variable requires_grad": lambda lib: lib.autograd.Variable(lib.ones(2), requires_grad=True),
+    "Variable int requires_grad": lambda lib: lib.autograd.Variable(
+        lib.tensor([1]), requires_grad=True
+    ),
+    "Variable of a list": lambda lib: lib.autograd.Variable([1.0]),
+    "Variable empty": lambda lib: lib.autograd.Variable(),
+    "Variable of a graph": lambda lib: lib.autograd.Variable(hist_in(lib, True) * 2),
+}
+
+
+def _same_outcome(mt: Any, t: Any) -> None:
+    if isinstance(t, tuple):
+        assert isinstance(mt, tuple) and len(mt) == len(t)
+        for m, tt in zip(mt, t):
+            _same_outcome(m, tt)
+    elif t is None or isinstance(t, (bool, int, float, str)):
+        assert type(mt) is type(t) and mt == t, (mt, t)
+    else:
+        same(mt, t)
+        assert mt.requires_grad == t.requires_grad and mt.is_leaf == t.is_leaf
+
+
+@pytest.mark.parametrize("name", TENSOR_CASES)
+def test_tensor_function_matches_torch(name: str, torch_module: ModuleType) -> None:
+    mt, t = outcome(TENSOR_CASES[name], microtorch), outcome(TENSOR_CASES[name], torch_module)
+    assert mt[0] == t[0], (mt, t)
+    if t[0] == "error":
+        assert mt[1] == t[1] and mt[2].startswith(t[2]), (mt, t)
+    else:
+        _same_outcome(mt[1], t[1])
+
+
+def test_histogram_and_float16_print_as_torch(torch_module: ModuleType) -> None:
+    for fn in (
+        lambda lib: lib.histogram(hist_in(lib), bins=3),
+        lambda lib: lib.tensor([1.5, 2.25, 60000.0], dtype=lib.float16),
+        lambda lib: lib.tensor([1.0, 2.0]).half().sum(),
+    ):
+        assert repr(fn(microtorch)).replace("microtorch.", "torch.") == repr(fn(torch_module))
+
+
+def test_variable_shares_memory_and_is_every_tensor(torch_module: ModuleType) -> None:
+    for lib in (microtorch, torch_module):
+        t = lib.tensor([1.0, 2.0])
+        v = lib.autograd.Variable(t, requires_grad=True)
+        assert v is not t and v.data_ptr() == t.data_ptr() and not t.requires_grad
+        assert isinstance(t, lib.autograd.Variable) and type(v) is lib.Tensor
+        (v * 2).sum().backward()
+        assert v.grad.tolist() == [2.0, 2.0] and t.grad is None
+        with pytest.warns(UserWarning, match="volatile was removed and now has no effect"):
+            lib.autograd.Variable(t, volatile=True)
+        with pytest.warns(UserWarning, match="To copy construct from a tensor"):
+            t.new_tensor(t)
+
+
+def test_cuda_default_device_raises_torchs_error() -> None:
+    # Deliberate difference: PyTorch accepts set_default_device("cuda") and raises at the
+    # next factory call; microtorch raises the same error at once.
+    with pytest.raises(AssertionError, match="^Torch not compiled with CUDA enabled"):
+        microtorch.set_default_device("cuda")
+    assert microtorch.zeros(1).device == microtorch.device("cpu")
+
+
+@pytest.mark.parametrize("factory", ["zeros", "ones", "empty", "rand", "randn"])
+def test_factories_take_size_keyword(factory: str, torch_module: ModuleType) -> None:
+    for lib in (microtorch, torch_module):
+        assert tuple(getattr(lib, factory)(size=(2, 3)).shape) == (2, 3)
+        assert tuple(getattr(lib, factory)(size=[4], dtype=lib.float64).shape) == (4,)
+    for lib in (microtorch, torch_module):
+        assert tuple(lib.randint(0, 5, size=(3,)).shape) == (3,)
+        assert tuple(lib.randint(5, size=(2, 2)).shape) == (2, 2)
+        assert tuple(lib.full(size=(2,), fill_value=1.0).shape) == (2,)

@@ -45,6 +45,10 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...]:
     return dims if ndim else ()
 
 
+# float16 sums and means add up in float32 and round once at the end, as PyTorch's do
+_ACC = {np.dtype(np.float16): np.float32}
+
+
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keep: bool):
     # Put the reduced dimensions back as size 1, then broadcast to the input's shape.
     if not keep and axes:
@@ -62,7 +66,7 @@ class Sum(NumpyFunction):
     def forward(ctx, a, dtype):
         ctx.shape = a.shape
         with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            return a.sum(dtype=dtype)
+            return a.sum(dtype=dtype or _ACC.get(a.dtype)).astype(dtype or a.dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -79,7 +83,8 @@ class SumDim(NumpyFunction):
     def forward(ctx, a, axes, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
+            out = a.sum(axis=axes, keepdims=keepdim, dtype=dtype or _ACC.get(a.dtype))
+            return out.astype(dtype or a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -98,7 +103,7 @@ class Mean(NumpyFunction):
         if a.size == 0:  # the mean of nothing is nan (numpy would also warn)
             return np.full((), np.nan, a.dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            return a.sum() / a.dtype.type(a.size)
+            return (a.sum(dtype=_ACC.get(a.dtype)) / a.size).astype(a.dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -116,7 +121,8 @@ class MeanDim(NumpyFunction):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         n = a.dtype.type(_count(a.shape, axes))
         with np.errstate(invalid="ignore", over="ignore"):
-            return a.sum(axis=axes, keepdims=keepdim) / n
+            total = a.sum(axis=axes, keepdims=keepdim, dtype=_ACC.get(a.dtype))
+            return (total / n).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad_output):
