@@ -69,27 +69,15 @@ from microtorch.ops.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise
 from microtorch.ops.cumulative import cumprod, cumsum, prod
 from microtorch.ops.division import floor_divide, fmod, remainder
 from microtorch.ops.elementwise import (
-    add,
-    div,
-    eq,
-    ge,
-    gt,
-    le,
     logical_and,
     logical_not,
     logical_or,
-    lt,
     masked_fill,
-    maximum,
-    minimum,
-    mul,
-    ne,
-    pow,
-    sub,
-    where,
 )  # fmt: skip
+from microtorch.ops.elementwise import where as _where
 from microtorch.ops.histogram import histc, histogram
 from microtorch.ops.join import cat, chunk, split, stack, unbind
+from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.linalg import addmm, bmm, dot, matmul, mm, mv, norm
 from microtorch.ops.logarithms import log2, log10
 from microtorch.ops.reduction import (
@@ -167,6 +155,13 @@ __all__ += [
     "histogram",
 ]  # fmt: skip
 __version__ = "0.1.0"
+
+# PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
+# Tensor methods of the same names, which take them (see tensor.py)
+add, sub, mul, div, pow = Tensor.add, Tensor.sub, Tensor.mul, Tensor.div, Tensor.pow
+maximum, minimum = Tensor.maximum, Tensor.minimum
+eq, ne, lt, le, gt, ge = Tensor.eq, Tensor.ne, Tensor.lt, Tensor.le, Tensor.gt, Tensor.ge
+where = torch_keywords("condition", "input", "other")(_where)
 
 
 def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name

@@ -59,6 +59,7 @@ from microtorch.ops import histogram as histogram_ops
 from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
+from microtorch.ops.keywords import torch_keywords
 
 __all__ = ["Tensor", "Size", "plain_tensor", "op_result"]
 
@@ -695,9 +696,13 @@ class Tensor:
         return indexing.getitem(self, index)
 
     # --- methods that mirror the functions in microtorch.ops ----------------------------
-    add, sub, mul, div, pow = ew.add, ew.sub, ew.mul, ew.div, ew.pow
-    maximum, minimum, masked_fill = ew.maximum, ew.minimum, ew.masked_fill
-    eq, ne, lt, le, gt, ge = ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge
+    # (as methods, with PyTorch's keyword names: x.add(other=y); the operators above skip that)
+    add, sub, mul, div, maximum, minimum, eq, ne, lt, le, gt, ge = (
+        torch_keywords("input", "other")(f)
+        for f in (ew.add, ew.sub, ew.mul, ew.div, ew.maximum, ew.minimum)
+        + (ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge)
+    )
+    pow, masked_fill = torch_keywords("input", "exponent")(ew.pow), ew.masked_fill
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
     neg, exp, log, log1p, sqrt, abs = (
         unary.neg,

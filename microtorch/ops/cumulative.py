@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._checks import expect_tensor
+from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import _reduce_dtype, normalize_dims
 
 __all__ = ["prod", "cumsum", "cumprod"]
@@ -133,6 +134,7 @@ def _cumprod_row_grad(a: np.ndarray, g: np.ndarray) -> np.ndarray:
     return grad
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def prod(input: Any, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A002
     """The product of all elements, or along ``dim`` (one int, as in PyTorch)."""
     expect_tensor(input, "prod")
@@ -152,6 +154,7 @@ def prod(input: Any, dim: int | None = None, keepdim: bool = False, *, dtype: An
     )
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def cumsum(input: Any, dim: int | None = None, *, dtype: Any = None) -> Any:  # noqa: A002
     """Running totals along ``dim``: ``cumsum([1, 2, 3], 0) = [1, 3, 6]``."""
     expect_tensor(input, "cumsum")
@@ -161,6 +164,7 @@ def cumsum(input: Any, dim: int | None = None, *, dtype: Any = None) -> Any:  # 
     return Cumsum.apply(input, axis, _reduce_dtype(input, dtype))
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def cumprod(input: Any, dim: int | None = None, *, dtype: Any = None) -> Any:  # noqa: A002
     """Running products along ``dim``: ``cumprod([1, 2, 3], 0) = [1, 2, 6]``."""
     expect_tensor(input, "cumprod")

@@ -10,6 +10,7 @@ from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
+from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "norm"]
@@ -134,6 +135,7 @@ def _tensors(op: str, a: Any, b: Any, second: str = "mat2") -> None:
     expect_tensor(b, op, second, 2)
 
 
+@torch_keywords("input", "mat2")
 def mm(a: Any, b: Any) -> Any:
     """Matrix product of two 2-D tensors."""
     Tensor = _node.Tensor
@@ -156,6 +158,7 @@ def _mm(a: Any, b: Any) -> Any:
     return Mm.apply(a, b)
 
 
+@torch_keywords("input", "vec")
 def mv(a: Any, v: Any) -> Any:
     """Matrix times vector."""
     _tensors("mv", a, v, "vec")
@@ -172,6 +175,7 @@ def mv(a: Any, v: Any) -> Any:
     return Mv.apply(a, v)
 
 
+@torch_keywords("input", "tensor")
 def dot(a: Any, b: Any) -> Any:
     """Inner product of two vectors of the same length."""
     _tensors("dot", a, b, "tensor")
@@ -195,6 +199,7 @@ def dot(a: Any, b: Any) -> Any:
     return Dot.apply(a, b)
 
 
+@torch_keywords("input", "mat2")
 def bmm(a: Any, b: Any) -> Any:
     """Batched matrix product of two 3-D tensors with the same batch size."""
     _tensors("bmm", a, b)
@@ -230,6 +235,7 @@ class _SqueezeFirst(NumpyFunction):
         return grad_output[None]
 
 
+@torch_keywords("input", "other")
 def matmul(a: Any, b: Any) -> Any:
     """``a @ b``: dot for vectors, mv/mm for matrices, batched for more dims (broadcasting).
 
@@ -310,6 +316,7 @@ def _broadcast_shapes(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ..
         raise broadcast_error(sa, sb) from None
 
 
+@torch_keywords("input", "mat1", "mat2")
 def addmm(c: Any, a: Any, b: Any) -> Any:
     """c + a @ b with c broadcast to the result (what ``Linear`` computes on a batch)."""
     _tensors("addmm", a, b)

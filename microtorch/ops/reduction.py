@@ -12,6 +12,7 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import int64
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand, wrap
+from microtorch.ops.keywords import torch_keywords
 
 __all__ = [
     "normalize_dims", "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var",
@@ -226,6 +227,7 @@ def _reduce_dtype(a: Any, dtype: Any) -> Any:
     return None if a._dtype.is_floating_point else int64.numpy  # ints and bools sum to int64
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A001
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     expect_tensor(a, "sum")
@@ -234,6 +236,7 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
     return SumDim.apply(a, _axes(dim, a._data.ndim), keepdim, _reduce_dtype(a, dtype))
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """Average of all elements, or along ``dim``; needs a floating dtype."""
     if dtype is not None:
@@ -279,6 +282,7 @@ def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
     return _MinMax(values, wrap(idx))
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def max(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
     """The largest element; with ``dim``, a ``(values, indices)`` pair; with a tensor,
     the element-wise maximum."""
@@ -289,6 +293,7 @@ def max(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # 
     return _minmax(a, dim, keepdim, True)
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
     """The smallest element; with ``dim``, a ``(values, indices)`` pair."""
     if hasattr(dim, "_data"):
@@ -298,6 +303,7 @@ def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # 
     return _minmax(a, dim, keepdim, False)
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Largest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
@@ -305,6 +311,7 @@ def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     return Amax.apply(a, axes, keepdim)
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Smallest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
@@ -312,6 +319,7 @@ def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     return Amin.apply(a, axes, keepdim)
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the largest element (of the flattened tensor if ``dim`` is None)."""
     if dim is None:
@@ -322,6 +330,7 @@ def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     return wrap(np.argmax(a._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the smallest element (of the flattened tensor if ``dim`` is None)."""
     if dim is None:
@@ -399,6 +408,7 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None) 
     return axes, correction
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def var(
     a: Any,
     dim: Dims = None,
@@ -412,6 +422,7 @@ def var(
     return Var.apply(a, axes, keepdim, c)
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def std(
     a: Any,
     dim: Dims = None,
@@ -482,12 +493,14 @@ def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any,
     return as_operand(a, dtype or a._dtype), d
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """exp(a) / sum(exp(a)) along ``dim``: probabilities that sum to 1."""
     a, d = _softmax_input(a, dim, dtype, "softmax")
     return Softmax.apply(a, d if a._data.ndim else None)
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """log(softmax(a)) along ``dim``, computed stably."""
     a, d = _softmax_input(a, dim, dtype, "log_softmax")
@@ -517,6 +530,7 @@ class Logsumexp(NumpyFunction):
         return g * np.exp(a - _expand_back(out, a.shape, ctx.axes, ctx.keepdim))
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
     """log(sum(exp(a))) along ``dim``, computed stably."""
     expect_tensor(a, "logsumexp")

@@ -11,6 +11,7 @@ import numpy as np
 
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
+from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
 
 __all__ = ["isnan", "isinf", "isfinite", "any", "all"]
@@ -43,11 +44,13 @@ def _reduce(ufunc: Any, a: Any, dim: Any, keepdim: bool, op: str) -> Any:
     return wrap(np.asarray(out).astype(out_dtype), a._device)
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def any(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
     """True if any element (along ``dim``, if given) is nonzero."""
     return _reduce(np.any, input, dim, keepdim, "any")
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def all(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
     """True if every element (along ``dim``, if given) is nonzero."""
     return _reduce(np.all, input, dim, keepdim, "all")

@@ -1,0 +1,119 @@
+"""Issue 13, arguments PyTorch accepts: its keyword names (``torch.add(input=x, other=y)``),
+numpy's ``axis=``/``keepdims=`` where PyTorch takes them, and ``range``/list indices,
+compared with PyTorch 2.13 (values, dtypes, grad_fn names, errors)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+import microtorch
+from tests.ops.test_issue13_operators import outcome, same
+
+pytestmark = pytest.mark.torch
+
+
+def x(lib: ModuleType) -> Any:
+    return lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+
+
+REDUCTIONS = ["sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var"]
+REDUCTIONS += ["prod", "any", "all", "logsumexp", "softmax", "log_softmax", "cumsum", "cumprod"]
+REDUCTIONS += ["norm", "squeeze", "unsqueeze"]
+
+CASES: dict[str, Callable[[Any], Any]] = {}
+for _fn in REDUCTIONS:
+    CASES[f"{_fn}(axis=)"] = lambda lib, f=_fn: getattr(x(lib), f)(axis=0)
+    CASES[f"{_fn}(1, keepdims=)"] = lambda lib, f=_fn: getattr(lib, f)(x(lib), 1, keepdims=True)
+    CASES[f"{_fn}(dim=, keepdims=)"] = lambda lib, f=_fn: getattr(x(lib), f)(dim=0, keepdims=True)
+    CASES[f"{_fn}(input=, dim=)"] = lambda lib, f=_fn: getattr(lib, f)(input=x(lib), dim=1)
+CASES.update(
+    {
+        "sum(axis=, dim=)": lambda lib: x(lib).sum(axis=0, dim=0),
+        "cat axis": lambda lib: lib.cat([x(lib), x(lib)], axis=1),
+        "stack axis": lambda lib: lib.stack([x(lib), x(lib)], axis=1),
+        "cat tensors=": lambda lib: lib.cat(tensors=[x(lib), x(lib)], dim=0),
+        "transpose axis0": lambda lib: x(lib).transpose(axis0=0, axis1=1),
+        "matmul input other": lambda lib: lib.matmul(input=x(lib), other=x(lib).T),
+        "add input other alpha": lambda lib: lib.add(input=x(lib), other=x(lib), alpha=2),
+        "sub input other alpha": lambda lib: lib.sub(input=x(lib), other=1, alpha=2),
+        "mul input other": lambda lib: lib.mul(input=x(lib), other=2),
+        "div input other mode": lambda lib: lib.div(input=x(lib), other=2, rounding_mode="floor"),
+        "sum input dim": lambda lib: lib.sum(input=x(lib), dim=0),
+        "mean input dim keepdim": lambda lib: lib.mean(input=x(lib), dim=1, keepdim=True),
+        "mm input mat2": lambda lib: lib.mm(input=x(lib), mat2=x(lib).T),
+        "bmm input mat2": lambda lib: lib.bmm(input=x(lib)[None], mat2=x(lib).T[None]),
+        "dot input tensor": lambda lib: lib.dot(input=x(lib)[0], tensor=x(lib)[1]),
+        "mv input vec": lambda lib: lib.mv(input=x(lib), vec=x(lib)[0]),
+        "exp input": lambda lib: lib.exp(input=x(lib)),
+        "abs input": lambda lib: lib.abs(input=x(lib)),
+        "pow input exponent": lambda lib: lib.pow(input=x(lib), exponent=2),
+        "clamp input min": lambda lib: lib.clamp(input=x(lib), min=2),
+        "where condition input other": lambda lib: lib.where(
+            condition=x(lib) > 2, input=x(lib), other=0.0
+        ),
+        "maximum input other": lambda lib: lib.maximum(input=x(lib), other=x(lib) * 0),
+        "eq input other": lambda lib: lib.eq(input=x(lib), other=2.0),
+        "transpose input dim0 dim1": lambda lib: lib.transpose(input=x(lib), dim0=0, dim1=1),
+        "flatten input": lambda lib: lib.flatten(input=x(lib)),
+        "topk input k": lambda lib: lib.topk(input=x(lib), k=2).values,
+        "x.add(other=)": lambda lib: x(lib).add(other=x(lib), alpha=3),
+        "x.matmul(other=)": lambda lib: x(lib).matmul(other=x(lib).T),
+        "x.mul(other=)": lambda lib: x(lib).mul(other=3),
+        "x.pow(exponent=)": lambda lib: x(lib).pow(exponent=3),
+        "add bad keyword": lambda lib: lib.add(inputs=x(lib), other=1),
+        "range rows": lambda lib: x(lib)[range(2)],
+        "range columns": lambda lib: x(lib)[:, range(1, 3)],
+        "range with step": lambda lib: x(lib)[0, range(0, 3, 2)],
+        "list rows": lambda lib: x(lib)[[0, 1]],
+        "list of lists": lambda lib: x(lib)[[0, 1], [2, 0]],
+        "bool list columns": lambda lib: x(lib)[:, [True, False, True]],
+        "bool list rows": lambda lib: x(lib)[[True, False]],
+        "range out of bounds": lambda lib: x(lib)[range(3)],
+    }
+)
+
+
+def _result(value: Any) -> Any:
+    # max/min(dim) return (values, indices) pairs; compare their parts
+    return tuple(value) if isinstance(value, tuple) else (value,)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_argument_matches_torch(name: str, torch_module: ModuleType) -> None:
+    mt, t = outcome(CASES[name], microtorch), outcome(CASES[name], torch_module)
+    assert mt[0] == t[0], (mt, t)
+    if t[0] == "error":
+        assert mt[1] == t[1], (mt, t)
+        # A TypeError for a keyword that does not exist: Python's text here, PyTorch's
+        # argument parser's there (which lists the signatures): only the type is compared.
+        if t[1] != "TypeError":
+            assert mt[2].startswith(t[2]), (mt, t)
+        return
+    for m, tt in zip(_result(mt[1]), _result(t[1]), strict=True):
+        same(m, tt)
+
+
+@pytest.mark.parametrize(
+    "index",
+    [range(2), [0, 2], [True, False, True], (range(1, 3),)],
+    ids=["range", "list", "bool list", "range in tuple"],
+)
+def test_range_and_list_indices_pass_gradients_and_assign(
+    index: Any, torch_module: ModuleType
+) -> None:
+    def run(lib: ModuleType) -> Any:
+        y = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        z = y[index]
+        z.backward(lib.arange(1.0, 3.0))
+        t = lib.zeros(3)
+        t[index] = 5.0
+        return z, y.grad, t
+
+    for m, t in zip(run(microtorch), run(torch_module)):
+        same(m, t)
+    assert np.array_equal(run(microtorch)[1].numpy(), run(torch_module)[1].numpy())
