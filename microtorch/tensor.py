@@ -696,13 +696,14 @@ class Tensor:
         return indexing.getitem(self, index)
 
     # --- methods that mirror the functions in microtorch.ops ----------------------------
-    # (as methods, with PyTorch's keyword names: x.add(other=y); the operators above skip that)
+    # (with PyTorch's keyword names, x.add(other=y), and out= for torch.add(a, b, out=c);
+    # the operators above skip both)
     add, sub, mul, div, maximum, minimum, eq, ne, lt, le, gt, ge = (
-        torch_keywords("input", "other")(f)
+        torch_keywords("input", "other", out=True)(f)
         for f in (ew.add, ew.sub, ew.mul, ew.div, ew.maximum, ew.minimum)
         + (ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge)
     )
-    pow, masked_fill = torch_keywords("input", "exponent")(ew.pow), ew.masked_fill
+    pow, masked_fill = torch_keywords("input", "exponent", out=True)(ew.pow), ew.masked_fill
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
     neg, exp, log, log1p, sqrt, abs = (
         unary.neg,

@@ -4,6 +4,7 @@ compared with PyTorch 2.13 (values, dtypes, grad_fn names, errors)."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -117,3 +118,126 @@ def test_range_and_list_indices_pass_gradients_and_assign(
     for m, t in zip(run(microtorch), run(torch_module)):
         same(m, t)
     assert np.array_equal(run(microtorch)[1].numpy(), run(torch_module)[1].numpy())
+
+
+def _into(fn: Callable[[Any, Any], Any], make_out: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A case writing ``fn``'s result into ``make_out(lib)``: (is it out?, out, warnings)."""
+
+    def run(lib: ModuleType) -> Any:
+        out = make_out(lib)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = fn(lib, out)
+        messages = tuple(str(w.message).split(" (Triggered internally")[0] for w in caught)
+        return result is out, out, messages
+
+    return run
+
+
+def _a(lib: ModuleType) -> Any:
+    return lib.tensor([1.0, 2.0])
+
+
+def _b(lib: ModuleType) -> Any:
+    return lib.tensor([3.0, 4.0])
+
+
+OUT_CASES: dict[str, Callable[[Any], Any]] = {
+    "add": _into(lambda lib, o: lib.add(_a(lib), _b(lib), out=o), lambda lib: lib.empty(2)),
+    "add resizes empty": _into(
+        lambda lib, o: lib.add(_a(lib), _b(lib), out=o), lambda lib: lib.empty(0)
+    ),
+    "add resizes with warning": _into(
+        lambda lib, o: lib.add(_a(lib), _b(lib), out=o), lambda lib: lib.empty(3)
+    ),
+    "add 2-d out resized": _into(
+        lambda lib, o: lib.add(_a(lib), _b(lib), out=o), lambda lib: lib.empty(2, 2)
+    ),
+    "add into int": _into(
+        lambda lib, o: lib.add(_a(lib), _b(lib), out=o),
+        lambda lib: lib.empty(2, dtype=lib.int64),
+    ),
+    "int add into float": _into(
+        lambda lib, o: lib.add(lib.tensor([1, 2]), 1, out=o), lambda lib: lib.empty(2)
+    ),
+    "add into float64": _into(
+        lambda lib, o: lib.add(_a(lib), _b(lib), out=o),
+        lambda lib: lib.empty(2, dtype=lib.float64),
+    ),
+    "add out requires grad": _into(
+        lambda lib, o: lib.add(_a(lib), _b(lib), out=o),
+        lambda lib: lib.empty(2, requires_grad=True),
+    ),
+    "add input requires grad": _into(
+        lambda lib, o: lib.add(_a(lib).requires_grad_(), _b(lib), out=o),
+        lambda lib: lib.empty(2),
+    ),
+    "add under no_grad": _into(
+        lambda lib, o: _no_grad(lib, lambda: lib.add(_a(lib).requires_grad_(), 1, out=o)),
+        lambda lib: lib.empty(2),
+    ),
+    "add into a view": _into(
+        lambda lib, o: lib.add(_a(lib), _b(lib), out=o), lambda lib: lib.zeros(4)[:2]
+    ),
+    "add into an input": _into(lambda lib, o: lib.add(o, _b(lib), out=o), _a),
+    "sub alpha": _into(
+        lambda lib, o: lib.sub(_a(lib), _b(lib), alpha=2, out=o), lambda lib: lib.empty(2)
+    ),
+    "mul": _into(lambda lib, o: lib.mul(_a(lib), 2, out=o), lambda lib: lib.empty(2)),
+    "mul into int32": _into(
+        lambda lib, o: lib.mul(_a(lib), 2, out=o), lambda lib: lib.empty(2, dtype=lib.int32)
+    ),
+    "div": _into(lambda lib, o: lib.div(_a(lib), _b(lib), out=o), lambda lib: lib.empty(2)),
+    "div floor": _into(
+        lambda lib, o: lib.div(_a(lib), _b(lib), rounding_mode="floor", out=o),
+        lambda lib: lib.empty(2),
+    ),
+    "matmul": _into(
+        lambda lib, o: lib.matmul(lib.ones(2, 2), lib.ones(2, 2), out=o),
+        lambda lib: lib.empty(2, 2),
+    ),
+    "mm resizes": _into(
+        lambda lib, o: lib.mm(lib.ones(2, 3), lib.ones(3, 2), out=o), lambda lib: lib.empty(0)
+    ),
+    "cat": _into(lambda lib, o: lib.cat([_a(lib), _b(lib)], out=o), lambda lib: lib.empty(4)),
+    "cat requires grad": _into(
+        lambda lib, o: lib.cat([_a(lib).requires_grad_(), _b(lib)], out=o),
+        lambda lib: lib.empty(4),
+    ),
+    "stack": _into(
+        lambda lib, o: lib.stack([_a(lib), _b(lib)], out=o), lambda lib: lib.empty(2, 2)
+    ),
+    "sum dim": _into(lambda lib, o: lib.sum(lib.ones(2, 2), 0, out=o), lambda lib: lib.empty(2)),
+    "mean dim": _into(lambda lib, o: lib.mean(lib.ones(2, 2), 0, out=o), lambda lib: lib.empty(2)),
+    "exp": _into(lambda lib, o: lib.exp(_a(lib), out=o), lambda lib: lib.empty(2)),
+    "clamp": _into(lambda lib, o: lib.clamp(_a(lib), min=1.5, out=o), lambda lib: lib.empty(2)),
+    "cumsum": _into(lambda lib, o: lib.cumsum(_a(lib), 0, out=o), lambda lib: lib.empty(2)),
+    "out None": lambda lib: lib.add(_a(lib), _b(lib), out=None),
+}
+
+
+def _no_grad(lib: ModuleType, fn: Callable[[], Any]) -> Any:
+    with lib.no_grad():
+        return fn()
+
+
+@pytest.mark.parametrize("name", OUT_CASES)
+def test_out_argument_matches_torch(name: str, torch_module: ModuleType) -> None:
+    mt, t = outcome(OUT_CASES[name], microtorch), outcome(OUT_CASES[name], torch_module)
+    assert mt[0] == t[0], (mt, t)
+    if t[0] == "error":
+        assert mt[1] == t[1] and mt[2].startswith(t[2]), (mt, t)
+        return
+    if not isinstance(t[1], tuple):
+        same(mt[1], t[1])
+        return
+    (m_is, m_out, m_warn), (t_is, t_out, t_warn) = mt[1], t[1]
+    assert m_is == t_is and m_warn == t_warn
+    same(m_out, t_out)
+
+
+def test_out_bumps_the_version_of_what_it_writes() -> None:
+    out = microtorch.zeros(2)
+    before = out._version
+    microtorch.add(microtorch.ones(2), 1, out=out)
+    assert out._version > before and out.tolist() == [2.0, 2.0]

@@ -134,7 +134,7 @@ def _cumprod_row_grad(a: np.ndarray, g: np.ndarray) -> np.ndarray:
     return grad
 
 
-@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def prod(input: Any, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A002
     """The product of all elements, or along ``dim`` (one int, as in PyTorch)."""
     expect_tensor(input, "prod")
@@ -154,7 +154,7 @@ def prod(input: Any, dim: int | None = None, keepdim: bool = False, *, dtype: An
     )
 
 
-@torch_keywords("input", "dim", numpy_aliases=True)
+@torch_keywords("input", "dim", numpy_aliases=True, out=True)
 def cumsum(input: Any, dim: int | None = None, *, dtype: Any = None) -> Any:  # noqa: A002
     """Running totals along ``dim``: ``cumsum([1, 2, 3], 0) = [1, 3, 6]``."""
     expect_tensor(input, "cumsum")
@@ -164,7 +164,7 @@ def cumsum(input: Any, dim: int | None = None, *, dtype: Any = None) -> Any:  # 
     return Cumsum.apply(input, axis, _reduce_dtype(input, dtype))
 
 
-@torch_keywords("input", "dim", numpy_aliases=True)
+@torch_keywords("input", "dim", numpy_aliases=True, out=True)
 def cumprod(input: Any, dim: int | None = None, *, dtype: Any = None) -> Any:  # noqa: A002
     """Running products along ``dim``: ``cumprod([1, 2, 3], 0) = [1, 2, 6]``."""
     expect_tensor(input, "cumprod")

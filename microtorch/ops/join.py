@@ -50,7 +50,7 @@ class Stack(NumpyFunction):
         return tuple(np.moveaxis(grad_output, ctx.dim, 0))
 
 
-@torch_keywords("tensors", "dim", numpy_aliases=True)
+@torch_keywords("tensors", "dim", numpy_aliases=True, out=True)
 def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Join tensors along an existing dimension."""
     tensors = _tensor_list(tensors, "cat")
@@ -96,7 +96,7 @@ def _tensor_list(tensors: Any, op: str) -> list[Any]:
     return list(tensors)
 
 
-@torch_keywords("tensors", "dim", numpy_aliases=True)
+@torch_keywords("tensors", "dim", numpy_aliases=True, out=True)
 def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Stack same-shape tensors along a new dimension."""
     tensors = _tensor_list(tensors, "stack")

@@ -12,6 +12,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from microtorch.ops.out_argument import call_with_out
+
 __all__ = ["torch_keywords"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -19,10 +21,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 _NUMPY_ALIASES = {"axis": "dim", "keepdims": "keepdim"}  # numpy's name -> PyTorch's
 
 
-def torch_keywords(*torch_names: str, numpy_aliases: bool = False) -> Callable[[F], F]:
+def torch_keywords(
+    *torch_names: str, numpy_aliases: bool = False, out: bool = False
+) -> Callable[[F], F]:
     """Let the decorated function take its positional parameters by ``torch_names`` too
-    (in order: the first name for the first parameter ...), and, with ``numpy_aliases``,
-    ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``, as PyTorch does."""
+    (in order: the first name for the first parameter ...); with ``numpy_aliases``,
+    ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``; with ``out``, ``out=``
+    (see out_argument.py), as PyTorch does."""
 
     def decorate(fn: F) -> F:
         params = inspect.signature(fn).parameters
@@ -48,6 +53,10 @@ def torch_keywords(*torch_names: str, numpy_aliases: bool = False) -> Callable[[
                             f"(Fix: pass either {given}= or {target}=)"
                         )
                     kwargs[target] = kwargs.pop(given)
+                if out and "out" in kwargs:
+                    written = kwargs.pop("out")
+                    if written is not None:
+                        return call_with_out(fn.__name__, fn, args, kwargs, written)
             return fn(*args, **kwargs)
 
         return with_torch_keywords  # type: ignore[return-value]

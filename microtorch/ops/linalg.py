@@ -135,7 +135,7 @@ def _tensors(op: str, a: Any, b: Any, second: str = "mat2") -> None:
     expect_tensor(b, op, second, 2)
 
 
-@torch_keywords("input", "mat2")
+@torch_keywords("input", "mat2", out=True)
 def mm(a: Any, b: Any) -> Any:
     """Matrix product of two 2-D tensors."""
     Tensor = _node.Tensor
@@ -158,7 +158,7 @@ def _mm(a: Any, b: Any) -> Any:
     return Mm.apply(a, b)
 
 
-@torch_keywords("input", "vec")
+@torch_keywords("input", "vec", out=True)
 def mv(a: Any, v: Any) -> Any:
     """Matrix times vector."""
     _tensors("mv", a, v, "vec")
@@ -175,7 +175,7 @@ def mv(a: Any, v: Any) -> Any:
     return Mv.apply(a, v)
 
 
-@torch_keywords("input", "tensor")
+@torch_keywords("input", "tensor", out=True)
 def dot(a: Any, b: Any) -> Any:
     """Inner product of two vectors of the same length."""
     _tensors("dot", a, b, "tensor")
@@ -199,7 +199,7 @@ def dot(a: Any, b: Any) -> Any:
     return Dot.apply(a, b)
 
 
-@torch_keywords("input", "mat2")
+@torch_keywords("input", "mat2", out=True)
 def bmm(a: Any, b: Any) -> Any:
     """Batched matrix product of two 3-D tensors with the same batch size."""
     _tensors("bmm", a, b)
@@ -235,7 +235,7 @@ class _SqueezeFirst(NumpyFunction):
         return grad_output[None]
 
 
-@torch_keywords("input", "other")
+@torch_keywords("input", "other", out=True)
 def matmul(a: Any, b: Any) -> Any:
     """``a @ b``: dot for vectors, mv/mm for matrices, batched for more dims (broadcasting).
 
@@ -316,7 +316,7 @@ def _broadcast_shapes(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ..
         raise broadcast_error(sa, sb) from None
 
 
-@torch_keywords("input", "mat1", "mat2")
+@torch_keywords("input", "mat1", "mat2", out=True)
 def addmm(c: Any, a: Any, b: Any) -> Any:
     """c + a @ b with c broadcast to the result (what ``Linear`` computes on a batch)."""
     _tensors("addmm", a, b)

@@ -227,7 +227,7 @@ def _reduce_dtype(a: Any, dtype: Any) -> Any:
     return None if a._dtype.is_floating_point else int64.numpy  # ints and bools sum to int64
 
 
-@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A001
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     expect_tensor(a, "sum")
@@ -236,7 +236,7 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
     return SumDim.apply(a, _axes(dim, a._data.ndim), keepdim, _reduce_dtype(a, dtype))
 
 
-@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """Average of all elements, or along ``dim``; needs a floating dtype."""
     if dtype is not None:
@@ -303,7 +303,7 @@ def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # 
     return _minmax(a, dim, keepdim, False)
 
 
-@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Largest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
@@ -311,7 +311,7 @@ def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     return Amax.apply(a, axes, keepdim)
 
 
-@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Smallest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
@@ -530,7 +530,7 @@ class Logsumexp(NumpyFunction):
         return g * np.exp(a - _expand_back(out, a.shape, ctx.axes, ctx.keepdim))
 
 
-@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
     """log(sum(exp(a))) along ``dim``, computed stably."""
     expect_tensor(a, "logsumexp")

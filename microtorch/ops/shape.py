@@ -282,9 +282,7 @@ def transpose(a: Any, dim0: int, dim1: int) -> Any:
     return as_view(Transpose.apply(a, tuple(order)), a)
 
 
-@torch_keywords(
-    "input",
-)
+@torch_keywords("input")
 def t(a: Any) -> Any:
     """Transpose of a matrix (1-D and 0-D tensors are returned as they are)."""
     if a._data.ndim > 2:
@@ -308,9 +306,7 @@ class Clone(NumpyFunction):
         return grad_output
 
 
-@torch_keywords(
-    "input",
-)
+@torch_keywords("input")
 def clone(a: Any) -> Any:
     """A copy with its own memory; gradients flow back to ``a``."""
     expect_tensor(a, "clone")

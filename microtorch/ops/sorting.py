@@ -110,9 +110,7 @@ def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = Tru
     return _Sorted(Topk.apply(a, picked, d), wrap(picked))
 
 
-@torch_keywords(
-    "input",
-)
+@torch_keywords("input")
 def nonzero(a: Any, *, as_tuple: bool = False) -> Any:
     """The indices of the non-zero elements: one row per element, one column per dimension."""
     expect_tensor(a, "nonzero")
