@@ -241,3 +241,76 @@ def test_out_bumps_the_version_of_what_it_writes() -> None:
     before = out._version
     microtorch.add(microtorch.ones(2), 1, out=out)
     assert out._version > before and out.tolist() == [2.0, 2.0]
+
+
+LEGACY = [(True, None), (False, None), (None, False), (True, False), (False, True), (None, True)]
+LOSS_MODULES = ["MSELoss", "L1Loss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss"]
+
+
+def _loss_inputs(lib: ModuleType, name: str) -> tuple[Any, Any]:
+    if name in ("NLLLoss", "CrossEntropyLoss"):
+        logits = lib.tensor([[0.1, -1.0, 2.0], [0.5, 0.2, -0.3]], requires_grad=True)
+        return (logits.log_softmax(1) if name == "NLLLoss" else logits), lib.tensor([2, 0])
+    p = lib.tensor([0.2, 0.7, 0.9], requires_grad=True)
+    return p, lib.tensor([0.0, 1.0, 1.0])
+
+
+def _warned(fn: Callable[[], Any]) -> tuple[Any, tuple[str, ...]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fn()
+    return result, tuple(f"{w.category.__name__}: {w.message}" for w in caught)
+
+
+@pytest.mark.parametrize("name", LOSS_MODULES)
+@pytest.mark.parametrize(("size_average", "reduce"), LEGACY)
+def test_deprecated_size_average_and_reduce_map_as_in_torch(
+    name: str, size_average: Any, reduce: Any, torch_module: ModuleType
+) -> None:
+    def run(lib: ModuleType) -> Any:
+        module, warned = _warned(
+            lambda: getattr(lib.nn, name)(size_average=size_average, reduce=reduce)
+        )
+        return module.reduction, warned, module(*_loss_inputs(lib, name))
+
+    (m_red, m_warn, m_loss), (t_red, t_warn, t_loss) = run(microtorch), run(torch_module)
+    assert (m_red, m_warn) == (t_red, t_warn)
+    same(m_loss, t_loss)
+
+
+FUNCTIONAL = {
+    "mse_loss": "MSELoss",
+    "l1_loss": "L1Loss",
+    "nll_loss": "NLLLoss",
+    "cross_entropy": "CrossEntropyLoss",
+    "binary_cross_entropy": "BCELoss",
+    "binary_cross_entropy_with_logits": "BCEWithLogitsLoss",
+}
+
+
+@pytest.mark.parametrize("name", FUNCTIONAL)
+def test_functional_losses_take_size_average_and_reduce(
+    name: str, torch_module: ModuleType
+) -> None:
+    def run(lib: ModuleType) -> Any:
+        fn = getattr(lib.nn.functional, name)
+        args = _loss_inputs(lib, FUNCTIONAL[name])
+        loss, warned = _warned(lambda: fn(*args, size_average=False))
+        plain, none_warned = _warned(lambda: fn(*args, reduce=None, size_average=None))
+        return loss, warned, plain, none_warned
+
+    (m_loss, m_warn, m_plain, m_none), (t_loss, t_warn, t_plain, t_none) = (
+        run(microtorch),
+        run(torch_module),
+    )
+    assert m_warn == t_warn and m_none == t_none == ()
+    same(m_loss, t_loss)
+    same(m_plain, t_plain)
+
+
+def test_loss_modules_take_torchs_positional_order(torch_module: ModuleType) -> None:
+    for lib in (microtorch, torch_module):
+        loss = lib.nn.CrossEntropyLoss(None, None, 1, None, "sum")
+        assert (loss.ignore_index, loss.reduction) == (1, "sum")
+        loss = lib.nn.NLLLoss(None, None, 2)
+        assert loss.ignore_index == 2
