@@ -166,6 +166,9 @@ where = torch_keywords("condition", "input", "other")(_where)
 
 def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
     """The number of elements of ``input``."""
+    from microtorch.ops._checks import expect_tensor
+
+    expect_tensor(input, "numel")
     return input.numel()
 
 
