@@ -44,19 +44,20 @@ def torch_keywords(
 
         @functools.wraps(fn)
         def with_torch_keywords(*args: Any, **kwargs: Any) -> Any:
-            if kwargs:  # (the common call has none: one check)
-                for given in [k for k in kwargs if k in rename]:
-                    target = rename[given]
-                    if target in kwargs:
-                        raise TypeError(
-                            f"{fn.__name__}() got multiple values for argument '{target}' "
-                            f"(Fix: pass either {given}= or {target}=)"
-                        )
-                    kwargs[target] = kwargs.pop(given)
-                if out and "out" in kwargs:
-                    written = kwargs.pop("out")
-                    if written is not None:
-                        return call_with_out(fn.__name__, fn, args, kwargs, written)
+            if not kwargs:  # the common call: straight through
+                return fn(*args)
+            for given in [k for k in kwargs if k in rename]:
+                target = rename[given]
+                if target in kwargs:
+                    raise TypeError(
+                        f"{fn.__name__}() got multiple values for argument '{target}' "
+                        f"(Fix: pass either {given}= or {target}=)"
+                    )
+                kwargs[target] = kwargs.pop(given)
+            if out and "out" in kwargs:
+                written = kwargs.pop("out")  # (out=None is an ordinary call)
+                if written is not None:
+                    return call_with_out(fn.__name__, fn, args, kwargs, written)
             return fn(*args, **kwargs)
 
         return with_torch_keywords  # type: ignore[return-value]

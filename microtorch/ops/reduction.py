@@ -46,8 +46,7 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...]:
     return dims if ndim else ()
 
 
-# float16 sums and means add up in float32 and round once at the end, as PyTorch's do
-_ACC = {np.dtype(np.float16): np.float32}
+_HALF = np.dtype(np.float16)  # float16 sums and means add up in float32, rounded once at the end
 
 
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keep: bool):
@@ -67,7 +66,9 @@ class Sum(NumpyFunction):
     def forward(ctx, a, dtype):
         ctx.shape = a.shape
         with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            return a.sum(dtype=dtype or _ACC.get(a.dtype)).astype(dtype or a.dtype)
+            if dtype is None and a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+                return a.sum(dtype=np.float32).astype(_HALF)
+            return a.sum(dtype=dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -84,8 +85,9 @@ class SumDim(NumpyFunction):
     def forward(ctx, a, axes, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            out = a.sum(axis=axes, keepdims=keepdim, dtype=dtype or _ACC.get(a.dtype))
-            return out.astype(dtype or a.dtype, copy=False)
+            if dtype is None and a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+                return a.sum(axis=axes, keepdims=keepdim, dtype=np.float32).astype(_HALF)
+            return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -104,7 +106,9 @@ class Mean(NumpyFunction):
         if a.size == 0:  # the mean of nothing is nan (numpy would also warn)
             return np.full((), np.nan, a.dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            return (a.sum(dtype=_ACC.get(a.dtype)) / a.size).astype(a.dtype)
+            if a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+                return (a.sum(dtype=np.float32) / a.size).astype(_HALF)
+            return a.sum() / a.dtype.type(a.size)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -122,8 +126,9 @@ class MeanDim(NumpyFunction):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         n = a.dtype.type(_count(a.shape, axes))
         with np.errstate(invalid="ignore", over="ignore"):
-            total = a.sum(axis=axes, keepdims=keepdim, dtype=_ACC.get(a.dtype))
-            return (total / n).astype(a.dtype, copy=False)
+            if a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+                return (a.sum(axis=axes, keepdims=keepdim, dtype=np.float32) / n).astype(_HALF)
+            return a.sum(axis=axes, keepdims=keepdim) / n
 
     @staticmethod
     def backward(ctx, grad_output):
