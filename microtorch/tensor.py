@@ -570,8 +570,10 @@ class Tensor:
     def mul_(self, other: Any) -> Tensor:
         return apply_inplace(self, "mul_", ew.mul, other)
 
-    def div_(self, other: Any) -> Tensor:
-        return apply_inplace(self, "div_", ew.div, other)
+    def div_(self, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+        if rounding_mode is None:
+            return apply_inplace(self, "div_", ew.div, other)
+        return apply_inplace(self, "div_", ew.div, other, rounding_mode=rounding_mode)
 
     def pow_(self, exponent: Any) -> Tensor:
         return apply_inplace(self, "pow_", ew.pow, exponent)

@@ -20,7 +20,7 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import result_type
 from microtorch.ops._broadcast import broadcast_error, unbroadcast
 from microtorch.ops._checks import expect_tensor
-from microtorch.ops.elementwise import as_operand
+from microtorch.ops.elementwise import as_operand, wrap
 
 __all__ = ["floor_divide", "remainder", "fmod", "div_rounded", "rfloordiv", "rremainder"]
 
@@ -194,6 +194,8 @@ _KERNELS = {
 def _apply(fn: type[NumpyFunction], scalar_fn: Any, a: Any, b: Any, op: str, *extra: Any) -> Any:
     # PyTorch's result dtype for both operands; a Python number stays a number (no edge in
     # the graph) when ``scalar_fn`` takes it. Integer division by zero raises, as in PyTorch.
+    if not isinstance(a, _node.Tensor) and isinstance(b, _node.Tensor):  # div(7, x, ...)
+        a = wrap(np.asarray(a, dtype=result_type(a, b).numpy), b._device)
     expect_tensor(a, op)
     target = result_type(a, b)
     kernel = _KERNELS.get(fn, f"div_{extra[0]}_cpu" if extra else "")

@@ -121,6 +121,8 @@ VALUE_CASES: dict[str, Callable[[Any], Any]] = {
     "div floor bool": lambda lib: lib.div(lib.tensor(MASKS[0]), True, rounding_mode="floor"),
     "div bad mode": lambda lib: lib.div(*floats(lib), rounding_mode="round"),
     "div method": lambda lib: floats(lib)[0].div(3, rounding_mode="trunc"),
+    "div floor number first": lambda lib: lib.div(7, floats(lib)[0], rounding_mode="floor"),
+    "div trunc number first int": lambda lib: lib.div(7, ints(lib)[1], rounding_mode="trunc"),
     "int & int": lambda lib: lib.tensor([1, 2]) & lib.tensor([3, 3]),
     "int | int": lambda lib: ints(lib)[0] | ints(lib)[1],
     "int ^ int": lambda lib: ints(lib)[0] ^ ints(lib)[1],
@@ -212,6 +214,10 @@ INPLACE_CASES = [
     "t = a.clone(); t.bitwise_and_(6)",
     "t = a.clone(); t.remainder_(4)",
     "t = a.clone(); t.floor_divide_(4)",
+    "t = x * 1; t.div_(2, rounding_mode='floor')",
+    "t = a.clone(); t.div_(b, rounding_mode='trunc')",
+    "t = a.clone(); t.div_(2.5, rounding_mode='floor')",
+    "t = f.clone(); t.div_(2)",
 ]
 
 
