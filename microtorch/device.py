@@ -99,8 +99,9 @@ def check_same_device(op: str, *devices: device) -> None:
 def set_default_device(spec: str | device | None) -> None:
     """Accepts ``'cpu'`` (or None): microtorch makes every tensor on the CPU.
 
-    ``'cuda'`` raises PyTorch's error on a machine without a GPU; ``'meta'`` as the default
-    is not supported (make meta tensors with ``device='meta'``).
+    ``'cuda'`` raises PyTorch's error on a machine without a GPU, here at once (a deliberate
+    difference: PyTorch raises at the next factory call); ``'meta'`` as the default is not
+    supported (make meta tensors with ``device='meta'``).
     """
     d = as_device(spec)
     if d.type != "cpu":
