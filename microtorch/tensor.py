@@ -60,6 +60,7 @@ from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
 from microtorch.ops.keywords import torch_keywords
+from microtorch.ops.operators import operator
 
 __all__ = ["Tensor", "Size", "plain_tensor", "op_result"]
 
@@ -681,11 +682,11 @@ class Tensor:
 
     # // and % round as Python does; & | ^ ~ are bitwise (logical on bools): ops/division.py,
     # ops/bitwise.py
-    __floordiv__, __rfloordiv__ = division.floor_divide, division.rfloordiv
-    __mod__, __rmod__ = division.remainder, division.rremainder
-    __and__ = __rand__ = bitwise.bitwise_and
-    __or__ = __ror__ = bitwise.bitwise_or
-    __xor__ = __rxor__ = bitwise.bitwise_xor
+    __floordiv__, __rfloordiv__ = operator(division.floor_divide), operator(division.rfloordiv)
+    __mod__, __rmod__ = operator(division.remainder), operator(division.rremainder)
+    __and__ = __rand__ = operator(bitwise.bitwise_and)
+    __or__ = __ror__ = operator(bitwise.bitwise_or)
+    __xor__ = __rxor__ = operator(bitwise.bitwise_xor)
     __invert__, __pos__, __contains__ = bitwise.invert, bitwise.positive, bitwise.contains
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]

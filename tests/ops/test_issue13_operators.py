@@ -34,7 +34,7 @@ def outcome(fn: Callable[[Any], Any], lib: ModuleType) -> Any:
 
 def same(mt: Any, t: Any) -> None:
     """A microtorch result matches a torch result: values, dtype, grad_fn name."""
-    if isinstance(t, (bool, int, float)):
+    if isinstance(t, (bool, int, float, str)):
         assert type(mt) is type(t) and mt == t
         return
     assert tuple(mt.shape) == tuple(t.shape)
@@ -171,6 +171,13 @@ VALUE_CASES: dict[str, Callable[[Any], Any]] = {
     "0-d tensor in": lambda lib: lib.tensor(6) in ints(lib)[0],
     "bool in": lambda lib: True in lib.tensor(MASKS[0]),
     "str in": lambda lib: "a" in ints(lib)[0],
+    "int // str": lambda lib: ints(lib)[0] // "a",
+    "None % int": lambda lib: None % ints(lib)[0],
+    "list // int": lambda lib: [1, 2] // ints(lib)[0],
+    "int & None": lambda lib: ints(lib)[0] & None,
+    "list | int": lambda lib: [1] | ints(lib)[0],
+    "array ^ int": lambda lib: np.arange(6) ^ ints(lib)[0],
+    "numpy int & int": lambda lib: np.int64(3) & ints(lib)[0],
     "tensor in, bad shape": lambda lib: lib.tensor([3, 5]) in ints(lib)[0],
 }
 
