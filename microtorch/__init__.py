@@ -3,6 +3,8 @@
 Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
 """
 
+import builtins
+
 from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.autograd import (
@@ -40,7 +42,7 @@ from microtorch.creation import (
     zeros,
     zeros_like,
 )  # fmt: skip
-from microtorch.device import device
+from microtorch.device import device, get_default_device, set_default_device
 from microtorch.dtypes import (
     bool,
     double,
@@ -63,28 +65,21 @@ from microtorch.dtypes import (
     short,
     uint8,
 )  # fmt: skip
+from microtorch.ops.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, positive
+from microtorch.ops.cumulative import cumprod, cumsum, prod
+from microtorch.ops.division import floor_divide, fmod, remainder
 from microtorch.ops.elementwise import (
-    add,
-    div,
-    eq,
-    ge,
-    gt,
-    le,
     logical_and,
     logical_not,
     logical_or,
-    lt,
     masked_fill,
-    maximum,
-    minimum,
-    mul,
-    ne,
-    pow,
-    sub,
-    where,
 )  # fmt: skip
+from microtorch.ops.elementwise import where as _where
+from microtorch.ops.histogram import histc, histogram
 from microtorch.ops.join import cat, chunk, split, stack, unbind
-from microtorch.ops.linalg import addmm, bmm, dot, matmul, mm, mv
+from microtorch.ops.keywords import torch_keywords
+from microtorch.ops.linalg import addmm, bmm, dot, matmul, mm, mv, norm
+from microtorch.ops.logarithms import log2, log10
 from microtorch.ops.reduction import (
     amax,
     amin,
@@ -100,6 +95,7 @@ from microtorch.ops.reduction import (
     sum,
     var,
 )  # fmt: skip
+from microtorch.ops.rounding import ceil, floor, round, sign, trunc
 from microtorch.ops.shape import (
     clone,
     flatten,
@@ -110,6 +106,7 @@ from microtorch.ops.shape import (
     transpose,
     unsqueeze,
 )  # fmt: skip
+from microtorch.ops.truth import all, any, isfinite, isinf, isnan
 from microtorch.ops.unary import (
     abs,
     clamp,
@@ -131,7 +128,7 @@ clip = clamp
 FloatTensor = Tensor
 # PyTorch's other names for the same functions:
 concat = concatenate = cat
-absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
+absolute, negative = abs, neg  # (multiply, divide, subtract: below, with add, mul, ...)
 swapaxes = swapdims = transpose
 square = Tensor.square
 
@@ -158,7 +155,33 @@ __all__ += [
     "absolute", "concat", "concatenate", "divide", "multiply", "negative", "square", "subtract",
     "swapaxes", "swapdims",
 ]  # fmt: skip
+# issue 13: operators and functions beginner code uses (ops/division.py, ops/bitwise.py ...)
+__all__ += [
+    "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "floor_divide", "fmod",
+    "positive", "remainder", "round", "floor", "ceil", "trunc", "sign", "isnan", "isinf",
+    "isfinite", "any", "all", "log10", "log2", "norm", "prod", "cumsum", "cumprod",
+    "get_default_device", "set_default_device", "numel", "accelerator", "histc",
+    "histogram",
+]  # fmt: skip
 __version__ = "0.1.0"
+
+# PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
+# Tensor methods of the same names, which take them (see tensor.py)
+add, sub, mul, div, pow = Tensor.add, Tensor.sub, Tensor.mul, Tensor.div, Tensor.pow
+maximum, minimum = Tensor.maximum, Tensor.minimum
+eq, ne, lt, le, gt, ge = Tensor.eq, Tensor.ne, Tensor.lt, Tensor.le, Tensor.gt, Tensor.ge
+where = torch_keywords("condition", "input", "other")(_where)
+# PyTorch's other names for the same functions:
+multiply, divide, subtract = mul, div, sub
+
+
+def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
+    """The number of elements of ``input``."""
+    from microtorch.ops._checks import expect_tensor
+
+    expect_tensor(input, "numel")
+    return input.numel()
+
 
 from microtorch import cuda, nn, optim, testing, utils  # noqa: E402 - after the core they use
 from microtorch.ops.elementwise import allclose, equal, isclose  # noqa: E402
@@ -168,6 +191,7 @@ __all__ += ["testing"]
 from microtorch.ops.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
+from microtorch import accelerator  # noqa: E402
 
 
 def __getattr__(name: str) -> object:

@@ -217,31 +217,48 @@ def _shape(size: Sequence[Any], op: str = "empty") -> tuple[int, ...]:
     return dims
 
 
+def _sizes(sizes: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
+    # zeros(2, 3), zeros((2, 3)) and zeros(size=(2, 3)) are one shape, as in PyTorch
+    return sizes if size is None else (size,)
+
+
 def _float(dtype_: dtype | None) -> dtype:
     return dtype_ or get_default_dtype()
 
 
 def zeros(
-    *size: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+    *sizes: Any,
+    size: Any = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of zeros with the given shape."""
-    data = np.zeros(_shape(size, "zeros"), _float(dtype).numpy)
+    data = np.zeros(_shape(_sizes(sizes, size), "zeros"), _float(dtype).numpy)
     return _finish(data, None, device, requires_grad)
 
 
 def ones(
-    *size: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+    *sizes: Any,
+    size: Any = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of ones with the given shape."""
-    data = np.ones(_shape(size, "ones"), _float(dtype).numpy)
+    data = np.ones(_shape(_sizes(sizes, size), "ones"), _float(dtype).numpy)
     return _finish(data, None, device, requires_grad)
 
 
 def empty(
-    *size: Any, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+    *sizes: Any,
+    size: Any = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of the given shape (zeros here; PyTorch leaves the memory uninitialised)."""
-    data = np.zeros(_shape(size, "empty"), _float(dtype).numpy)
+    data = np.zeros(_shape(_sizes(sizes, size), "empty"), _float(dtype).numpy)
     return _finish(data, None, device, requires_grad)
 
 
@@ -343,7 +360,8 @@ def _rng(generator: Generator | None) -> np.random.Generator:
 
 
 def rand(
-    *size: Any,
+    *sizes: Any,
+    size: Any = None,
     generator: Generator | None = None,
     dtype: dtype | None = None,
     device: Any = None,
@@ -351,12 +369,13 @@ def rand(
 ) -> Tensor:
     """Uniform random numbers in ``[0, 1)``."""
     _floats_only(dtype, "check_uniform_bounds")
-    data = _rng(generator).random(_shape(size, "rand")).astype(_float(dtype).numpy)
+    data = _rng(generator).random(_shape(_sizes(sizes, size), "rand")).astype(_float(dtype).numpy)
     return _finish(data, None, device, requires_grad)
 
 
 def randn(
-    *size: Any,
+    *sizes: Any,
+    size: Any = None,
     generator: Generator | None = None,
     dtype: dtype | None = None,
     device: Any = None,
@@ -364,7 +383,11 @@ def randn(
 ) -> Tensor:
     """Standard normal random numbers (mean 0, standard deviation 1)."""
     _floats_only(dtype, "normal_kernel_cpu")
-    data = _rng(generator).standard_normal(_shape(size, "randn")).astype(_float(dtype).numpy)
+    data = (
+        _rng(generator)
+        .standard_normal(_shape(_sizes(sizes, size), "randn"))
+        .astype(_float(dtype).numpy)
+    )
     return _finish(data, None, device, requires_grad)
 
 
@@ -456,39 +479,58 @@ def _like(t: Tensor, dtype_: dtype | None, op: str) -> tuple[tuple[int, ...], dt
     return t._data.shape, dtype_ or t._dtype
 
 
-def zeros_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+def _like_device(t: Tensor, device: Any) -> Any:
+    return t._device if device is None else device
+
+
+def zeros_like(
+    t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """Zeros with ``t``'s shape and dtype."""
     s, d = _like(t, dtype, "zeros_like")
-    return _finish(np.zeros(s, d.numpy), None, t._device, requires_grad)
+    return _finish(np.zeros(s, d.numpy), None, _like_device(t, device), requires_grad)
 
 
-def ones_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+def ones_like(
+    t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """Ones with ``t``'s shape and dtype."""
     s, d = _like(t, dtype, "ones_like")
-    return _finish(np.ones(s, d.numpy), None, t._device, requires_grad)
+    return _finish(np.ones(s, d.numpy), None, _like_device(t, device), requires_grad)
 
 
-def empty_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+def empty_like(
+    t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """A tensor with ``t``'s shape and dtype (zeros here)."""
     expect_tensor(t, "empty_like")
-    return zeros_like(t, dtype=dtype, requires_grad=requires_grad)
+    return zeros_like(t, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full_like(
-    t: Tensor, fill_value: Any, *, dtype: dtype | None = None, requires_grad: bool = False
+    t: Tensor,
+    fill_value: Any,
+    *,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """``fill_value`` everywhere, with ``t``'s shape and dtype."""
     s, d = _like(t, dtype, "full_like")
-    return _finish(np.full(s, fill_value, d.numpy), None, t._device, requires_grad)
+    return _finish(np.full(s, fill_value, d.numpy), None, _like_device(t, device), requires_grad)
 
 
-def rand_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+def rand_like(
+    t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """Uniform random numbers with ``t``'s shape and dtype."""
     s, d = _like(t, dtype, "rand_like")
-    return rand(*s, dtype=d, device=t._device, requires_grad=requires_grad)
+    return rand(*s, dtype=d, device=_like_device(t, device), requires_grad=requires_grad)
 
 
-def randn_like(t: Tensor, *, dtype: dtype | None = None, requires_grad: bool = False) -> Tensor:
+def randn_like(
+    t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     """Normal random numbers with ``t``'s shape and dtype."""
     s, d = _like(t, dtype, "randn_like")
-    return randn(*s, dtype=d, device=t._device, requires_grad=requires_grad)
+    return randn(*s, dtype=d, device=_like_device(t, device), requires_grad=requires_grad)

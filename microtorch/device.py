@@ -8,7 +8,7 @@ Putting a tensor on ``cuda`` raises the error PyTorch raises on a machine withou
 
 from __future__ import annotations
 
-__all__ = ["device", "as_device", "check_same_device"]
+__all__ = ["device", "as_device", "check_same_device", "set_default_device", "get_default_device"]
 
 _KNOWN = ("cpu", "meta")
 _ABSENT = ("cuda", "mps", "xpu")  # valid names (torch.device("cuda") works) but no tensors there
@@ -94,3 +94,23 @@ def check_same_device(op: str, *devices: device) -> None:
                 f"{first} and {d}! (in {op}) Move them to one device first, e.g. "
                 f"other.to({str(first)!r})."
             )
+
+
+def set_default_device(spec: str | device | None) -> None:
+    """Accepts ``'cpu'`` (or None): microtorch makes every tensor on the CPU.
+
+    ``'cuda'`` raises PyTorch's error on a machine without a GPU, here at once (a deliberate
+    difference: PyTorch raises at the next factory call); ``'meta'`` as the default is not
+    supported (make meta tensors with ``device='meta'``).
+    """
+    d = as_device(spec)
+    if d.type != "cpu":
+        raise NotImplementedError(
+            f"microtorch supports only 'cpu' as the default device, not '{d}' (Fix: pass "
+            f"device='{d}' to the factories that should make {d} tensors)"
+        )
+
+
+def get_default_device() -> device:
+    """``device(type='cpu')``: where factories put new tensors."""
+    return CPU

@@ -31,6 +31,7 @@ from microtorch.device import CPU, as_device, device
 from microtorch.dtypes import (
     _FROM_NUMPY,
     dtype,
+    float16,
     float32,
     float64,
     from_numpy_dtype,
@@ -39,11 +40,27 @@ from microtorch.dtypes import (
     int64,
 )
 from microtorch.dtypes import bool as bool_
+from microtorch.ops import (
+    bitwise,
+    cumulative,
+    division,
+    indexing,
+    join,
+    linalg,
+    logarithms,
+    reduction,
+    rounding,
+    sorting,
+    truth,
+    unary,
+)
 from microtorch.ops import elementwise as ew
-from microtorch.ops import indexing, join, linalg, reduction, sorting, unary
+from microtorch.ops import histogram as histogram_ops
 from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
+from microtorch.ops.keywords import torch_keywords
+from microtorch.ops.operators import operator
 
 __all__ = ["Tensor", "Size", "plain_tensor", "op_result"]
 
@@ -291,6 +308,17 @@ class Tensor(metaclass=_TensorMeta):
         """The number of elements."""
         return self._data.size
 
+    nelement = numel
+
+    @property
+    def is_cuda(self) -> bool:
+        """False: microtorch tensors are on the CPU (or meta), never on a GPU."""
+        return False
+
+    @property
+    def is_cpu(self) -> bool:
+        return self._device.type == "cpu"
+
     def element_size(self) -> int:
         """Bytes per element."""
         return self._data.itemsize
@@ -525,6 +553,9 @@ class Tensor(metaclass=_TensorMeta):
     def double(self) -> Tensor:
         return shape_ops.to_dtype(self, float64)
 
+    def half(self) -> Tensor:
+        return shape_ops.to_dtype(self, float16)
+
     def long(self) -> Tensor:
         return shape_ops.to_dtype(self, int64)
 
@@ -562,8 +593,10 @@ class Tensor(metaclass=_TensorMeta):
     def mul_(self, other: Any) -> Tensor:
         return apply_inplace(self, "mul_", ew.mul, other)
 
-    def div_(self, other: Any) -> Tensor:
-        return apply_inplace(self, "div_", ew.div, other)
+    def div_(self, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+        if rounding_mode is None:
+            return apply_inplace(self, "div_", ew.div, other)
+        return apply_inplace(self, "div_", ew.div, other, rounding_mode=rounding_mode)
 
     def pow_(self, exponent: Any) -> Tensor:
         return apply_inplace(self, "pow_", ew.pow, exponent)
@@ -611,6 +644,24 @@ class Tensor(metaclass=_TensorMeta):
     def __ipow__(self, other: Any) -> Tensor:  # type: ignore[misc]  # (see below)
         return self.pow_(other)
 
+    def remainder_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "remainder_", division.remainder, other)
+
+    def floor_divide_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "floor_divide_", division.floor_divide, other)
+
+    def bitwise_and_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "bitwise_and_", bitwise.bitwise_and, other)
+
+    def bitwise_or_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "bitwise_or_", bitwise.bitwise_or, other)
+
+    def bitwise_xor_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "bitwise_xor_", bitwise.bitwise_xor, other)
+
+    __imod__, __ifloordiv__ = remainder_, floor_divide_
+    __iand__, __ior__, __ixor__ = bitwise_and_, bitwise_or_, bitwise_xor_
+
     # --- arithmetic ---------------------------------------------------------------------
     # The operators are the op functions themselves (one Python call less per operation);
     # ``2 + x`` records add(x, 2) and ``2 * x`` mul(x, 2), as PyTorch does. (mypy cannot
@@ -651,14 +702,14 @@ class Tensor(metaclass=_TensorMeta):
     def __abs__(self) -> Tensor:
         return unary.abs(self)
 
-    def __invert__(self) -> Tensor:
-        return ew.logical_not(self)
-
-    def __and__(self, other: Any) -> Tensor:
-        return ew.logical_and(self, other)
-
-    def __or__(self, other: Any) -> Tensor:
-        return ew.logical_or(self, other)
+    # // and % round as Python does; & | ^ ~ are bitwise (logical on bools): ops/division.py,
+    # ops/bitwise.py
+    __floordiv__, __rfloordiv__ = operator(division.floor_divide), operator(division.rfloordiv)
+    __mod__, __rmod__ = operator(division.remainder), operator(division.rremainder)
+    __and__ = __rand__ = operator(bitwise.bitwise_and)
+    __or__ = __ror__ = operator(bitwise.bitwise_or)
+    __xor__ = __rxor__ = operator(bitwise.bitwise_xor)
+    __invert__, __pos__, __contains__ = bitwise.invert, bitwise.positive, bitwise.contains
 
     def __eq__(self, other: Any) -> Tensor:  # type: ignore[override]
         return ew.eq(self, other)
@@ -670,9 +721,14 @@ class Tensor(metaclass=_TensorMeta):
         return indexing.getitem(self, index)
 
     # --- methods that mirror the functions in microtorch.ops ----------------------------
-    add, sub, mul, div, pow = ew.add, ew.sub, ew.mul, ew.div, ew.pow
-    maximum, minimum, masked_fill = ew.maximum, ew.minimum, ew.masked_fill
-    eq, ne, lt, le, gt, ge = ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge
+    # (with PyTorch's keyword names, x.add(other=y), and out= for torch.add(a, b, out=c);
+    # the operators above skip both)
+    add, sub, mul, div, maximum, minimum, eq, ne, lt, le, gt, ge = (
+        torch_keywords("input", "other", out=True)(f)
+        for f in (ew.add, ew.sub, ew.mul, ew.div, ew.maximum, ew.minimum)
+        + (ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge)
+    )
+    pow, masked_fill = torch_keywords("input", "exponent", out=True)(ew.pow), ew.masked_fill
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
     neg, exp, log, log1p, sqrt, abs = (
         unary.neg,
@@ -715,6 +771,30 @@ class Tensor(metaclass=_TensorMeta):
     absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
     swapaxes = swapdims = transpose
     logical_and, logical_or, ndimension = ew.logical_and, ew.logical_or, dim
+    floor_divide, remainder, fmod = division.floor_divide, division.remainder, division.fmod
+    bitwise_and, bitwise_or, bitwise_xor = (
+        bitwise.bitwise_and,
+        bitwise.bitwise_or,
+        bitwise.bitwise_xor,
+    )
+    bitwise_not, positive = bitwise.bitwise_not, bitwise.positive
+    round, floor, ceil, trunc, sign = (
+        rounding.round,
+        rounding.floor,
+        rounding.ceil,
+        rounding.trunc,
+        rounding.sign,
+    )
+    isnan, isinf, isfinite, any, all = (
+        truth.isnan,
+        truth.isinf,
+        truth.isfinite,
+        truth.any,
+        truth.all,
+    )
+    log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
+    prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum, cumulative.cumprod
+    histc, histogram = histogram_ops.histc, histogram_ops.histogram
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
@@ -736,29 +816,74 @@ class Tensor(metaclass=_TensorMeta):
     def type_as(self, other: Tensor) -> Tensor:
         return shape_ops.to_dtype(self, other._dtype)
 
-    def any(self) -> Tensor:
-        return ew.wrap(np.asarray(self._data.any()))
+    # --- new tensors like this one: its dtype and device unless told otherwise -----------
+    def new_tensor(
+        self,
+        data: Any,
+        dtype: DType | None = None,
+        device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:
+        """``data`` (copied) as a new leaf tensor."""
+        if isinstance(data, Tensor):
+            warnings.warn(_NEW_TENSOR_WARNING, UserWarning, stacklevel=2)
+            data = data._data
+        return self._new(np.array(data, (dtype or self._dtype).numpy), device, requires_grad)
 
-    def all(self) -> Tensor:
-        return ew.wrap(np.asarray(self._data.all()))
+    def new_zeros(
+        self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """Zeros of the given size."""
+        data = np.zeros(_dims(sizes, size), (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
 
-    def norm(self, p: Number = 2) -> Tensor:
-        return linalg.norm(self, p)
+    def new_ones(
+        self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """Ones of the given size."""
+        data = np.ones(_dims(sizes, size), (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
 
-    def new_tensor(self, data: Any) -> Tensor:
-        return plain_tensor(np.array(data, self._data.dtype), self._device)
+    def new_empty(
+        self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """A tensor of the given size (zeros here; PyTorch leaves the memory uninitialised)."""
+        return self.new_zeros(
+            *sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad
+        )
 
-    def new_zeros(self, *size: Any) -> Tensor:
-        dims = shape_ops.parse_shape(size, int(np.prod([int(s) for s in _flat(size)])))
-        return plain_tensor(np.zeros(dims, self._data.dtype), self._device)
+    def new_full(
+        self, size: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """``fill_value`` everywhere (in this tensor's dtype unless ``dtype`` is given)."""
+        data = np.full(_dims((size,), None), fill_value, (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
 
-    def new_ones(self, *size: Any) -> Tensor:
-        dims = shape_ops.parse_shape(size, int(np.prod([int(s) for s in _flat(size)])))
-        return plain_tensor(np.ones(dims, self._data.dtype), self._device)
+    def _new(self, data: np.ndarray, device: Any, requires_grad: builtins.bool) -> Tensor:
+        t = plain_tensor(data, self._device if device is None else as_device(device))
+        if requires_grad:
+            t._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
+        return t
 
 
-def _flat(size: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+_NEW_TENSOR_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+    "tensor.new_tensor(sourceTensor)."
+)
+
+
+def _dims(sizes: tuple[Any, ...], size: Any) -> tuple[int, ...]:
+    # new_zeros(2, 3), new_zeros((2, 3)) and new_zeros(size=(2, 3)) are one shape
+    if size is not None:
+        sizes = (size,)
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list, Size)):
+        sizes = tuple(sizes[0])
+    return tuple(int(s) for s in sizes)
 
 
 def _index_put(a: Tensor, index: Any, value: Any) -> Tensor:

@@ -29,13 +29,14 @@ from microtorch.autograd.grad_mode import (
 )
 from microtorch.autograd.gradcheck import gradcheck
 from microtorch.autograd.teaching_mode import is_teaching_warnings_enabled, set_teaching_warnings
+from microtorch.autograd.variable import Variable
 
 __all__ = [
     "AccumulateGrad", "BackwardStep", "Function", "FunctionCtx", "Node", "NumpyFunction",
     "backward", "detect_anomaly", "enable_grad", "grad", "gradcheck", "inference_mode",
     "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
     "is_teaching_warnings_enabled", "iter_backward", "no_grad", "set_detect_anomaly",
-    "set_grad_enabled", "set_teaching_warnings",
+    "set_grad_enabled", "set_teaching_warnings", "Variable",
 ]  # fmt: skip
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from microtorch.nn import functional as F
+from microtorch.nn.loss_functions import legacy_reduction
 from microtorch.nn.module import Module
 from microtorch.tensor import Tensor
 
@@ -11,14 +12,23 @@ __all__ = ["MSELoss", "L1Loss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWi
 
 
 class _Loss(Module):
-    def __init__(self, reduction: str = "mean") -> None:
+    def __init__(
+        self, size_average: bool | None = None, reduce: bool | None = None, reduction: str = "mean"
+    ) -> None:
         super().__init__()
-        self.reduction = reduction
+        # the deprecated size_average/reduce become a reduction, with PyTorch's warning
+        self.reduction = legacy_reduction(size_average, reduce, reduction)
 
 
 class _WeightedLoss(_Loss):
-    def __init__(self, weight: Tensor | None = None, reduction: str = "mean") -> None:
-        super().__init__(reduction)
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
+        reduction: str = "mean",
+    ) -> None:
+        super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)  # saved in state_dict, as in PyTorch
         self.weight: Tensor | None
 
@@ -41,13 +51,20 @@ class NLLLoss(_WeightedLoss):
     """Negative log-likelihood of the target classes, on log-probabilities."""
 
     def __init__(
-        self, weight: Tensor | None = None, ignore_index: int = -100, reduction: str = "mean"
+        self,
+        weight: Tensor | None = None,
+        size_average: bool | None = None,
+        ignore_index: int = -100,
+        reduce: bool | None = None,
+        reduction: str = "mean",
     ) -> None:
-        super().__init__(weight, reduction)
+        super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
+        return F.nll_loss(
+            input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction
+        )
 
 
 class CrossEntropyLoss(_WeightedLoss):
@@ -56,17 +73,24 @@ class CrossEntropyLoss(_WeightedLoss):
     def __init__(
         self,
         weight: Tensor | None = None,
+        size_average: bool | None = None,
         ignore_index: int = -100,
+        reduce: bool | None = None,
         reduction: str = "mean",
         label_smoothing: float = 0.0,
     ) -> None:
-        super().__init__(weight, reduction)
+        super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return F.cross_entropy(
-            input, target, self.weight, self.ignore_index, self.reduction, self.label_smoothing
+            input,
+            target,
+            self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            label_smoothing=self.label_smoothing,
         )
 
 
@@ -74,7 +98,7 @@ class BCELoss(_WeightedLoss):
     """Binary cross entropy on probabilities (after a sigmoid)."""
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
-        return F.binary_cross_entropy(input, target, self.weight, self.reduction)
+        return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
 
 
 class BCEWithLogitsLoss(_Loss):
@@ -83,10 +107,12 @@ class BCEWithLogitsLoss(_Loss):
     def __init__(
         self,
         weight: Tensor | None = None,
+        size_average: bool | None = None,
+        reduce: bool | None = None,
         reduction: str = "mean",
         pos_weight: Tensor | None = None,
     ) -> None:
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
         self.weight: Tensor | None
@@ -94,5 +120,5 @@ class BCEWithLogitsLoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return F.binary_cross_entropy_with_logits(
-            input, target, self.weight, self.reduction, self.pos_weight
+            input, target, self.weight, reduction=self.reduction, pos_weight=self.pos_weight
         )

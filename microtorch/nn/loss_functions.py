@@ -27,6 +27,22 @@ __all__ = [
 _REDUCTIONS = ("mean", "sum", "none")
 
 
+def legacy_reduction(size_average: bool | None, reduce: bool | None, reduction: str) -> str:
+    """``reduction`` from the deprecated ``size_average``/``reduce``, as PyTorch maps them
+    (both default True: mean; reduce alone: sum; reduce=False: none), with its warning."""
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    ret = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(
+        f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return ret
+
+
 def _check_reduction(reduction: str) -> None:
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -79,10 +95,13 @@ def nll_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
     weight: Tensor | None = None,
+    size_average: bool | None = None,
     ignore_index: int = -100,
+    reduce: bool | None = None,
     reduction: str = "mean",
 ) -> Tensor:
     """-input[i, target[i]] averaged: the loss on log-probabilities (after ``log_softmax``)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     expect_tensor(input, "nll_loss_nd")
     expect_tensor(target, "nll_loss_nd", "target", 2)
@@ -127,7 +146,9 @@ def cross_entropy(
     input: Tensor,  # noqa: A002
     target: Tensor,
     weight: Tensor | None = None,
+    size_average: bool | None = None,
     ignore_index: int = -100,
+    reduce: bool | None = None,
     reduction: str = "mean",
     label_smoothing: float = 0.0,
 ) -> Tensor:
@@ -135,6 +156,7 @@ def cross_entropy(
 
     ``target`` holds class indices, or class probabilities with the input's shape.
     """
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     expect_tensor(input, "cross_entropy_loss")
     expect_tensor(target, "cross_entropy_loss", "target", 2)
@@ -145,7 +167,7 @@ def cross_entropy(
     n_classes = input._data.shape[class_dim]
     if target._data.shape == input._data.shape and target._dtype.is_floating_point:
         return _cross_entropy_probs(logp, target, weight, reduction, label_smoothing, class_dim)
-    nll = nll_loss(logp, target, weight, ignore_index, reduction)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return nll
     # PyTorch's label smoothing: mix the NLL with the average of -log p over all classes.
@@ -192,9 +214,12 @@ def _cross_entropy_probs(
 def mse_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
     reduction: str = "mean",
 ) -> Tensor:
     """The mean of (input - target)**2 (``MseLossBackward0``)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     _same_size(input, target)
     if target._dtype is not input._dtype:
@@ -214,9 +239,12 @@ def mse_loss(
 def l1_loss(
     input: Tensor,  # noqa: A002
     target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
     reduction: str = "mean",
 ) -> Tensor:
     """The mean of |input - target| (a mean of ``AbsBackward0``, as in PyTorch)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     _same_size(input, target)
     losses = unary.abs(ew.sub(input, target))
@@ -229,9 +257,12 @@ def binary_cross_entropy(
     input: Tensor,  # noqa: A002
     target: Tensor,
     weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
     reduction: str = "mean",
 ) -> Tensor:
     """-(y log p + (1 - y) log(1 - p)) on probabilities p (after a sigmoid)."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target._data.shape != input._data.shape:
         raise ValueError(
@@ -257,10 +288,13 @@ def binary_cross_entropy_with_logits(
     input: Tensor,  # noqa: A002
     target: Tensor,
     weight: Tensor | None = None,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
     reduction: str = "mean",
     pos_weight: Tensor | None = None,
 ) -> Tensor:
     """Binary cross entropy on raw scores, with the sigmoid inside: stable for any logit."""
+    reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     if target._data.shape != input._data.shape:
         raise ValueError(

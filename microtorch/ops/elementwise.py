@@ -401,10 +401,9 @@ def div(a: Operand, b: Operand, *, rounding_mode: str | None = None) -> Any:
     if type(b) in _PY_NUMBERS and b and rounding_mode is None and isinstance(a, Tensor):
         return _binary(Div, a, b, None if a._dtype.is_floating_point else get_default_dtype())
     if rounding_mode is not None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            q = np.true_divide(_data(a), _data(b))
-        rounded = np.floor(q) if rounding_mode == "floor" else np.trunc(q)
-        return wrap(rounded.astype(result_type(a, b).numpy))
+        from microtorch.ops.division import div_rounded  # (division builds on this module)
+
+        return div_rounded(a, b, rounding_mode)
     _check_operand("div", b, "other", 2)
     target = result_type(a, b)
     if not target.is_floating_point:

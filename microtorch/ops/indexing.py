@@ -65,7 +65,7 @@ class Index(NumpyFunction):
 
 
 def _advanced(item: Any) -> bool:
-    return isinstance(item, (list, np.ndarray, bool)) or hasattr(item, "_data")
+    return isinstance(item, (list, range, np.ndarray, bool)) or hasattr(item, "_data")
 
 
 def getitem(a: Any, index: Any) -> Any:
@@ -191,7 +191,7 @@ def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
                 basic.append(i)
         a, items = _basic_index(a, tuple(basic)), tuple(rest)
     key = tuple(
-        i._data if hasattr(i, "_data") else np.asarray(i) if isinstance(i, list) else i
+        i._data if hasattr(i, "_data") else np.asarray(i) if isinstance(i, (list, range)) else i
         for i in items
     )
     _check_index_arrays(a._data.shape, key)

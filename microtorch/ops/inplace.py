@@ -205,6 +205,8 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     # straight into t's memory. Anything unusual returns False and takes the general path,
     # which gives PyTorch's errors.
     (other,) = args
+    if kwargs.keys() - {"alpha"}:  # e.g. div_(y, rounding_mode="floor"): not a plain ufunc
+        return False
     if isinstance(other, _node.Tensor):
         if other._device is not t._device or other._data.ndim > t._data.ndim:
             return False

@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.views import as_view
+from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
 
 __all__ = ["cat", "stack", "split", "chunk", "unbind"]
@@ -49,6 +50,7 @@ class Stack(NumpyFunction):
         return tuple(np.moveaxis(grad_output, ctx.dim, 0))
 
 
+@torch_keywords("tensors", "dim", numpy_aliases=True, out=True)
 def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Join tensors along an existing dimension."""
     tensors = _tensor_list(tensors, "cat")
@@ -94,6 +96,7 @@ def _tensor_list(tensors: Any, op: str) -> list[Any]:
     return list(tensors)
 
 
+@torch_keywords("tensors", "dim", numpy_aliases=True, out=True)
 def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Stack same-shape tensors along a new dimension."""
     tensors = _tensor_list(tensors, "stack")
@@ -147,6 +150,7 @@ class Unbind(NumpyFunction):
         return np.stack(grad_outputs, axis=ctx.dim)
 
 
+@torch_keywords("tensor", "split_size_or_sections", "dim")
 def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple[Any, ...]:
     """Cut into pieces of a given size (the last may be smaller) or of the given sizes."""
     if a._data.ndim == 0:
@@ -177,6 +181,7 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
     return tuple(as_view(o, a, multi_output=True) for o in outs)
 
 
+@torch_keywords("input", "chunks", "dim")
 def chunk(a: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
     """Cut into ``chunks`` nearly equal pieces."""
     if chunks <= 0:
@@ -186,6 +191,7 @@ def chunk(a: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
     return split(a, max(size, 1), d)
 
 
+@torch_keywords("input", "dim")
 def unbind(a: Any, dim: int = 0) -> tuple[Any, ...]:
     """The slices along ``dim``, as a tuple."""
     if a._data.ndim == 0:

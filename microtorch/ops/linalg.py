@@ -10,6 +10,8 @@ from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
+from microtorch.ops.keywords import torch_keywords
+from microtorch.ops.reduction import normalize_dims
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "norm"]
 
@@ -133,6 +135,7 @@ def _tensors(op: str, a: Any, b: Any, second: str = "mat2") -> None:
     expect_tensor(b, op, second, 2)
 
 
+@torch_keywords("input", "mat2", out=True)
 def mm(a: Any, b: Any) -> Any:
     """Matrix product of two 2-D tensors."""
     Tensor = _node.Tensor
@@ -155,6 +158,7 @@ def _mm(a: Any, b: Any) -> Any:
     return Mm.apply(a, b)
 
 
+@torch_keywords("input", "vec", out=True)
 def mv(a: Any, v: Any) -> Any:
     """Matrix times vector."""
     _tensors("mv", a, v, "vec")
@@ -171,6 +175,7 @@ def mv(a: Any, v: Any) -> Any:
     return Mv.apply(a, v)
 
 
+@torch_keywords("input", "tensor", out=True)
 def dot(a: Any, b: Any) -> Any:
     """Inner product of two vectors of the same length."""
     _tensors("dot", a, b, "tensor")
@@ -194,6 +199,7 @@ def dot(a: Any, b: Any) -> Any:
     return Dot.apply(a, b)
 
 
+@torch_keywords("input", "mat2", out=True)
 def bmm(a: Any, b: Any) -> Any:
     """Batched matrix product of two 3-D tensors with the same batch size."""
     _tensors("bmm", a, b)
@@ -229,6 +235,7 @@ class _SqueezeFirst(NumpyFunction):
         return grad_output[None]
 
 
+@torch_keywords("input", "other", out=True)
 def matmul(a: Any, b: Any) -> Any:
     """``a @ b``: dot for vectors, mv/mm for matrices, batched for more dims (broadcasting).
 
@@ -309,6 +316,7 @@ def _broadcast_shapes(sa: tuple[int, ...], sb: tuple[int, ...]) -> tuple[int, ..
         raise broadcast_error(sa, sb) from None
 
 
+@torch_keywords("input", "mat1", "mat2", out=True)
 def addmm(c: Any, a: Any, b: Any) -> Any:
     """c + a @ b with c broadcast to the result (what ``Linear`` computes on a batch)."""
     _tensors("addmm", a, b)
@@ -333,38 +341,77 @@ def addmm(c: Any, a: Any, b: Any) -> Any:
 
 
 class VectorNorm(NumpyFunction):
-    """z = (sum |a|**p) ** (1/p), so dz/da = sign(a) * |a|**(p-1) / z**(p-1) (a / z for p=2)."""
+    """z = (sum |a|**p) ** (1/p), so dz/da = sign(a) * |a|**(p-1) / z**(p-1) (a / z for p=2);
+    for p = inf (-inf) the gradient is sign(a), shared among the largest (smallest) |a|."""
 
     node_name = "LinalgVectorNormBackward0"
+    ctx_fields = ("p", "axes", "keepdim")
 
     @staticmethod
-    def forward(ctx, a, p):
-        out = np.asarray(np.linalg.norm(a.ravel(), ord=p), dtype=a.dtype)
+    def forward(ctx, a, p, axes, keepdim):
+        out = np.asarray(_vector_norm(a, p, axes, keepdim), dtype=a.dtype)
         ctx.save_for_backward(a, out)
-        ctx.p = p
+        ctx.p, ctx.axes, ctx.keepdim = p, axes, keepdim
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        p = ctx.p
+        p, axes = ctx.p, ctx.axes
+        if p == 0:  # a count of nonzeros: PyTorch sends no gradient at all (.grad stays None)
+            return None
+        if not ctx.keepdim:  # the reduced dims back as size 1, to broadcast against a
+            grad_output, out = np.expand_dims(grad_output, axes), np.expand_dims(out, axes)
         with np.errstate(divide="ignore", invalid="ignore"):  # the norm of zeros: gradient 0
-            if p == 2:
+            if np.isinf(p):
+                hit = np.abs(a) == out
+                local = np.sign(a) * hit / hit.sum(axis=axes, keepdims=True)
+            elif p == 2:
                 local = a / out
             elif p == 1:
                 local = np.sign(a)
             else:
                 local = np.sign(a) * np.abs(a) ** (p - 1) / out ** (p - 1)
-        return grad_output * np.where(out == 0, np.zeros((), a.dtype), local).astype(a.dtype)
+        zero = np.zeros((), a.dtype)
+        return (grad_output * np.where(out == 0, zero, local)).astype(a.dtype)
 
 
-def norm(a: Any, p: float = 2) -> Any:
-    """The p-norm of all elements (2: Euclidean length), as ``torch.linalg.vector_norm``."""
-    if not a._dtype.is_floating_point:
+def _vector_norm(a: np.ndarray, p: float, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    # (sum |a|**p) ** (1/p) over axes; inf/-inf the largest/smallest |a|, 0 counts nonzeros
+    m = np.abs(a)
+    if p == np.inf:
+        return m.max(axis=axes, keepdims=keepdim)
+    if p == -np.inf:
+        return m.min(axis=axes, keepdims=keepdim)
+    if p == 0:
+        return (m != 0).sum(axis=axes, keepdims=keepdim)
+    with np.errstate(divide="ignore", over="ignore"):  # negative p: |0| ** p is inf
+        return (m**p).sum(axis=axes, keepdims=keepdim) ** (1 / p)
+
+
+def norm(
+    input: Any,  # noqa: A002 - PyTorch's name
+    p: float | str | None = "fro",
+    dim: int | tuple[int, ...] | None = None,
+    keepdim: bool = False,
+    dtype: Any = None,
+) -> Any:
+    """The p-norm (2: Euclidean length) of all elements or along ``dim``, as
+    ``torch.norm``; ``p='fro'`` is the 2-norm. The matrix norm ``p='nuc'`` is not supported."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if not input._dtype.is_floating_point:
         raise RuntimeError(
-            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-            f"{a._dtype._legacy[: -len('Tensor')]}"
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+            f"{input._dtype._legacy[: -len('Tensor')]}"
         )
-    if not p > 0:
-        raise NotImplementedError(f"microtorch's norm supports p > 0, not p={p}")
-    return VectorNorm.apply(a, float(p))
+    if p == "fro" or p is None:
+        p = 2.0
+    if isinstance(p, str):
+        raise NotImplementedError(
+            f"microtorch's norm supports p='fro' and numbers, not p={p!r} (the nuclear norm "
+            "needs a singular value decomposition)"
+        )
+    ndim = input._data.ndim
+    axes = tuple(range(ndim)) if dim is None else normalize_dims(dim, ndim)
+    return VectorNorm.apply(input, float(p), axes if ndim else (), bool(keepdim))

@@ -13,6 +13,7 @@ from microtorch.dtypes import int64
 from microtorch.ops._broadcast import expand
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand, wrap
+from microtorch.ops.keywords import torch_keywords
 
 __all__ = [
     "normalize_dims", "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var",
@@ -46,6 +47,9 @@ def _axes(dim: Dims, ndim: int) -> tuple[int, ...]:
     return dims if ndim else ()
 
 
+_HALF = np.dtype(np.float16)  # float16 sums and means add up in float32, rounded once at the end
+
+
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keep: bool):
     # Put the reduced dimensions back as size 1, then broadcast to the input's shape.
     if not keep and axes:
@@ -63,6 +67,8 @@ class Sum(NumpyFunction):
     def forward(ctx, a, dtype):
         ctx.shape = a.shape
         with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
+            if dtype is None and a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+                return a.sum(dtype=np.float32).astype(_HALF)
             return a.sum(dtype=dtype)
 
     @staticmethod
@@ -80,6 +86,8 @@ class SumDim(NumpyFunction):
     def forward(ctx, a, axes, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
+            if dtype is None and a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+                return a.sum(axis=axes, keepdims=keepdim, dtype=np.float32).astype(_HALF)
             return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
@@ -99,6 +107,8 @@ class Mean(NumpyFunction):
         if a.size == 0:  # the mean of nothing is nan (numpy would also warn)
             return np.full((), np.nan, a.dtype)
         with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
+            if a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+                return (a.sum(dtype=np.float32) / a.size).astype(_HALF)
             return a.sum() / a.dtype.type(a.size)
 
     @staticmethod
@@ -117,6 +127,8 @@ class MeanDim(NumpyFunction):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         n = a.dtype.type(_count(a.shape, axes))
         with np.errstate(invalid="ignore", over="ignore"):
+            if a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+                return (a.sum(axis=axes, keepdims=keepdim, dtype=np.float32) / n).astype(_HALF)
             return a.sum(axis=axes, keepdims=keepdim) / n
 
     @staticmethod
@@ -221,6 +233,7 @@ def _reduce_dtype(a: Any, dtype: Any) -> Any:
     return None if a._dtype.is_floating_point else int64.numpy  # ints and bools sum to int64
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A001
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     expect_tensor(a, "sum")
@@ -229,6 +242,7 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
     return SumDim.apply(a, _axes(dim, a._data.ndim), keepdim, _reduce_dtype(a, dtype))
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """Average of all elements, or along ``dim``; needs a floating dtype."""
     if dtype is not None:
@@ -274,6 +288,7 @@ def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
     return _MinMax(values, wrap(idx))
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def max(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
     """The largest element; with ``dim``, a ``(values, indices)`` pair; with a tensor,
     the element-wise maximum."""
@@ -284,6 +299,7 @@ def max(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # 
     return _minmax(a, dim, keepdim, True)
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
     """The smallest element; with ``dim``, a ``(values, indices)`` pair."""
     if hasattr(dim, "_data"):
@@ -293,6 +309,7 @@ def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # 
     return _minmax(a, dim, keepdim, False)
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Largest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
@@ -300,6 +317,7 @@ def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     return Amax.apply(a, axes, keepdim)
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Smallest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
@@ -307,6 +325,7 @@ def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     return Amin.apply(a, axes, keepdim)
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the largest element (of the flattened tensor if ``dim`` is None)."""
     if dim is None:
@@ -317,6 +336,7 @@ def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     return wrap(np.argmax(a._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the smallest element (of the flattened tensor if ``dim`` is None)."""
     if dim is None:
@@ -394,6 +414,7 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None) 
     return axes, correction
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def var(
     a: Any,
     dim: Dims = None,
@@ -407,6 +428,7 @@ def var(
     return Var.apply(a, axes, keepdim, c)
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def std(
     a: Any,
     dim: Dims = None,
@@ -477,12 +499,14 @@ def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any,
     return as_operand(a, dtype or a._dtype), d
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """exp(a) / sum(exp(a)) along ``dim``: probabilities that sum to 1."""
     a, d = _softmax_input(a, dim, dtype, "softmax")
     return Softmax.apply(a, d if a._data.ndim else None)
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """log(softmax(a)) along ``dim``, computed stably."""
     a, d = _softmax_input(a, dim, dtype, "log_softmax")
@@ -512,6 +536,7 @@ class Logsumexp(NumpyFunction):
         return g * np.exp(a - _expand_back(out, a.shape, ctx.axes, ctx.keepdim))
 
 
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
     """log(sum(exp(a))) along ``dim``, computed stably."""
     expect_tensor(a, "logsumexp")

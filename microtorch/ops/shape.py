@@ -18,6 +18,7 @@ from microtorch.ops._broadcast import expand as expanded
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
+from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
 
 __all__ = [
@@ -119,6 +120,7 @@ def _viewable(data: np.ndarray, shape: tuple[int, ...]) -> bool:
     return True
 
 
+@torch_keywords("input", "start_dim", "end_dim")
 def flatten(a: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
     """Merge dimensions ``start_dim..end_dim`` into one."""
     shape = a._data.shape
@@ -154,6 +156,7 @@ class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
     """Drop size-1 dimensions (all of them, or only ``dim`` if it has size 1)."""
     shape = a._data.shape
@@ -179,6 +182,7 @@ class Unsqueeze(NumpyFunction):
         return np.squeeze(grad_output, axis=ctx.dim)
 
 
+@torch_keywords("input", "dim", numpy_aliases=True)
 def unsqueeze(a: Any, dim: int) -> Any:
     """Insert a size-1 dimension at ``dim``."""
     (d,) = normalize_dims(dim, a._data.ndim + 1)
@@ -268,6 +272,7 @@ def permute(a: Any, *dims: Any) -> Any:
     return as_view(Permute.apply(a, order), a)
 
 
+@torch_keywords("input", "dim0", "dim1")
 def transpose(a: Any, dim0: int, dim1: int) -> Any:
     """Swap two dimensions (a view)."""
     d0, d1 = normalize_dims((dim0, dim1), a._data.ndim)
@@ -278,6 +283,7 @@ def transpose(a: Any, dim0: int, dim1: int) -> Any:
     return as_view(Transpose.apply(a, tuple(order)), a)
 
 
+@torch_keywords("input")
 def t(a: Any) -> Any:
     """Transpose of a matrix (1-D and 0-D tensors are returned as they are)."""
     if a._data.ndim > 2:
@@ -301,6 +307,7 @@ class Clone(NumpyFunction):
         return grad_output
 
 
+@torch_keywords("input")
 def clone(a: Any) -> Any:
     """A copy with its own memory; gradients flow back to ``a``."""
     expect_tensor(a, "clone")

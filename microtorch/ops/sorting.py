@@ -10,6 +10,7 @@ import numpy as np
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
+from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
 
 __all__ = ["sort", "argsort", "topk", "nonzero"]
@@ -70,6 +71,7 @@ def _order(a: Any, dim: int, descending: bool, stable: bool) -> tuple[np.ndarray
     return order.astype(np.int64), d
 
 
+@torch_keywords("input", "dim")
 def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = None) -> Any:
     """``(values, indices)``: the elements along ``dim`` in order, and where each came from."""
     expect_tensor(a, "sort")
@@ -81,12 +83,14 @@ def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = 
     return _Sorted(fn.apply(a, order, d), wrap(order))
 
 
+@torch_keywords("input", "dim")
 def argsort(a: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     """The indices that sort ``a`` along ``dim``."""
     expect_tensor(a, "argsort")
     return wrap(_order(a, dim, descending, stable)[0])
 
 
+@torch_keywords("input", "k", "dim")
 def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
     """``(values, indices)`` of the ``k`` largest (or smallest) elements along ``dim``."""
     expect_tensor(a, "topk")
@@ -106,6 +110,7 @@ def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = Tru
     return _Sorted(Topk.apply(a, picked, d), wrap(picked))
 
 
+@torch_keywords("input")
 def nonzero(a: Any, *, as_tuple: bool = False) -> Any:
     """The indices of the non-zero elements: one row per element, one column per dimension."""
     expect_tensor(a, "nonzero")

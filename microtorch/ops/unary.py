@@ -15,6 +15,7 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import get_default_dtype
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand
+from microtorch.ops.keywords import torch_keywords
 
 __all__ = [
     "neg", "exp", "log", "log1p", "sqrt", "abs", "sin", "cos", "sigmoid", "tanh", "relu",
@@ -259,6 +260,7 @@ def _float(a: Any, op: str) -> Any:
     return as_operand(a, get_default_dtype())
 
 
+@torch_keywords("input", out=True)
 def neg(a: Any) -> Any:
     """-a."""
     expect_tensor(a, "neg")
@@ -270,58 +272,69 @@ def neg(a: Any) -> Any:
     return Neg.apply(a)
 
 
+@torch_keywords("input", out=True)
 def exp(a: Any) -> Any:
     """e to the power a, element by element."""
     return Exp.apply(_float(a, "exp"))
 
 
+@torch_keywords("input", out=True)
 def log(a: Any) -> Any:
     """Natural logarithm (log(0) = -inf, log of a negative number = nan)."""
     return Log.apply(_float(a, "log"))
 
 
+@torch_keywords("input", out=True)
 def log1p(a: Any) -> Any:
     """log(1 + a), accurate for small a."""
     return Log1p.apply(_float(a, "log1p"))
 
 
+@torch_keywords("input", out=True)
 def sqrt(a: Any) -> Any:
     """Square root (nan for negative numbers)."""
     return Sqrt.apply(_float(a, "sqrt"))
 
 
+@torch_keywords("input", out=True)
 def abs(a: Any) -> Any:  # noqa: A001 - PyTorch's name
     """Absolute value."""
     expect_tensor(a, "abs")
     return Abs.apply(a)
 
 
+@torch_keywords("input", out=True)
 def sin(a: Any) -> Any:
     """Sine, in radians."""
     return Sin.apply(_float(a, "sin"))
 
 
+@torch_keywords("input", out=True)
 def cos(a: Any) -> Any:
     """Cosine, in radians."""
     return Cos.apply(_float(a, "cos"))
 
 
+@torch_keywords("input", out=True)
 def sigmoid(a: Any) -> Any:
     """1 / (1 + exp(-a)), computed without overflow for large |a|."""
     return Sigmoid.apply(_float(a, "sigmoid"))
 
 
+@torch_keywords("input", out=True)
 def tanh(a: Any) -> Any:
     """Hyperbolic tangent."""
     return Tanh.apply(_float(a, "tanh"))
 
 
+@torch_keywords("input", out=True)
 def relu(a: Any) -> Any:
     """max(a, 0)."""
     expect_tensor(a, "relu")
     return Relu.apply(a)
 
 
+@torch_keywords("input", "min", "max", out=True)
 def clamp(a: Any, min: float | None = None, max: float | None = None) -> Any:  # noqa: A002
     """Limit every value to ``[min, max]``; either bound may be None."""
     if min is None and max is None:
@@ -341,6 +354,7 @@ def _bound(value: Any, name: str) -> Any:
     return value
 
 
+@torch_keywords("input", out=True)
 def reciprocal(a: Any) -> Any:
     """1 / a."""
     return Reciprocal.apply(_float(a, "reciprocal"))

@@ -1,0 +1,56 @@
+"""Questions about values, answered with bool tensors: isnan, isinf, isfinite, any, all.
+
+None of these has a gradient: their results are bools.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.ops._checks import expect_tensor
+from microtorch.ops.elementwise import wrap
+from microtorch.ops.keywords import torch_keywords
+from microtorch.ops.reduction import normalize_dims
+
+__all__ = ["isnan", "isinf", "isfinite", "any", "all"]
+
+
+def isnan(input: Any) -> Any:  # noqa: A002 - PyTorch's name
+    """True where an element is nan (not a number)."""
+    expect_tensor(input, "isnan")
+    return wrap(np.isnan(input._data), input._device)
+
+
+def isinf(input: Any) -> Any:  # noqa: A002
+    """True where an element is inf or -inf."""
+    expect_tensor(input, "isinf")
+    return wrap(np.isinf(input._data), input._device)
+
+
+def isfinite(input: Any) -> Any:  # noqa: A002
+    """True where an element is neither nan nor infinite."""
+    expect_tensor(input, "isfinite")
+    return wrap(np.isfinite(input._data), input._device)
+
+
+def _reduce(ufunc: Any, a: Any, dim: Any, keepdim: bool, op: str) -> Any:
+    # uint8 inputs give uint8 results (0 or 1), every other dtype gives bool, as in PyTorch.
+    expect_tensor(a, op)
+    axes = None if dim is None else normalize_dims(dim, a._data.ndim)
+    out = ufunc(a._data, axis=axes, keepdims=keepdim)
+    out_dtype = np.uint8 if a._data.dtype == np.uint8 else np.bool_
+    return wrap(np.asarray(out).astype(out_dtype), a._device)
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+def any(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
+    """True if any element (along ``dim``, if given) is nonzero."""
+    return _reduce(np.any, input, dim, keepdim, "any")
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+def all(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
+    """True if every element (along ``dim``, if given) is nonzero."""
+    return _reduce(np.all, input, dim, keepdim, "all")
