@@ -59,7 +59,7 @@ from microtorch.ops import histogram as histogram_ops
 from microtorch.ops import inplace as inplace_ops
 from microtorch.ops import shape as shape_ops
 from microtorch.ops.inplace import apply_inplace
-from microtorch.ops.keywords import torch_keywords
+from microtorch.ops.keywords import torch_keywords, without_torch_keywords
 from microtorch.ops.operators import operator
 
 __all__ = ["Tensor", "Size", "plain_tensor", "op_result"]
@@ -730,17 +730,14 @@ class Tensor(metaclass=_TensorMeta):
     )
     pow, masked_fill = torch_keywords("input", "exponent", out=True)(ew.pow), ew.masked_fill
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
-    neg, exp, log, log1p, sqrt, abs = (
-        unary.neg,
-        unary.exp,
-        unary.log,
-        unary.log1p,
-        unary.sqrt,
-        unary.abs,
+    # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper
+    neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, clamp, reciprocal = (
+        without_torch_keywords(f)
+        for f in (unary.neg, unary.exp, unary.log, unary.log1p, unary.sqrt, unary.abs)
+        + (unary.sin, unary.cos, unary.sigmoid, unary.tanh, unary.relu, unary.clamp)
+        + (unary.reciprocal,)
     )
-    sin, cos, sigmoid, tanh, relu = unary.sin, unary.cos, unary.sigmoid, unary.tanh, unary.relu
-    clamp, reciprocal = unary.clamp, unary.reciprocal
-    clip = unary.clamp
+    clip = clamp
     sum, mean, max, min, amax, amin = (
         reduction.sum,
         reduction.mean,

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from microtorch.ops.out_argument import call_with_out
 
-__all__ = ["torch_keywords"]
+__all__ = ["torch_keywords", "without_torch_keywords"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,3 +63,9 @@ def torch_keywords(
         return with_torch_keywords  # type: ignore[return-value]
 
     return decorate
+
+
+def without_torch_keywords(fn: F) -> F:
+    """``fn`` itself, without the wrapper ``torch_keywords`` put around it (for the Tensor
+    methods that take neither PyTorch's argument names nor ``out=``)."""
+    return getattr(fn, "__wrapped__", fn)
