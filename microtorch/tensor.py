@@ -210,7 +210,7 @@ class Tensor(metaclass=_TensorMeta):
 
     def _set_requires_grad(self, requires_grad: bool, who: str) -> Tensor:
         # PyTorch words this error three ways (method, attribute, factory); `who` keeps each.
-        if self.grad_fn is not None and not requires_grad:
+        if self._grad_fn is not None and not requires_grad:  # (as PyTorch, the grad_fn it has)
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use "
                 "a computed variable in a subgraph that doesn't require differentiation use "

@@ -78,7 +78,11 @@ def backward(
         if t.grad_fn is not None:
             t.retain_grad()  # (its hook adds the gradient in, this pass and later ones)
     targets = _targets(wanted)
-    for node, grad_outputs, _ in run_backward(roots, bool(retain_graph), set(targets)):
+    for node, grad_outputs, ran in run_backward(roots, bool(retain_graph), set(targets)):
+        if ran is None and type(node) is not AccumulateGrad:  # a non-leaf input's grad_fn:
+            node.run(grad_outputs)  # PyTorch runs it too (what it passes on goes nowhere)
+            if not retain_graph:
+                node.release_saved()
         for t, output_nr in targets.get(node, ()):
             if t.grad_fn is None and grad_outputs[output_nr] is not None:
                 t._add_to_grad(grad_outputs[output_nr])

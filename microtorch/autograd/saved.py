@@ -16,7 +16,7 @@ import numpy as np
 from microtorch.autograd.node import op_name
 from microtorch.autograd.versions import version_of
 
-__all__ = ["SavedTensor", "FREED_MESSAGE", "INFERENCE_SAVED_MESSAGE"]
+__all__ = ["SavedTensor", "FREED_MESSAGE", "INFERENCE_SAVED_MESSAGE", "saved_in_place"]
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -52,6 +52,16 @@ class SavedTensor:
         if now != self.version:
             raise RuntimeError(_modified_message(self, node, data, now))
         return self.value
+
+
+def saved_in_place(node: Any, t: Any) -> None:
+    """After an in-place op wrote its result into ``t``: the result it saved (relu_ saves it)
+    is ``t``'s own memory from now on, as in PyTorch, so a later change of ``t`` is noticed."""
+    for saved in getattr(node, "_saved", None) or ():
+        if saved is not None and saved.output_nr is not None:
+            value = saved.value if isinstance(saved.value, np.ndarray) else saved.value._data
+            if value.shape == t._data.shape:  # (the same values, now in t)
+                saved.value, saved.version = t._data, version_of(t._data)
 
 
 def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int) -> str:

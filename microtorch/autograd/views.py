@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd import grad_mode
-from microtorch.autograd.function import BackwardNode, NumpyFunction
+from microtorch.autograd.function import FREED_MESSAGE, BackwardNode, NumpyFunction
 from microtorch.autograd.grad_mode import enable_grad
 from microtorch.autograd.node import Node, move_retain_grad, next_sequence_nr, op_name
 from microtorch.autograd.versions import version_of
@@ -103,10 +103,13 @@ class AsStrided(NumpyFunction):
 
 def refresh(view: Any) -> None:
     """Give ``view`` a new ``grad_fn`` if its memory was changed in place since it got one."""
+    base = view._base
+    if not view._rg and base._rg and view._dtype.is_floating_point:
+        view._rg = True  # as in PyTorch: a view requires grad once its base does
     version = version_of(view._data)
     if view._view_version == version:
         return
-    node, base = view._grad_fn, view._base
+    node = view._grad_fn
     if view._creation != "default" and (node is not None or base.requires_grad):
         raise RuntimeError(rebase_message(view, indirect=True))  # PyTorch refuses these views
     view._view_version = version
@@ -136,6 +139,8 @@ class CopySlices(Node):
     def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
         """The base's gradient with the view's part replaced by ``fn``'s gradient."""
         grad = grad_outputs[0]
+        if self.fn is None:  # freed by an earlier backward, as PyTorch frees it
+            raise RuntimeError(FREED_MESSAGE)
         if grad is None:
             return (None,) * len(self._next_nodes)
         memory = np.zeros(self.base_places.max() + 1, grad.dtype)
@@ -145,7 +150,9 @@ class CopySlices(Node):
         return (memory[self.base_places],) + tuple(through_fn[1:])
 
     def release_saved(self) -> None:
-        self.fn.release_saved()
+        if self.fn is not None:
+            self.fn.release_saved()
+            self.fn = None  # type: ignore[assignment]  # (PyTorch lets go of fn too)
 
 
 def rebase(view: Any, fn: BackwardNode) -> None:

@@ -18,6 +18,7 @@ from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.node import move_retain_grad
+from microtorch.autograd.saved import saved_in_place
 from microtorch.autograd.versions import bump_version
 from microtorch.ops._broadcast import unbroadcast
 
@@ -120,9 +121,9 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
         t.requires_grad or any(isinstance(a, _node.Tensor) and a.requires_grad for a in args)
     )
     _check_allowed(t, name, recording, args[0] if name == "index_put_" else None)
+    places = written_places(t._data, name, args) if overlaps_itself(t._data) else None
     if name != "index_put_":  # (x[i] += 1 writes x[i] back into itself: that is fine)
         _check_overlap(t, args)
-    places = written_places(t._data, name, args) if overlaps_itself(t._data) else None
     if not recording:
         if places is None and name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
             return t
@@ -136,6 +137,7 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     old._rg = t.requires_grad
     out = op(old, *args, **kwargs)
     _write(t, out._data, name, places)
+    saved_in_place(out._grad_fn, t)
     if t._base is None:
         before = t._grad_fn
         t._grad_fn, t._output_nr, t._rg = out._grad_fn, out._output_nr, True
@@ -146,19 +148,55 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
 
 
 def _check_overlap(t: Any, args: tuple[Any, ...]) -> None:
-    # PyTorch's error when an operand is a different view of memory being written (x[1:] +=
-    # x[:-1] would read values it has already overwritten). The same view (x += x) is fine.
+    # An operand that is another view of the memory being written (x[1:] += x[:-1]) would be
+    # read where it was already overwritten. PyTorch refuses it when both are dense; when one
+    # is not, its result depends on the order it writes the elements: microtorch refuses that.
     target = t._data
     for a in args:
         if isinstance(a, _node.Tensor) and np.may_share_memory(a._data, target):
-            data = a._data
-            same = data.shape == target.shape and data.strides == target.strides
-            if not (same and data.ctypes.data == target.ctypes.data):
+            status = _overlap(a._data, target)
+            if status == "partial":
                 raise RuntimeError(
                     "unsupported operation: some elements of the input tensor and the written-to "
                     "tensor refer to a single memory location. Please clone() the tensor before "
                     "performing the operation."
                 )
+            if status == "too hard":
+                raise RuntimeError(OVERLAP_ORDER_MESSAGE)
+
+
+OVERLAP_ORDER_MESSAGE = (
+    "microtorch does not run this in-place op: an operand shares memory with the written-to "
+    "tensor, and one of them is not dense, so the result would depend on the order in which "
+    "the elements are written (PyTorch runs it and gives that order's result). Please clone() "
+    "the operand before performing the operation."
+)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> str:
+    # PyTorch's get_overlap_status: "full" (the same elements), "partial", "no", or "too hard"
+    # when one of them is not dense (then PyTorch does not check)
+    if a.size == 0 or b.size == 0:
+        return "no"
+    if not (_dense(a) and _dense(b)):
+        return "too hard"
+    a_begin, b_begin = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
+    if (a_begin, a_end) == (b_begin, b_end):
+        return "full" if a.strides == b.strides else "partial"
+    return "partial" if a_begin < b_end and b_begin < a_end else "no"
+
+
+def _dense(a: np.ndarray) -> bool:
+    # PyTorch's is_non_overlapping_and_dense: its elements fill one block of memory, each once
+    expected = a.itemsize
+    for size, stride in sorted(zip(a.shape, a.strides), key=lambda d: d[1]):
+        if size == 1:
+            continue
+        if stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 def _written_view(t: Any, name: str, index: Any) -> Any:
@@ -249,7 +287,7 @@ def written_places(target: np.ndarray, name: str, args: tuple[Any, ...]) -> np.n
     warning); anything else raises PyTorch's error."""
     places = np.zeros(target.shape, bool)
     one_value = name == "zero_" or (name == "fill_" and not isinstance(args[0], _node.Tensor))
-    if one_value or (name == "copy_" and getattr(args[0], "_data", None) is target):  # x.copy_(x)
+    if one_value or (name == "copy_" and _same_data(args[0], target)):  # x.copy_(x)
         places[...] = True
     elif name == "index_put_":
         items = args[0] if isinstance(args[0], tuple) else (args[0],)
@@ -269,6 +307,15 @@ def written_places(target: np.ndarray, name: str, args: tuple[Any, ...]) -> np.n
     else:
         raise RuntimeError(OVERLAP_MESSAGE)
     return places
+
+
+def _same_data(src: Any, target: np.ndarray) -> bool:
+    # the very elements of target, in the same places (PyTorch's copy_ then changes nothing)
+    data = getattr(src, "_data", None)
+    return isinstance(data, np.ndarray) and (
+        data.__array_interface__["data"][0] == target.__array_interface__["data"][0]
+        and (data.shape, data.strides, data.dtype) == (target.shape, target.strides, target.dtype)
+    )
 
 
 def _deprecated(op: str, index: str, value: str) -> None:

@@ -197,7 +197,6 @@ def row_pow_in_place_under_no_grad(L: ModuleType) -> Any:
 # Cases that still fail, by function name -> what is wrong (issue 12). The other cases of the
 # issue's table and families pass since the autograd rewrite (their entries were removed here).
 XFAIL: dict[str, str] = {
-    "view_follows_its_base_into_requires_grad": "a view does not follow base.requires_grad_()",
     "hooks_in_order_over_several_roots": "several roots: hooks run in another order",
     "saved_tensor_detached_in_place": "a saved tensor detached in place is used as it is",
 }
@@ -969,7 +968,17 @@ def retain_grad_of_a_view_changed_in_place(L: ModuleType) -> Any:
     return v.grad, x.grad, node(v), node(y)
 
 
+def backward_with_inputs_runs_the_inputs_own_node(L: ModuleType) -> Any:
+    log: list[Any] = []
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    h = x * x
+    h.grad_fn.register_hook(lambda grad_inputs, grad_outputs: log.append("h's node ran"))
+    (h * 3).sum().backward(inputs=[h])  # PyTorch runs h's MulBackward0 too, and frees it
+    return log, h.grad, x.grad, L.autograd.grad(h.sum(), [x])
+
+
 PARTIAL_CASES = cases(
+    backward_with_inputs_runs_the_inputs_own_node,
     backward_with_an_intermediate_input_retains_its_grad,
     retain_grad_follows_an_in_place_change,
     retain_grad_of_a_view_follows_its_base,

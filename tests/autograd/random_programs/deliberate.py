@@ -93,6 +93,16 @@ def _create_graph(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -
     )
 
 
+def _overlap_order(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> bool:
+    raised = _raised_alone(mm)
+    return (
+        raised is not None
+        and raised.kind == "error-extra"
+        and "the result would depend on the order in which the elements are written"
+        in raised.microtorch
+    )
+
+
 INPLACE = re.compile(r"(?:with torch\.no_grad\(\): )?(t\d+)(?:\.\w+_\(|\[.*\] = | \S+= )")
 
 
@@ -103,6 +113,12 @@ DELIBERATE: tuple[Deliberate, ...] = (
         _data_shares_version,
     ),
     Deliberate("create-graph", "create_graph=True is not supported (README)", _create_graph),
+    Deliberate(
+        "overlap-order",
+        "an in-place op whose operand shares memory with it, one of them not dense, is refused "
+        "(README): PyTorch's result depends on the order it writes the elements",
+        _overlap_order,
+    ),
 )
 
 

@@ -660,8 +660,6 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
 # Families that still find mismatches on the current code, with what they find. Switch one on
 # (delete it here) once the fix is in: the CI test then runs it.
 PENDING_ISSUE_12: dict[str, str] = {
-    "index0d": "x[i] (0-d), unbind and `for e in x` give copies, not views",
-    "inplace_view": "in-place through views/bases: no CopySlices/AsStridedBackward0, copies",
     "inplace_nograd": "no_grad in-place on a base leaves views' grad_fn; `**=` not in place",
     "partial": "autograd.grad/backward(inputs=) run and free the whole graph, fire all hooks",
     "flags": "views do not follow base.requires_grad_(); detach_() on a view is accepted",
