@@ -183,6 +183,9 @@ class Tensor(metaclass=_TensorMeta):
             # PyTorch no longer lets you use keeps its flag: see views.refresh)
             with contextlib.suppress(RuntimeError):
                 views.refresh(self)
+            # as in PyTorch, a view requires grad when its base does (made before the base's
+            # requires_grad_(), it has no grad_fn: ops on it record, no gradient reaches it)
+            return self._rg or self._base._rg
         return self._rg
 
     @requires_grad.setter
@@ -488,7 +491,7 @@ class Tensor(metaclass=_TensorMeta):
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
-        if not self._rg:
+        if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:
             if self._hooks is None:

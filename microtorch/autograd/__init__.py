@@ -79,8 +79,8 @@ def backward(
             t.retain_grad()  # (its hook adds the gradient in, this pass and later ones)
     targets = _targets(wanted)
     for node, grad_outputs, ran in run_backward(roots, bool(retain_graph), set(targets)):
-        if ran is None and type(node) is not AccumulateGrad:  # a non-leaf input's grad_fn:
-            node.run(grad_outputs)  # PyTorch runs it too (what it passes on goes nowhere)
+        if ran is None and node in targets and type(node) is not AccumulateGrad:  # an input's
+            node.run(grad_outputs)  # grad_fn: PyTorch runs it too (its results go nowhere)
             if not retain_graph:
                 node.release_saved()
         for t, output_nr in targets.get(node, ()):
@@ -115,6 +115,7 @@ def grad(
         for t, output_nr in targets.get(node, ()):
             found[id(t)] = node_grads[output_nr]
     result = []
+    made: dict[int, Any] = {}  # one tensor per gradient: PyTorch returns the same one twice
     for i, t in enumerate(wanted):
         g = found.get(id(t))
         if g is None and not allow_unused:
@@ -122,7 +123,9 @@ def grad(
                 f"The differentiated Tensor at index {i} appears to not have been used in the "
                 "graph. Set allow_unused=True if this is the desired behavior."
             )
-        result.append(None if g is None else _result(g))
+        if g is not None and id(g) not in made:
+            made[id(g)] = _result(g)
+        result.append(None if g is None else made[id(g)])
     return tuple(result)
 
 

@@ -211,6 +211,7 @@ class Function:
                     _device_error(cls, args)
                 if a._base is not None and _state.grad_enabled:
                     a._refresh_view()  # (PyTorch's error, for a view it no longer lets you use)
+                    record = record or a._base._rg  # (it requires grad when its base does)
                 record = record or a._rg
                 inputs.append(a)
                 values.append(a._data)

@@ -104,9 +104,8 @@ class Node:
             if new is not None:
                 grad_outputs = [None if g is None else g._data for g in new]
         for nr, hooks in self._tensor_hooks.items():
-            for hook in hooks:
-                if grad_outputs[nr] is not None:
-                    grad_outputs[nr] = call_tensor_hook(hook, grad_outputs[nr])
+            for hook in hooks:  # (as PyTorch: with None for an output no gradient reached)
+                grad_outputs[nr] = call_tensor_hook(hook, grad_outputs[nr])
         for nr, ref in self._retain_grad.items():  # PyTorch runs these last
             t = ref()
             if t is not None and grad_outputs[nr] is not None:
@@ -173,15 +172,16 @@ def move_retain_grad(t: Any, old: Node | None) -> None:
         t.retain_grad()
 
 
-def call_tensor_hook(hook: Callable[..., Any], grad: np.ndarray) -> np.ndarray:
-    """``hook(grad)`` with the gradient as a Tensor; a Tensor it returns replaces it."""
-    result = hook(plain_tensor(grad))
+def call_tensor_hook(hook: Callable[..., Any], grad: np.ndarray | None) -> np.ndarray | None:
+    """``hook(grad)`` with the gradient as a Tensor (or None); a Tensor it returns replaces it."""
+    result = hook(None if grad is None else plain_tensor(grad))
     if result is None:
         return grad
-    if not isinstance(result, Tensor) or result._data.shape != grad.shape:
+    if not isinstance(result, Tensor) or (grad is not None and result._data.shape != grad.shape):
         raise RuntimeError(
             "hook returned a value that is not a Tensor of the gradient's shape "
-            f"{list(grad.shape)}; a tensor hook must return None or a Tensor like its input"
+            f"{list(getattr(grad, 'shape', ()))}; a tensor hook must return None or a Tensor "
+            "like its input"
         )
     return result._data
 

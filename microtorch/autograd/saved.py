@@ -26,6 +26,11 @@ FREED_MESSAGE = (
     "backward."
 )
 
+DETACHED_MESSAGE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This is "
+    "not supported, please use out-of-place `.detach()` instead"
+)
+
 INFERENCE_SAVED_MESSAGE = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
     "inference mode in computation tracked by autograd. To work around this, you can make a "
@@ -37,16 +42,19 @@ INFERENCE_SAVED_MESSAGE = (
 class SavedTensor:
     """One value saved for backward, with the version of its memory when it was saved."""
 
-    __slots__ = ("value", "version", "tensor", "output_nr")
+    __slots__ = ("value", "version", "tensor", "output_nr", "had_grad_fn")
 
     def __init__(self, value: Any, version: int, tensor: Any, output_nr: int | None) -> None:
         self.value = value  # what backward reads: a numpy array (a Tensor, in your own Function)
         self.version = version  # the version of its memory (see versions.py) when saved
         self.tensor = tensor  # the input tensor it is, if it is one (for the error message)
         self.output_nr = output_nr  # which output of the node it is, if it is one
+        self.had_grad_fn = tensor is not None and tensor._grad_fn is not None
 
     def unpack(self, node: Any) -> Any:
         """The saved value, checked: it must not have changed since it was saved."""
+        if self.had_grad_fn and self.tensor._grad_fn is None:
+            raise RuntimeError(DETACHED_MESSAGE)  # detach_() cut it out of the graph since
         data = self.value if isinstance(self.value, np.ndarray) else self.value._data
         now = version_of(data)
         if now != self.version:

@@ -104,8 +104,6 @@ class AsStrided(NumpyFunction):
 def refresh(view: Any) -> None:
     """Give ``view`` a new ``grad_fn`` if its memory was changed in place since it got one."""
     base = view._base
-    if not view._rg and base._rg and view._dtype.is_floating_point:
-        view._rg = True  # as in PyTorch: a view requires grad once its base does
     version = version_of(view._data)
     if view._view_version == version:
         return

@@ -198,7 +198,6 @@ def row_pow_in_place_under_no_grad(L: ModuleType) -> Any:
 # issue's table and families pass since the autograd rewrite (their entries were removed here).
 XFAIL: dict[str, str] = {
     "hooks_in_order_over_several_roots": "several roots: hooks run in another order",
-    "saved_tensor_detached_in_place": "a saved tensor detached in place is used as it is",
 }
 
 

@@ -661,8 +661,6 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
 # (delete it here) once the fix is in: the CI test then runs it.
 PENDING_ISSUE_12: dict[str, str] = {
     "inplace_nograd": "no_grad in-place on a base leaves views' grad_fn; `**=` not in place",
-    "partial": "autograd.grad/backward(inputs=) run and free the whole graph, fire all hooks",
-    "flags": "views do not follow base.requires_grad_(); detach_() on a view is accepted",
 }
 # Mismatches outside issue 12, equally to be fixed (listed in notes/difftest-report.md).
 PENDING_OTHER: dict[str, str] = {
