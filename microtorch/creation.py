@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd import grad_mode
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import dtype, from_numpy_dtype, get_default_dtype, int64, promote_types
@@ -75,6 +76,7 @@ def seed() -> int:
     return s
 
 
+@quiet_numpy  # tensor([1e300], dtype=float32) is inf, silently as in PyTorch
 def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: bool) -> Tensor:
     if dtype_ is not None and not isinstance(dtype_, dtype):
         raise TypeError(

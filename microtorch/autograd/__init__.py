@@ -26,6 +26,7 @@ from microtorch.autograd.grad_mode import (
     set_grad_enabled,
 )
 from microtorch.autograd.gradcheck import gradcheck
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.teaching_mode import is_teaching_warnings_enabled, set_teaching_warnings
 
 __all__ = [
@@ -52,6 +53,7 @@ def _no_create_graph(create_graph: bool) -> None:
         )
 
 
+@quiet_numpy  # no numpy warning from any backward formula (see autograd/quiet.py)
 def backward(
     tensors: Any,
     grad_tensors: Any = None,
@@ -77,6 +79,7 @@ def backward(
                 t._add_to_grad(grad_outputs[output_nr], out_of_place=t.grad_fn is not None)
 
 
+@quiet_numpy  # no numpy warning from any backward formula (see autograd/quiet.py)
 def grad(
     outputs: Any,
     inputs: Any,

@@ -51,8 +51,7 @@ class NllLoss(NumpyFunction):
             return losses.reshape(target.shape)
         if reduction == "sum":
             return np.asarray(losses.sum(), x.dtype)
-        with np.errstate(invalid="ignore", divide="ignore"):  # all ignored: nan, as PyTorch
-            return np.asarray(losses.sum() / w.sum(), x.dtype)
+        return np.asarray(losses.sum() / w.sum(), x.dtype)  # all ignored: nan, as PyTorch
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -65,8 +64,7 @@ class NllLoss(NumpyFunction):
         elif ctx.reduction == "sum":
             coef = -w * grad_output
         else:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                coef = -w * (grad_output / w.sum())
+            coef = -w * (grad_output / w.sum())
         np.put_along_axis(grad, index, np.expand_dims(coef.astype(grad.dtype), 1), axis=1)
         return grad.reshape(ctx.shape)
 
@@ -118,8 +116,7 @@ class MseLoss(NumpyFunction):
 
 def _clamped_log(x: np.ndarray) -> np.ndarray:
     # PyTorch clamps log(p) at -100, so p = 0 gives a large finite loss instead of inf.
-    with np.errstate(divide="ignore"):
-        return np.maximum(np.log(x), np.asarray(-100, x.dtype))
+    return np.maximum(np.log(x), np.asarray(-100, x.dtype))
 
 
 class BinaryCrossEntropy(NumpyFunction):

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.versions import bump_version
 from microtorch.tensor import Tensor, plain_tensor
 
@@ -18,6 +19,7 @@ def _grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
     return [p._grad for p in params if p._grad is not None]
 
 
+@quiet_numpy  # an inf norm scales by 0 (nan where inf * 0), silently as in PyTorch
 def clip_grad_norm_(
     parameters: Tensor | Iterable[Tensor],
     max_norm: float,

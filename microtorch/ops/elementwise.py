@@ -168,8 +168,7 @@ class Pow(NumpyFunction):
     def backward(ctx, grad_output):
         a, b, out = ctx.saved_tensors
         ga = grad_output * b * a ** (b - 1)
-        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) * 0 is taken as 0 below
-            gb = grad_output * np.where(a > 0, out * np.log(np.where(a > 0, a, 1)), 0)
+        gb = grad_output * np.where(a > 0, out * np.log(np.where(a > 0, a, 1)), 0)
         return unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
 
 
@@ -301,7 +300,8 @@ def _constant(value: Any, like: dtype, device: Any) -> Any:
     key = (value, type(value), like, device.type if device is not None else "cpu")
     constant = _CONSTANTS.get(key)
     if constant is None:
-        data = np.array(value, dtype=like.numpy)
+        with np.errstate(over="ignore"):  # 1e300 as float32 is inf, silently as in PyTorch
+            data = np.array(value, dtype=like.numpy)
         data.flags.writeable = False  # shared below: nobody may change it
         constant = wrap(data, device)  # on the other operand's device
         if value and value == value:  # not 0 (0.0 == -0.0 would lose the sign) nor nan
@@ -409,8 +409,7 @@ def div(a: Operand, b: Operand, *, rounding_mode: str | None = None) -> Any:
     target = result_type(a, b)
     if not target.is_floating_point:
         target = get_default_dtype()
-    with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, as in PyTorch
-        return _binary(Div, a, b, target)
+    return _binary(Div, a, b, target)  # x / 0 is inf or nan, as in PyTorch
 
 
 def rdiv(a: Any, c: float) -> Any:

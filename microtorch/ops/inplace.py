@@ -17,6 +17,7 @@ from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.node import op_name
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.versions import bump_version
 from microtorch.ops._broadcast import unbroadcast
 
@@ -192,6 +193,7 @@ def _check_allowed(t: Any, name: str, recording: bool) -> None:
 _UFUNCS = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply, "div_": np.true_divide}
 
 
+@quiet_numpy  # inf - inf is nan, silently as in PyTorch
 def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     # The optimizer's fast path (``p -= lr * p.grad`` under no_grad): one numpy ufunc writing
     # straight into t's memory. Anything unusual returns False and takes the general path,

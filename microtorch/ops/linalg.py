@@ -348,13 +348,12 @@ class VectorNorm(NumpyFunction):
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
         p = ctx.p
-        with np.errstate(divide="ignore", invalid="ignore"):  # the norm of zeros: gradient 0
-            if p == 2:
-                local = a / out
-            elif p == 1:
-                local = np.sign(a)
-            else:
-                local = np.sign(a) * np.abs(a) ** (p - 1) / out ** (p - 1)
+        if p == 2:  # (the norm of zeros: 0 / 0, made 0 below)
+            local = a / out
+        elif p == 1:
+            local = np.sign(a)
+        else:
+            local = np.sign(a) * np.abs(a) ** (p - 1) / out ** (p - 1)
         return grad_output * np.where(out == 0, np.zeros((), a.dtype), local).astype(a.dtype)
 
 

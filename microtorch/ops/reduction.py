@@ -61,8 +61,7 @@ class Sum(NumpyFunction):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.shape = a.shape
-        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            return a.sum(dtype=dtype)
+        return a.sum(dtype=dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -78,8 +77,7 @@ class SumDim(NumpyFunction):
     @staticmethod
     def forward(ctx, a, axes, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
-        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
+        return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -97,8 +95,7 @@ class Mean(NumpyFunction):
         ctx.shape, ctx.n = a.shape, builtins.max(a.size, 1)
         if a.size == 0:  # the mean of nothing is nan (numpy would also warn)
             return np.full((), np.nan, a.dtype)
-        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            return a.sum() / a.dtype.type(a.size)
+        return a.sum() / a.dtype.type(a.size)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -115,8 +112,7 @@ class MeanDim(NumpyFunction):
     def forward(ctx, a, axes, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         n = a.dtype.type(_count(a.shape, axes))
-        with np.errstate(invalid="ignore", over="ignore"):
-            return a.sum(axis=axes, keepdims=keepdim) / n
+        return a.sum(axis=axes, keepdims=keepdim) / n
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -338,16 +334,14 @@ class Var(NumpyFunction):
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
         centred = a - a.mean(axis=axes, keepdims=True)
-        with np.errstate(divide="ignore", invalid="ignore"):  # n <= correction: nan, as PyTorch
-            return (centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor
+        return (centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor  # n <= correction: nan
 
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
         centred = a - a.mean(axis=ctx.axes, keepdims=True)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return g * 2 * centred / ctx.divisor
+        return g * 2 * centred / ctx.divisor
 
 
 class Std(NumpyFunction):
@@ -361,8 +355,7 @@ class Std(NumpyFunction):
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
         centred = a - a.mean(axis=axes, keepdims=True)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.asarray(np.sqrt((centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor))
+        out = np.asarray(np.sqrt((centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor))
         ctx.save_for_backward(a, out)
         return out
 
@@ -372,8 +365,7 @@ class Std(NumpyFunction):
         centred = a - a.mean(axis=ctx.axes, keepdims=True)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         out = _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return g * centred / (ctx.divisor * out)
+        return g * centred / (ctx.divisor * out)
 
 
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:

@@ -61,14 +61,12 @@ class Log(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) = -inf, log(-1) = nan
-            return np.log(a)
+        return np.log(a)  # log(0) = -inf, log(-1) = nan, as in PyTorch
 
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return grad_output / a
+        return grad_output / a
 
 
 class Log1p(NumpyFunction):
@@ -79,8 +77,7 @@ class Log1p(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log1p(a)
+        return np.log1p(a)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -95,16 +92,14 @@ class Sqrt(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(invalid="ignore"):
-            out = np.sqrt(a)
+        out = np.sqrt(a)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):  # sqrt'(0) = inf, as in PyTorch
-            return grad_output / (2 * out)
+        return grad_output / (2 * out)  # sqrt'(0) = inf, as in PyTorch
 
 
 class Abs(NumpyFunction):
@@ -163,9 +158,8 @@ class Sigmoid(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         # PyTorch's formula, bit for bit: for a << 0, exp(-a) overflows to inf and 1 / inf is
-        # exactly 0, as in PyTorch (so numpy's overflow warning is silenced here).
-        with np.errstate(over="ignore"):
-            out = 1 / (1 + np.exp(-a))
+        # exactly 0, as in PyTorch.
+        out = 1 / (1 + np.exp(-a))
         ctx.save_for_backward(out)
         return out
 
@@ -240,8 +234,7 @@ class Reciprocal(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(divide="ignore"):
-            out = 1 / a
+        out = 1 / a
         ctx.save_for_backward(out)
         return out
 
