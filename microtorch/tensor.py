@@ -73,6 +73,21 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
+def _matrices_only(t: Any, name: str) -> None:
+    # PyTorch's error for x.mT of a 1-d tensor; a 0-d one is its own transpose (deprecated).
+    if t._data.ndim == 1:
+        raise RuntimeError(
+            f"tensor.{name} is only supported on matrices or batches of matrices. Got 1-D "
+            "tensor. (Fix: a 1-d tensor has nothing to transpose; x.unsqueeze(0) is a row)"
+        )
+    warnings.warn(
+        f"Tensor.{name} is deprecated on 0-D tensors. This function is the identity in these "
+        "cases.",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it."""
 
@@ -254,6 +269,9 @@ class Tensor:
     @property
     def mT(self) -> Tensor:  # noqa: N802
         """The last two dimensions swapped."""
+        if self._data.ndim < 2:
+            _matrices_only(self, "mT")
+            return self
         return shape_ops.transpose(self, -2, -1)
 
     def size(self, dim: int | None = None) -> Size | int:

@@ -425,6 +425,8 @@ def pow(a: Any, exponent: Operand) -> Any:  # noqa: A001 - PyTorch's name
     if type(exponent) in _PY_NUMBERS and isinstance(a, Tensor) and a._dtype.is_floating_point:
         return PowScalar.apply(a, exponent)  # the common case: x ** 2 keeps x's dtype
     if isinstance(exponent, _node.Tensor):
+        if not result_type(a, exponent).is_floating_point:
+            return _integer_pow(a, exponent)
         return _binary(Pow, a, exponent)
     if not isinstance(a, _node.Tensor):
         return rpow(exponent, a)
@@ -437,7 +439,25 @@ def pow(a: Any, exponent: Operand) -> Any:  # noqa: A001 - PyTorch's name
 
 def rpow(a: Any, c: float) -> Any:
     """c ** a for a Python number c (what ``2 ** x`` computes)."""
-    return RPow.apply(as_operand(a, result_type(a, c)), c)
+    target = result_type(a, c)
+    if not target.is_floating_point:
+        return _integer_pow(c, a)
+    return RPow.apply(as_operand(a, target), c)
+
+
+def _integer_pow(a: Operand, b: Operand) -> Any:
+    # Integers (no gradient): a negative exponent gives 0 unless a is 1 or -1, as PyTorch
+    # computes it (numpy refuses: "Integers to negative integer powers are not allowed").
+    target = result_type(a, b).numpy
+    if target == np.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool' (Fix: convert with .long())")
+    x, n = np.asarray(_data(a), target), np.asarray(_data(b), target)
+    try:
+        whole = x ** np.abs(n)
+    except ValueError:
+        raise broadcast_error(x.shape, n.shape) from None
+    device = getattr(a, "_device", None) or getattr(b, "_device", None)
+    return wrap(np.where((n < 0) & (np.abs(x) != 1), np.zeros((), target), whole), device)
 
 
 def maximum(a: Any, b: Any) -> Any:

@@ -105,8 +105,8 @@ class Alias(NumpyFunction):
         return grad_output
 
 
-def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
-    ndim = a._data.ndim
+def _check_count(ndim: int, items: tuple[Any, ...]) -> int:
+    # PyTorch's errors for more ints and slices than dimensions; how many there are
     used = sum(1 for i in items if i is not None and i is not Ellipsis)
     if ndim == 0 and used:
         if any(isinstance(i, slice) for i in items):
@@ -117,6 +117,12 @@ def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
         )
     if used > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    return used
+
+
+def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
+    ndim = a._data.ndim
+    used = _check_count(ndim, items)
     out, d = a, 0
     for item in items:
         if item is Ellipsis:
@@ -147,6 +153,29 @@ def _bad_index(item: Any) -> None:
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
         f"valid indices (got {type(item).__name__})"
     )
+
+
+def _check_key(shape: tuple[int, ...], key: tuple[Any, ...]) -> None:
+    # PyTorch's errors for a key with arrays that does not fit (numpy's would name arrays).
+    used = sum(_dims_used(k) for k in key)
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    _check_index_arrays(shape, key)
+    shapes = [k.shape for k in key if isinstance(k, np.ndarray) and k.ndim]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes "
+            + ", ".join(str(list(s)) for s in shapes)
+        ) from None
+
+
+def _dims_used(k: Any) -> int:
+    # how many dimensions of the tensor an item of a key indexes (None and ... none)
+    if k is None or k is Ellipsis:
+        return 0
+    return k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1
 
 
 def _check_index_arrays(shape: tuple[int, ...], key: tuple[Any, ...]) -> None:
@@ -194,12 +223,19 @@ def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
         i._data if hasattr(i, "_data") else np.asarray(i) if isinstance(i, list) else i
         for i in items
     )
-    _check_index_arrays(a._data.shape, key)
+    _check_key(a._data.shape, key)
     try:
         return Index.apply(a, key if len(key) > 1 else key[0])
     except IndexError as e:
         text = str(e).replace(" for axis ", " for dimension ")
         raise IndexError(f"{text} (indexing a tensor of shape {list(a._data.shape)})") from None
+
+
+def _broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
 
 
 def _value(item: Any) -> np.ndarray:
@@ -246,12 +282,22 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
     key = tuple(i._data if hasattr(i, "_data") else i for i in items)
     if not isinstance(value, (int, float, np.ndarray, np.generic)) and not hasattr(value, "_data"):
         raise TypeError(f"can't assign a {type(value).__name__} to a microtorch.{a._dtype._legacy}")
-    fn = AdvancedIndexPut if any(_advanced(i) for i in items) else IndexPut
+    advanced = any(_advanced(i) for i in items)
+    if advanced:
+        _check_key(a._data.shape, tuple(np.asarray(k) if isinstance(k, list) else k for k in key))
+    else:
+        _check_count(a._data.ndim, items)
     try:
         selected = a._data[key if len(key) > 1 else key[0]].shape
     except IndexError as e:
         raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
     given = np.shape(getattr(value, "_data", value))
+    if advanced and not _broadcasts(given, selected):
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(given)} cannot be broadcast to "
+            f"indexing result of shape {list(selected)}"
+        )
+    fn = AdvancedIndexPut if advanced else IndexPut
     lead = len(selected) - len(given)
     for i, n in enumerate(given):
         if n != 1 and (lead + i < 0 or n != selected[lead + i]):

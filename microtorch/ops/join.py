@@ -6,6 +6,7 @@ gradient up, ``split``'s glues the pieces' gradients back together.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from typing import Any
 
@@ -154,15 +155,15 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
     (d,) = normalize_dims(dim, a._data.ndim)
     n = a._data.shape[d]
     if isinstance(split_size_or_sections, int):
-        if split_size_or_sections <= 0 and n:
+        if split_size_or_sections < 0 or split_size_or_sections == 0 and n:
             raise RuntimeError(
                 f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
                 if split_size_or_sections == 0
                 else f"split expects split_size be non-negative, but got split_size="
                 f"{split_size_or_sections}"
             )
-        sizes = [split_size_or_sections] * (n // split_size_or_sections)
-        if n % split_size_or_sections:
+        sizes = [split_size_or_sections] * (n // builtins.max(split_size_or_sections, 1))
+        if split_size_or_sections and n % split_size_or_sections:
             sizes.append(n % split_size_or_sections)
     else:
         sizes = list(split_size_or_sections)

@@ -14,7 +14,8 @@ from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand, wrap
 
 __all__ = [
-    "normalize_dims", "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var",
+    "normalize_dims", "distinct_dims", "sum", "mean", "max", "min", "amax", "amin", "argmax",
+    "argmin", "var",
     "std", "softmax", "log_softmax", "logsumexp",
 ]  # fmt: skip
 
@@ -41,8 +42,16 @@ def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
 
 def _axes(dim: Dims, ndim: int) -> tuple[int, ...]:
     # a 0-d tensor accepts dim 0 or -1 (as PyTorch), but has no axis to reduce
-    dims = normalize_dims(dim, ndim)
+    dims = distinct_dims(normalize_dims(dim, ndim))
     return dims if ndim else ()
+
+
+def distinct_dims(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """``dims``, with PyTorch's error if one is listed twice (``sum(dim=(1, -1))`` in 2-d)."""
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims
 
 
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keep: bool):
@@ -488,7 +497,7 @@ class Logsumexp(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, axes, keepdim):
-        m = a.max(axis=axes, keepdims=True)  # shift-invariant; keeps exp() finite
+        m = a.max(axis=axes, keepdims=True, initial=-np.inf)  # shift-invariant: exp() finite
         m = np.where(np.isfinite(m), m, 0)
         out = np.log(np.exp(a - m).sum(axis=axes, keepdims=True)) + m
         out = out if keepdim else np.squeeze(out, axis=axes)

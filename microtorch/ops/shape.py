@@ -17,7 +17,7 @@ from microtorch.autograd.views import as_view
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
-from microtorch.ops.reduction import normalize_dims
+from microtorch.ops.reduction import distinct_dims, normalize_dims
 
 __all__ = [
     "as_view", "parse_shape", "view", "reshape", "flatten", "squeeze", "unsqueeze", "expand",
@@ -159,7 +159,8 @@ def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
     if dim is None:
         axes = tuple(i for i, n in enumerate(shape) if n == 1)
         return as_view(Squeeze.apply(a, axes), a)
-    axes = tuple(d for d in normalize_dims(dim, len(shape)) if shape and shape[d] == 1)
+    dims = distinct_dims(normalize_dims(dim, len(shape)))
+    axes = tuple(d for d in dims if shape and shape[d] == 1)
     return as_view(SqueezeDim.apply(a, axes), a)
 
 
