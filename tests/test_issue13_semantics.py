@@ -134,3 +134,155 @@ def test_mT_of_a_0d_tensor_is_itself_with_pytorchs_deprecation(torch_module: Mod
         x = lib.tensor(2.0, requires_grad=True)
         with pytest.warns(UserWarning, match=r"Tensor.mT is deprecated on 0-D tensors"):
             assert x.mT is x
+
+
+# --- 3. type promotion as PyTorch -----------------------------------------------------------
+PROMOTIONS: dict[str, Case] = {
+    "int tensor clamp(min=0.5)": lambda L: L.tensor([0, 1, 2]).clamp(min=0.5),
+    "int tensor clamp(max=1.5)": lambda L: L.tensor([0, 1, 2]).clamp(max=1.5),
+    "int32 tensor clamp(0.5, 1)": lambda L: L.tensor([0, 1, 2], dtype=L.int32).clamp(0.5, 1),
+    "int tensor clamp(min=1)": lambda L: L.tensor([0, 1, 2]).clamp(min=1),
+    "cat of int and float32": lambda L: L.cat([L.tensor([1]), L.tensor([1.5])]),
+    "cat of bool and int": lambda L: L.cat([L.tensor([True]), L.tensor([2])]),
+    "cat of uint8 and int8": lambda L: L.cat(
+        [L.tensor([1], dtype=L.uint8), L.tensor([-1], dtype=L.int8)]
+    ),
+    "cat of float32 and float64": lambda L: L.cat(
+        [L.tensor([1.0]), L.tensor([1.5], dtype=L.float64)]
+    ),
+    "stack of int and float32": lambda L: L.stack([L.tensor([1]), L.tensor([1.5])]),
+    "int tensor ** int tensor": lambda L: L.tensor([2, 3]) ** L.tensor([3, 2]),
+}
+
+
+@pytest.mark.parametrize("name", list(PROMOTIONS))
+def test_result_dtype_as_pytorch(name: str, torch_module: ModuleType) -> None:
+    _assert_same_tensors(PROMOTIONS[name], torch_module)
+
+
+def _f32(L: ModuleType) -> Any:
+    return L.tensor([[1.0, -2.0, 0.5], [3.0, 0.25, -1.5]], requires_grad=True)
+
+
+def _f64(L: ModuleType, rg: bool = False) -> Any:
+    return L.tensor([2.0, -0.5, 1.25], dtype=L.float64, requires_grad=rg)
+
+
+# Each returns (result, leaves): a float32 leaf meets a float64 operand.
+MIXED: dict[str, Callable[[ModuleType], tuple[Any, list[Any]]]] = {
+    "float32 leaf * float64 tensor": lambda L: (lambda a: (a * _f64(L), [a]))(_f32(L)),
+    "float64 tensor * float32 leaf": lambda L: (lambda a: (_f64(L) * a, [a]))(_f32(L)),
+    "float32 leaf * float64 leaf": lambda L: (lambda a, b: (a * b, [a, b]))(_f32(L), _f64(L, True)),
+    "float32 leaf + float64 leaf": lambda L: (lambda a, b: (a + b, [a, b]))(_f32(L), _f64(L, True)),
+    "float32 leaf - float64 leaf": lambda L: (lambda a, b: (a - b, [a, b]))(_f32(L), _f64(L, True)),
+    "add(alpha=2) of two dtypes": lambda L: (lambda a, b: (L.add(a, b, alpha=2), [a, b]))(
+        _f32(L), _f64(L, True)
+    ),
+    "float32 leaf / float64 leaf": lambda L: (lambda a, b: (a / b, [a, b]))(_f32(L), _f64(L, True)),
+    "float32 leaf ** float64 tensor": lambda L: (lambda a: (a.abs() ** _f64(L), [a]))(_f32(L)),
+    "maximum of two dtypes": lambda L: (lambda a, b: (L.maximum(a, b), [a, b]))(
+        _f32(L), _f64(L, True)
+    ),
+    "minimum of two dtypes": lambda L: (lambda a, b: (L.minimum(a, b), [a, b]))(
+        _f32(L), _f64(L, True)
+    ),
+    "where of two dtypes": lambda L: (lambda a, b: (L.where(a > 0, a, b), [a, b]))(
+        _f32(L), _f64(L, True)
+    ),
+    "cat of two dtypes": lambda L: (lambda a, b: (L.cat([a, b.reshape(1, 3)]), [a, b]))(
+        _f32(L), _f64(L, True)
+    ),
+    "mse_loss with a float64 target": lambda L: (
+        lambda a: (L.nn.functional.mse_loss(a, _f64(L).expand(2, 3), reduction="none"), [a])
+    )(_f32(L)),
+    "a float32 intermediate * float64": lambda L: (lambda a: ((a * 2) * _f64(L), [a]))(_f32(L)),
+    "float32 leaf * np.float64(2.0)": lambda L: (lambda a: (a * np.float64(2.0), [a]))(_f32(L)),
+    "np.float64(2.0) * float32 leaf": lambda L: (lambda a: (np.float64(2.0) * a, [a]))(_f32(L)),
+    "float32 leaf * float64 0-d tensor": lambda L: (
+        lambda a: (a * L.tensor(2.0, dtype=L.float64), [a])
+    )(_f32(L)),
+    "int tensor * float32 leaf": lambda L: (lambda a: (L.tensor([[1, 2, 3]]) * a, [a]))(_f32(L)),
+}
+
+
+def _names(node: Any) -> list[str | None]:
+    return [None if n is None else n.name() for n, _ in node.next_functions]
+
+
+@pytest.mark.parametrize("name", list(MIXED))
+def test_two_dtypes_compute_in_the_promoted_one_with_no_copy_node(
+    name: str, torch_module: ModuleType
+) -> None:
+    seen = {}
+    for lib in (microtorch, torch_module):
+        out, leaves = MIXED[name](lib)
+        upstream = np.arange(1.0, 1.0 + out.numel()).reshape(tuple(out.shape)) / 4 - 1
+        out.backward(lib.tensor(upstream, dtype=out.dtype))
+        seen[lib] = (
+            str(out.dtype).split(".")[-1],
+            out.grad_fn.name(),
+            _names(out.grad_fn),
+            [(str(x.grad.dtype).split(".")[-1], x.grad.tolist()) for x in leaves],
+            out.detach().numpy().tolist(),
+        )
+    assert seen[microtorch][:3] == seen[torch_module][:3]
+    for (m_dt, m_grad), (t_dt, t_grad) in zip(seen[microtorch][3], seen[torch_module][3]):
+        assert m_dt == t_dt
+        np.testing.assert_allclose(m_grad, t_grad, rtol=1e-6)
+    np.testing.assert_allclose(seen[microtorch][4], seen[torch_module][4], rtol=1e-6)
+
+
+def _changed_after_use(L: ModuleType) -> None:
+    h = _f32(L) * 1
+    y = h * _f64(L, rg=True)  # saves h itself (for b's gradient), not a float64 copy of it
+    h.add_(1)
+    y.sum().backward()
+
+
+def test_the_saved_operand_of_another_dtype_is_the_original_version_checked(
+    torch_module: ModuleType,
+) -> None:
+    _assert_same_error(_changed_after_use, torch_module)
+
+
+def test_a_hook_sees_the_gradient_in_its_tensors_dtype(torch_module: ModuleType) -> None:
+    for lib in (microtorch, torch_module):
+        a = _f32(lib)
+        h = a * 2
+        seen = []
+        h.register_hook(lambda g, seen=seen: seen.append(str(g.dtype).split(".")[-1]))
+        (h * _f64(lib)).sum().backward()
+        assert seen == ["float32"]
+
+
+def test_bce_with_logits_keeps_a_float64_targets_dtype(torch_module: ModuleType) -> None:
+    seen = {}
+    for lib in (microtorch, torch_module):
+        x = lib.tensor([1.0, 2.0, -3.0], requires_grad=True)
+        target = lib.tensor([0.0, 1.0, 0.25], dtype=lib.float64)
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(x, target)
+        loss.backward()
+        seen[lib] = (str(loss.dtype).split(".")[-1], _names(loss.grad_fn), loss.item())
+        seen[lib] += (str(x.grad.dtype).split(".")[-1], x.grad.tolist())
+    m, t = seen[microtorch], seen[torch_module]
+    assert (m[0], m[1], m[3]) == (t[0], t[1], t[3]) == ("float64", [t[1][0], None], "float32")
+    np.testing.assert_allclose(m[2], t[2], rtol=1e-6)  # (PyTorch's softplus is float32 here)
+    np.testing.assert_allclose(m[4], t[4], rtol=1e-6)
+
+
+@pytest.mark.parametrize("gradient", ["int64", "float64", "bool"])
+def test_a_gradient_of_another_dtype_is_cast_to_the_outputs(
+    gradient: str, torch_module: ModuleType
+) -> None:
+    seen = {}
+    for lib in (microtorch, torch_module):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        hooked = []
+        y.register_hook(lambda g, hooked=hooked: hooked.append(str(g.dtype).split(".")[-1]))
+        y.backward(gradient=lib.tensor([1, 0], dtype=getattr(lib, gradient)))
+        (g,) = lib.autograd.grad(x * 2, x, grad_outputs=lib.tensor([3, 1]))
+        seen[lib] = (hooked, str(x.grad.dtype), x.grad.tolist(), str(g.dtype), g.tolist())
+    assert seen[microtorch] == tuple(
+        v.replace("torch", "microtorch") if isinstance(v, str) else v for v in seen[torch_module]
+    )

@@ -146,7 +146,7 @@ def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> li
                 f"torch.Size({list(g_data.shape)}) and output[{i}] has a shape of "
                 f"torch.Size({list(t._data.shape)})."
             )
-        grads.append(g_data)
+        grads.append(g_data.astype(t._data.dtype, copy=False))  # in the output's dtype, as PyTorch
     return grads
 
 

@@ -47,6 +47,7 @@ class BackwardNode(Node):
     _out_dtype: Any
     _function: ClassVar[type[Function]]
     _scope: str | None = None  # the nn.Module whose forward created this node
+    _grad_dtypes: tuple[Any, ...] | None = None  # inputs of several dtypes: the dtype of each
     _trace: Any = None  # traceback.StackSummary of the forward call (anomaly mode only)
 
     def save_for_backward(self, *values: Any) -> None:
@@ -83,6 +84,11 @@ class BackwardNode(Node):
                 for g, (shape, dt) in zip(grad_outputs, self._out_meta)
             ]
         grad_inputs = self._function.call_backward(self, grad_outputs)
+        if self._grad_dtypes is not None:  # each gradient in its input's dtype, as in PyTorch
+            grad_inputs = tuple(
+                g if g is None else g.astype(dt, copy=False)
+                for g, dt in zip(grad_inputs, self._grad_dtypes)
+            )
         if _switches.anomaly and _switches.anomaly_check_nan:
             from microtorch.autograd.anomaly_mode import check_nan
 
@@ -313,14 +319,17 @@ class NumpyFunction(Function):
     def connect(cls, node: BackwardNode, args: tuple[Any, ...], inputs: list[Any]) -> None:
         """As ``Function.connect``, for the floating-point inputs only: integer and boolean
         ones (indices, masks) are data, as in PyTorch. One ``needs_input_grad`` per edge."""
-        nodes, nrs, needs = [], [], []
+        nodes, nrs, needs, dtypes = [], [], [], []
         for t in inputs:  # (views are current: see Function.connect)
             if t._dtype.is_floating_point:
                 nodes.append(t._grad_fn or (t._accumulate_grad() if t._rg else None))
                 nrs.append(t._output_nr)
                 needs.append(t._rg)
+                dtypes.append(t._data.dtype)
         node._next_nodes, node._next_nrs = tuple(nodes), _shared(tuple(nrs))
         node.needs_input_grad = _shared(tuple(needs))
+        if dtypes and dtypes.count(dtypes[0]) != len(dtypes):  # f32 * f64: computed in f64,
+            node._grad_dtypes = tuple(dtypes)  # but each gradient has its input's dtype
 
     # Every built-in op runs through here: the one place numpy's warnings are silenced for
     # all forwards (log(0) is -inf without a word, as in PyTorch: see autograd/quiet.py).

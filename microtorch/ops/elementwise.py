@@ -348,6 +348,8 @@ def _cast(fn: type[Function], a: Operand, b: Operand, out: dtype | None) -> tupl
         a = wrap(np.array(a, dtype=result_type(a, b).numpy), b._device)
     _check_operand(fn, b, "other", 2)
     target = out or result_type(a, b)
+    if isinstance(b, _node.Tensor) and np.result_type(a._data, b._data) == target.numpy:
+        return a, b  # numpy computes in PyTorch's dtype: the op sees (and saves) the inputs
     return as_operand(a, target), as_operand(b, target, a._device)
 
 
@@ -481,7 +483,13 @@ def where(condition: Any, a: Operand, b: Operand) -> Any:
         )
     target = result_type(a, b)
     device = getattr(a, "_device", None) or getattr(b, "_device", None)
-    a, b = as_operand(a, target, device), as_operand(b, target, device)
+    Tensor = _node.Tensor
+    if not (
+        isinstance(a, Tensor)
+        and isinstance(b, Tensor)
+        and np.result_type(a._data, b._data) == target.numpy
+    ):  # (else numpy computes in PyTorch's dtype: the op sees the inputs themselves)
+        a, b = as_operand(a, target, device), as_operand(b, target, device)
     try:
         return Where.apply(cond, a, b)
     except ValueError:

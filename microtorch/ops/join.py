@@ -7,6 +7,7 @@ gradient up, ``split``'s glues the pieces' gradients back together.
 from __future__ import annotations
 
 import builtins
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,6 +15,8 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.views import as_view
+from microtorch.dtypes import promote_types
+from microtorch.ops.elementwise import as_operand
 from microtorch.ops.reduction import normalize_dims
 
 __all__ = ["cat", "stack", "split", "chunk", "unbind"]
@@ -77,7 +80,16 @@ def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
                     f"but got size {n} for tensor number {i} in the list. (shapes {shapes}: "
                     f"only dimension {d}, the one joined, may differ)"
                 )
-    return Cat.apply(d, *tensors)
+    return Cat.apply(d, *_promoted(tensors))
+
+
+def _promoted(tensors: list[Any]) -> list[Any]:
+    # PyTorch's result dtype, which numpy's concatenate gives too, except for integers
+    # joined with floats: those take the float's dtype (int64 and float32 give float32).
+    target = functools.reduce(promote_types, [t._dtype for t in tensors])
+    if np.result_type(*[t._data for t in tensors]) == target.numpy:
+        return tensors
+    return [t if t._dtype.is_floating_point else as_operand(t, target) for t in tensors]
 
 
 def _tensor_list(tensors: Any, op: str) -> list[Any]:
@@ -108,7 +120,7 @@ def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
                 f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 "
                 f"and {list(x._data.shape)} at entry {i}"
             )
-    return Stack.apply(d, *tensors)
+    return Stack.apply(d, *_promoted(tensors))
 
 
 class Split(NumpyFunction):

@@ -12,7 +12,7 @@ import numpy as np
 
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
-from microtorch.dtypes import get_default_dtype
+from microtorch.dtypes import get_default_dtype, result_type
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand
 
@@ -320,6 +320,8 @@ def clamp(a: Any, min: float | None = None, max: float | None = None) -> Any:  #
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     expect_tensor(a, "clamp")
+    if not a._dtype.is_floating_point:  # int_tensor.clamp(min=0.5) is float32, as in PyTorch
+        a = as_operand(a, result_type(a, *[b for b in (min, max) if b is not None]))
     return Clamp.apply(a, _bound(min, "min"), _bound(max, "max"))
 
 

@@ -668,8 +668,9 @@ PENDING_ISSUE_12: dict[str, str] = {
 }
 # Mismatches outside issue 12, equally to be fixed (listed in notes/difftest-report.md).
 PENDING_OTHER: dict[str, str] = {
-    "sgd_step": "an operand cast to another dtype is saved as a copy: a later in-place change of "
-    "the original (the SGD step) goes unnoticed (issue 13, type promotion)",
+    "sgd_step": "when both saved inputs of a * b were changed, PyTorch's error names b (it checks "
+    "them in alphabetical order of its argument names: other, self), microtorch names a; "
+    "and in-place steps on a base with views (issue 12)",
     "statistics": "std/var with <= 0 degrees of freedom: PyTorch warns, microtorch does not",
     "view_layout": "elementwise results of non-contiguous inputs are contiguous (torch: not)",
     "hooks_multi": "hooks on unused split/unbind outputs: PyTorch calls them with None",
