@@ -91,16 +91,24 @@ def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: 
     return t
 
 
-def _plain(data: Any) -> Any:
+def _plain(data: Any, nested: bool = False) -> Any:
     # Replace tensors inside nested lists by their values, so [x[0], x[1]] works.
-    if isinstance(data, Tensor):
+    if isinstance(data, Tensor) and not nested:
         return data._data
+    if isinstance(data, Tensor):  # in a list: one element, read as a number (as PyTorch)
+        if data._data.size != 1:
+            raise ValueError(
+                "only one element tensors can be converted to Python scalars (Fix: join "
+                "tensors with torch.stack(tensors) or torch.cat(tensors))"
+            )
+        return data._data.reshape(())
     if isinstance(data, (list, tuple)):
-        return [_plain(d) for d in data]
+        return [_plain(d, nested=True) for d in data]
     return data
 
 
 def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
+    _check_depth(data)
     if isinstance(data, str) or (isinstance(data, (list, tuple)) and _has_str(data)):
         raise TypeError(
             f"new(): invalid data type '{type(data).__name__ if isinstance(data, str) else 'str'}'"
@@ -108,15 +116,57 @@ def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
     if isinstance(data, np.ndarray):
         return np.array(data, copy=True)
     inferred = _inferred_dtype(data)  # also refuses None and other non-numbers
+    plain = _plain(data)
     try:
-        arr = np.array(_plain(data))
+        arr = np.array(plain)
     except ValueError:
         arr = np.array(None, dtype=object)
+    if inferred is int64 and arr.dtype.kind != "i" and _big_int(data):
+        if dtype_ is None or not dtype_.is_floating_point:
+            raise ValueError(
+                "Overflow when unpacking long long (Fix: int64 holds whole numbers below 2**63; "
+                "use floats, e.g. dtype=torch.float64, for larger ones)"
+            )
+        arr = np.array(plain, dtype=np.float64)
     if arr.dtype == object:
         raise ValueError(_ragged(data) + " (every row of a nested list needs the same length)")
     if dtype_ is None:
         arr = arr.astype(inferred.numpy, copy=False)
     return arr
+
+
+def _big_int(data: Any) -> bool:
+    # a Python int that int64 cannot hold, anywhere in nested lists
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, builtins.int) and not -(2**63) <= x < 2**63:
+            return True
+    return False
+
+
+_MAX_DIMS = 128  # PyTorch's limit
+_NUMPY_MAX_DIMS = 64  # numpy's (an ndarray holds at most 64 dimensions)
+
+
+def _check_depth(data: Any) -> None:
+    # Nested lists as deep as the tensor's dimensions, counted along the first elements
+    # (as PyTorch does) and without recursion, so a very deep list gives PyTorch's error.
+    depth, x = 0, data
+    while isinstance(x, (list, tuple)):
+        depth += 1
+        if depth > _MAX_DIMS:
+            raise ValueError(f"too many dimensions '{type(x).__name__}'")
+        if not x:
+            break
+        x = x[0]
+    if depth > _NUMPY_MAX_DIMS:  # a deliberate difference: PyTorch would build it
+        raise ValueError(
+            f"microtorch tensors have at most {_NUMPY_MAX_DIMS} dimensions (numpy's limit; "
+            f"PyTorch's is {_MAX_DIMS}), but these lists are nested {depth} deep"
+        )
 
 
 def _ragged(data: Any) -> str:
@@ -181,7 +231,10 @@ def tensor(
             UserWarning,
             stacklevel=2,
         )
-    return _finish(_infer(data, dtype), dtype, device, requires_grad)  # one rounding, to dtype
+    data = _infer(data, dtype)
+    if dtype is not None and dtype.name not in ("bool",) and not dtype.is_floating_point:
+        check_fits(data, dtype, dtype.name)
+    return _finish(data, dtype, device, requires_grad)  # one rounding, to dtype
 
 
 def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
@@ -268,9 +321,40 @@ def full(
         if isinstance(fill_value, builtins.int)
         else get_default_dtype()
     )
-    return _finish(
-        np.full(_shape((size,)), fill_value, inferred.numpy), None, device, requires_grad
-    )
+    if inferred.name != "bool" and not inferred.is_floating_point:
+        check_fits(np.asarray(fill_value), inferred, _C_NAMES[inferred.name])
+    with np.errstate(over="ignore", invalid="ignore"):  # (what does not fit was refused above)
+        data = np.full(_shape((size,)), fill_value, inferred.numpy)
+    return _finish(data, None, device, requires_grad)
+
+
+# The C++ type names PyTorch's error for full() gives (tensor() gives the dtype's name).
+_C_NAMES = {
+    "uint8": "uint8_t",
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int",
+    "int64": "int64_t",
+}
+
+
+def check_fits(values: np.ndarray, dtype_: dtype, name: str) -> None:
+    """PyTorch's error for numbers an integer dtype cannot hold (``tensor(300, dtype=uint8)``)."""
+    info = np.iinfo(dtype_.name)  # (an integer dtype: its name is numpy's too)
+    if values.size == 0 or values.dtype.kind == "b":
+        return
+    lo, hi = values.min(), values.max()
+    if values.dtype.kind == "f":
+        fits = bool(np.isfinite(values).all()) and info.min <= lo and hi <= info.max
+    elif info.min == 0:  # an unsigned type takes -255 too (it wraps to 1), as in PyTorch
+        fits = -int(info.max) <= lo and hi <= info.max
+    else:
+        fits = info.min <= lo and hi <= info.max
+    if not fits:
+        raise RuntimeError(
+            f"value cannot be converted to type {name} without overflow (Fix: {dtype_.name} "
+            f"holds whole numbers from {info.min} to {info.max})"
+        )
 
 
 def arange(

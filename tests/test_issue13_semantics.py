@@ -286,3 +286,94 @@ def test_a_gradient_of_another_dtype_is_cast_to_the_outputs(
     assert seen[microtorch] == tuple(
         v.replace("torch", "microtorch") if isinstance(v, str) else v for v in seen[torch_module]
     )
+
+
+# --- 4. what PyTorch refuses, refused with its error ----------------------------------------
+REFUSED: dict[str, Case] = {
+    "1 - mask": lambda L: 1 - L.tensor([True, False]),
+    "mask - 1": lambda L: L.tensor([True]) - 1,
+    "mask - 1.5": lambda L: L.tensor([True]) - 1.5,
+    "1.5 - mask": lambda L: 1.5 - L.tensor([True]),
+    "float tensor - mask": lambda L: L.tensor([1.0]) - L.tensor([True]),
+    "mask - float tensor": lambda L: L.tensor([True]) - L.tensor([1.0]),
+    "mask - mask": lambda L: L.tensor([True]) - L.tensor([False]),
+    "sub(mask, 1)": lambda L: L.sub(L.tensor([True]), 1),
+    "sub_(mask)": lambda L: L.tensor([1.0]).sub_(L.tensor([True])),
+    "x[::-1]": lambda L: L.arange(5)[::-1],
+    "x[:, ::-2]": lambda L: L.zeros(3, 4)[:, ::-2],
+    "x[::0]": lambda L: L.arange(5)[::0],
+    "x[::-1] = 0": lambda L: L.arange(5).__setitem__(slice(None, None, -1), 0),
+    "x[idx, ::-1] = 0": lambda L: L.zeros(2, 3).__setitem__(
+        (L.tensor([0]), slice(None, None, -1)), 0.0
+    ),
+    "tensor(300, dtype=uint8)": lambda L: L.tensor(300, dtype=L.uint8),
+    "tensor([1, 300], dtype=uint8)": lambda L: L.tensor([1, 300], dtype=L.uint8),
+    "tensor(-256, dtype=uint8)": lambda L: L.tensor(-256, dtype=L.uint8),
+    "tensor(255.5, dtype=uint8)": lambda L: L.tensor(255.5, dtype=L.uint8),
+    "tensor([200], dtype=int8)": lambda L: L.tensor([200], dtype=L.int8),
+    "tensor(127.9, dtype=int8)": lambda L: L.tensor(127.9, dtype=L.int8),
+    "tensor(2**31, dtype=int32)": lambda L: L.tensor(2**31, dtype=L.int32),
+    "tensor(nan, dtype=int64)": lambda L: L.tensor(float("nan"), dtype=L.int64),
+    "tensor(2**63)": lambda L: L.tensor(2**63),
+    "tensor([1, 2**63])": lambda L: L.tensor([1, 2**63]),
+    "tensor(-2**63 - 1)": lambda L: L.tensor(-(2**63) - 1),
+    "tensor([2**64])": lambda L: L.tensor([2**64]),
+    "full(300, dtype=uint8)": lambda L: L.full((2,), 300, dtype=L.uint8),
+    "full(2**40, dtype=int32)": lambda L: L.full((2,), 2**40, dtype=L.int32),
+    "full(nan, dtype=int64)": lambda L: L.full((2,), float("nan"), dtype=L.int64),
+    "tensor of a list of 2-element tensors": lambda L: L.tensor([L.tensor([1.0, 2.0])] * 2),
+    "maximum(x, 0.)": lambda L: L.maximum(L.tensor([1.0]), 0.0),
+    "maximum(x, 0)": lambda L: L.maximum(L.tensor([1.0]), 0),
+    "maximum(0., x)": lambda L: L.maximum(0.0, L.tensor([1.0])),
+    "minimum(x, 0.)": lambda L: L.minimum(L.tensor([1.0]), 0.0),
+    "maximum(x, np.float64(0))": lambda L: L.maximum(L.tensor([1.0]), np.float64(0.0)),
+    "relu of bool": lambda L: L.relu(L.tensor([True])),
+    "F.relu of bool": lambda L: L.nn.functional.relu(L.tensor([True])),
+    "abs of bool": lambda L: L.tensor([True]).abs(),
+    "argmax of bool": lambda L: L.tensor([True, False]).argmax(),
+    "argmax(0) of bool": lambda L: L.tensor([True, False]).argmax(0),
+    "argmin of bool": lambda L: L.tensor([True, False]).argmin(),
+    "int add(alpha=0.5)": lambda L: L.add(L.tensor([1]), L.tensor([2]), alpha=0.5),
+    "int add(alpha=2.0)": lambda L: L.add(L.tensor([1]), L.tensor([2]), alpha=2.0),
+    "int sub(alpha=0.5)": lambda L: L.sub(L.tensor([1]), L.tensor([2]), alpha=0.5),
+    "int x.add(y, alpha=0.5)": lambda L: L.tensor([1]).add(L.tensor([2]), alpha=0.5),
+    "int add(2, alpha=0.5)": lambda L: L.add(L.tensor([1]), 2, alpha=0.5),
+    "bool add(alpha=0.5)": lambda L: L.add(L.tensor([True]), L.tensor([True]), alpha=0.5),
+    "int add_(alpha=0.5)": lambda L: L.tensor([1]).add_(L.tensor([2]), alpha=0.5),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_what_pytorch_refuses_is_refused_with_its_error(
+    name: str, torch_module: ModuleType
+) -> None:
+    _assert_same_error(REFUSED[name], torch_module)
+
+
+ACCEPTED: dict[str, Case] = {
+    "tensor(-1, dtype=uint8) wraps": lambda L: L.tensor([-1, -255, 255], dtype=L.uint8),
+    "tensor(300.5, dtype=int16) rounds": lambda L: L.tensor([300.5, -1.5], dtype=L.int16),
+    "tensor(2**63, dtype=float32)": lambda L: L.tensor([2**63], dtype=L.float32),
+    "tensor of a list of 0-d tensors": lambda L: L.tensor([L.tensor(1.0), L.tensor(2.0)]),
+    "tensor of a list of 1-element tensors": lambda L: L.tensor([L.tensor([1.0]), L.tensor([[2]])]),
+    "tensor of 0-d int and float tensors": lambda L: L.tensor([L.tensor(1), L.tensor(2.5)]),
+    "tensor of a float64 0-d tensor": lambda L: L.tensor([L.tensor(1.0, dtype=L.float64)]),
+    "tensor of nested 0-d tensors": lambda L: L.tensor([[L.tensor(1.0), 2.0]]),
+    "int add(alpha=2)": lambda L: L.add(L.tensor([1]), L.tensor([2]), alpha=2),
+    "int + float tensor, alpha=0.5": lambda L: L.add(L.tensor([1]), L.tensor([2.0]), alpha=0.5),
+    "x[::2]": lambda L: L.arange(5)[::2],
+    "max of bool": lambda L: L.tensor([True, False]).max(),
+}
+
+
+@pytest.mark.parametrize("name", list(ACCEPTED))
+def test_what_pytorch_accepts_gives_its_result(name: str, torch_module: ModuleType) -> None:
+    _assert_same_tensors(ACCEPTED[name], torch_module)
+
+
+def test_a_tensor_of_another_tensor_copies_it_with_pytorchs_warning(
+    torch_module: ModuleType,
+) -> None:
+    for lib in (microtorch, torch_module):
+        with pytest.warns(UserWarning, match="To copy construct from a tensor"):
+            assert lib.tensor(lib.tensor([1.0, 2.0])).tolist() == [1.0, 2.0]

@@ -372,21 +372,48 @@ def _check_operand(fn: type[Function] | str, value: Any, arg: str, position: int
 
 def add(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
     """a + alpha * b, broadcasting."""
-    return _binary(Add, a, b) if alpha == 1 else _binary(Add, a, b, None, (alpha,))
+    if alpha == 1:
+        return _binary(Add, a, b)
+    _check_alpha(a, b, alpha)
+    return _binary(Add, a, b, None, (alpha,))
 
 
 def sub(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
     """a - alpha * b, broadcasting. Not for two bool tensors (use ``~`` or ``logical_xor``)."""
-    if getattr(a, "_dtype", None) is _BOOL and getattr(b, "_dtype", None) is _BOOL:
+    _check_bool_sub(a, b)
+    if alpha == 1:
+        return _binary(Sub, a, b)
+    _check_alpha(a, b, alpha)
+    return _binary(Sub, a, b, None, (alpha,))
+
+
+def _check_bool_sub(a: Operand, b: Operand) -> None:
+    # PyTorch refuses - on masks: 1 - mask would be an int tensor, not the inverted mask.
+    a_bool, b_bool = getattr(a, "_dtype", None) is _BOOL, getattr(b, "_dtype", None) is _BOOL
+    if a_bool and b_bool:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
             "or `logical_xor()` operator instead. (To invert a mask, use `~` or logical_not().)"
         )
-    return _binary(Sub, a, b) if alpha == 1 else _binary(Sub, a, b, None, (alpha,))
+    if a_bool or b_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead. (For "
+            "numbers, convert first, e.g. 1 - mask.float().)"
+        )
+
+
+def _check_alpha(a: Operand, b: Operand, alpha: float) -> None:
+    if isinstance(alpha, float) and not result_type(a, b).is_floating_point:
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number. "
+            "(Fix: an int alpha, or float tensors, e.g. a.float())"
+        )
 
 
 def rsub(a: Any, c: float) -> Any:
     """c - a for a Python number c (what ``2 - x`` computes)."""
+    _check_bool_sub(a, c)
     target = result_type(a, c)
     return Rsub.apply(as_operand(a, target), np.asarray(c, dtype=target.numpy))
 
@@ -463,13 +490,25 @@ def _integer_pow(a: Operand, b: Operand) -> Any:
 
 
 def maximum(a: Any, b: Any) -> Any:
-    """The larger of a and b, element by element."""
+    """The larger of a and b, element by element (both tensors: for a number, use clamp)."""
+    _both_tensors("maximum", a, b)
     return _binary(Maximum, a, b)
 
 
 def minimum(a: Any, b: Any) -> Any:
-    """The smaller of a and b, element by element."""
+    """The smaller of a and b, element by element (both tensors: for a number, use clamp)."""
+    _both_tensors("minimum", a, b)
     return _binary(Minimum, a, b)
+
+
+def _both_tensors(op: str, a: Any, b: Any) -> None:
+    for value, arg, position in ((a, "input", 1), (b, "other", 2)):
+        if not isinstance(value, _node.Tensor):
+            bound = "min" if op == "maximum" else "max"
+            raise TypeError(
+                f"{op}(): argument '{arg}' (position {position}) must be Tensor, not "
+                f"{type_name(value)} (Fix: x.clamp({bound}=...) compares with a number)"
+            )
 
 
 def where(condition: Any, a: Operand, b: Operand) -> Any:

@@ -105,6 +105,17 @@ class Alias(NumpyFunction):
         return grad_output
 
 
+def _check_step(item: slice) -> None:
+    # PyTorch's errors: no reversed slices (x.flip(0) reverses), no step 0
+    if item.step == 0:
+        raise ValueError("slice step cannot be zero")
+    if item.step is not None and item.step < 0:
+        raise ValueError(
+            "step must be greater than zero (Fix: to reverse, index with reversed positions, "
+            "e.g. x[torch.arange(len(x) - 1, -1, -1)])"
+        )
+
+
 def _check_count(ndim: int, items: tuple[Any, ...]) -> int:
     # PyTorch's errors for more ints and slices than dimensions; how many there are
     used = sum(1 for i in items if i is not None and i is not Ellipsis)
@@ -131,8 +142,7 @@ def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
             out, d = as_view(Unsqueeze.apply(out, d), a), d + 1
         elif isinstance(item, slice):
             size = out._data.shape[d]
-            if item.step is not None and item.step <= 0:
-                raise ValueError("step must be greater than zero")
+            _check_step(item)
             if item.indices(size) != (0, size, 1):
                 key = (slice(None),) * d + (item,)
                 out = as_view(Slice.apply(out, key), a)
@@ -287,6 +297,9 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
         _check_key(a._data.shape, tuple(np.asarray(k) if isinstance(k, list) else k for k in key))
     else:
         _check_count(a._data.ndim, items)
+    for item in items:
+        if isinstance(item, slice):
+            _check_step(item)
     try:
         selected = a._data[key if len(key) > 1 else key[0]].shape
     except IndexError as e:

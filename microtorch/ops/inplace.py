@@ -202,6 +202,8 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     if isinstance(other, _node.Tensor):
         if other._device is not t._device or other._data.ndim > t._data.ndim:
             return False
+        if other._data.dtype == np.bool_ and name == "sub_":
+            return False  # (PyTorch's error for - with a mask)
         other = other._data
     elif not isinstance(other, (int, float)) or isinstance(other, bool):
         return False

@@ -313,6 +313,8 @@ def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
 
 def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the largest element (of the flattened tensor if ``dim`` is None)."""
+    if a._dtype.name == "bool":
+        raise RuntimeError("argmax(): does not support bool input (Fix: convert, e.g. x.int())")
     if dim is None:
         _check_nonempty(a, "argmax", None, IndexError)
         return wrap(np.asarray(np.argmax(a._data), dtype=np.int64))
@@ -323,6 +325,8 @@ def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
 
 def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the smallest element (of the flattened tensor if ``dim`` is None)."""
+    if a._dtype.name == "bool":
+        raise RuntimeError("argmin(): does not support bool input (Fix: convert, e.g. x.int())")
     if dim is None:
         _check_nonempty(a, "argmin", None, IndexError)
         return wrap(np.asarray(np.argmin(a._data), dtype=np.int64))

@@ -286,6 +286,8 @@ def sqrt(a: Any) -> Any:
 def abs(a: Any) -> Any:  # noqa: A001 - PyTorch's name
     """Absolute value."""
     expect_tensor(a, "abs")
+    if a._dtype.name == "bool":
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return Abs.apply(a)
 
 
@@ -312,6 +314,8 @@ def tanh(a: Any) -> Any:
 def relu(a: Any) -> Any:
     """max(a, 0)."""
     expect_tensor(a, "relu")
+    if a._dtype.name == "bool":
+        raise RuntimeError("Boolean inputs not supported for relu (Fix: convert, e.g. x.float())")
     return Relu.apply(a)
 
 
