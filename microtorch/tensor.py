@@ -388,9 +388,10 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
+            values = "no values" if self._data.size == 0 else "more than one value"
             raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous (Fix: use "
-                ".any() or .all(), or compare one element)"
+                f"Boolean value of Tensor with {values} is ambiguous (Fix: use .any() or .all(), "
+                "or compare one element)"
             )
         return bool(self._data.reshape(()))
 
@@ -577,6 +578,8 @@ class Tensor:
         return apply_inplace(self, "fill_", inplace_ops.fill, value)
 
     def copy_(self, src: Any) -> Tensor:
+        if isinstance(src, (int, float)):  # a number fills, as in PyTorch (CopyBackwards)
+            src = ew.as_operand(src, self._dtype, self._device)
         if not isinstance(src, Tensor):
             raise TypeError(
                 f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"

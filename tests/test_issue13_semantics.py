@@ -377,3 +377,126 @@ def test_a_tensor_of_another_tensor_copies_it_with_pytorchs_warning(
     for lib in (microtorch, torch_module):
         with pytest.warns(UserWarning, match="To copy construct from a tensor"):
             assert lib.tensor(lib.tensor([1.0, 2.0])).tolist() == [1.0, 2.0]
+
+
+# --- 5. reductions over dim=(), ignored rows, NaN gradients, node names ---------------------
+def _run_graph(case: Callable[[ModuleType], tuple[Any, list[Any]]], lib: ModuleType) -> tuple:
+    """(result, grad_fn name, next_functions' names, each leaf's grad) under a varied gradient."""
+    out, leaves = case(lib)
+    upstream = np.arange(1.0, 1.0 + out.numel()).reshape(tuple(out.shape)) / 4 - 1
+    out.backward(lib.tensor(upstream, dtype=out.dtype))
+    grads = [None if x.grad is None else x.grad.tolist() for x in leaves]
+    return out.tolist(), out.grad_fn.name(), _names(out.grad_fn), grads
+
+
+def _x22(L: ModuleType, values: Any = ((1.0, 2.0), (3.0, 4.0))) -> Any:
+    return L.tensor(values, requires_grad=True)
+
+
+def _ce(logits: Any, target: list[int], **kwargs: Any) -> Callable[..., Any]:
+    def case(L: ModuleType) -> tuple[Any, list[Any]]:
+        z = L.tensor(logits, requires_grad=True)
+        options = {k: L.tensor(v) if k == "weight" else v for k, v in kwargs.items()}
+        return L.nn.functional.cross_entropy(z, L.tensor(target), **options), [z]
+
+    return case
+
+
+INF, NAN = float("inf"), float("nan")
+GRAPHS: dict[str, Callable[[ModuleType], tuple[Any, list[Any]]]] = {
+    "sum(dim=())": lambda L: (lambda x: (x.sum(dim=()), [x]))(_x22(L)),
+    "sum(dim=[])": lambda L: (lambda x: (x.sum(dim=[]), [x]))(_x22(L)),
+    "sum(dim=(), keepdim=True)": lambda L: (lambda x: (x.sum(dim=(), keepdim=True), [x]))(_x22(L)),
+    "mean(dim=())": lambda L: (lambda x: (x.mean(dim=()), [x]))(_x22(L)),
+    "mean(dim=[])": lambda L: (lambda x: (x.mean(dim=[]), [x]))(_x22(L)),
+    "torch.sum(x, ())": lambda L: (lambda x: (L.sum(x, ()), [x]))(_x22(L)),
+    "cross_entropy, an ignored row of inf": _ce([[INF, 0.0], [1.0, 2.0]], [-100, 1]),
+    "cross_entropy, an ignored row of -inf": _ce([[-INF, 0.0], [1.0, 2.0]], [-100, 1]),
+    "cross_entropy, an ignored row of nan": _ce([[NAN, 0.0], [1.0, 2.0]], [-100, 1]),
+    "cross_entropy, sum, an ignored inf row": _ce(
+        [[INF, 0.0], [1.0, 2.0]], [-100, 1], reduction="sum"
+    ),
+    "cross_entropy, ignore_index=0": _ce([[INF, 0.0], [1.0, 2.0]], [0, 1], ignore_index=0),
+    "cross_entropy, weights, ignored inf": _ce(
+        [[INF, 0.0], [1.0, 2.0]], [-100, 1], weight=[1.0, 2.0]
+    ),
+    "cross_entropy, every row ignored": _ce([[1.0, 0.0], [1.0, 2.0]], [-100, -100]),
+    "cross_entropy, every row ignored, inf": _ce([[INF, 0.0], [1.0, 2.0]], [-100, -100]),
+    "abs at nan": lambda L: (lambda x: (x.abs(), [x]))(_x22(L, [NAN, 0.0, -1.0])),
+    "relu at nan": lambda L: (lambda x: (x.relu(), [x]))(_x22(L, [NAN, 0.0, -1.0])),
+    "max() with a nan": lambda L: (lambda x: (x.max(), [x]))(_x22(L, [NAN, 1.0, 2.0])),
+    "max() with two nans": lambda L: (lambda x: (x.max(), [x]))(_x22(L, [NAN, 1.0, NAN])),
+    "min() with a nan": lambda L: (lambda x: (x.min(), [x]))(_x22(L, [1.0, NAN, 2.0])),
+    "amax() with a nan": lambda L: (lambda x: (x.amax(), [x]))(_x22(L, [NAN, 1.0, 2.0])),
+    "x ** 0 at 0": lambda L: (lambda x: (x**0, [x]))(_x22(L, [0.0, 1.0])),
+    "x ** tensor(0) at 0": lambda L: (lambda x, y: (x**y, [x, y]))(
+        _x22(L, [0.0, 0.0, 2.0]), _x22(L, [0.0, 1.0, 0.0])
+    ),
+    "squeeze((0, 2))": lambda L: (lambda x: (x.squeeze((0, 2)), [x]))(_x22(L, [[[1.0], [2.0]]])),
+    "squeeze([0])": lambda L: (lambda x: (x.squeeze([0]), [x]))(_x22(L, [[[1.0], [2.0]]])),
+    "squeeze(0)": lambda L: (lambda x: (x.squeeze(0), [x]))(_x22(L, [[[1.0], [2.0]]])),
+}
+
+
+@pytest.mark.parametrize("name", list(GRAPHS))
+def test_values_gradients_and_nodes_as_pytorch(name: str, torch_module: ModuleType) -> None:
+    case = GRAPHS[name]
+    m, t = _run_graph(case, microtorch), _run_graph(case, torch_module)
+    assert m[1:3] == t[1:3]
+    np.testing.assert_allclose(m[0], t[0], rtol=1e-6)
+    for m_grad, t_grad in zip(m[3], t[3]):
+        np.testing.assert_allclose(m_grad, t_grad, rtol=1e-6)
+
+
+def test_copy_from_a_number_fills_as_pytorch(torch_module: ModuleType) -> None:
+    for lib in (microtorch, torch_module):
+        y = _x22(lib) * 1
+        y.copy_(1.5)
+        assert (y.grad_fn.name(), _names(y.grad_fn)) == (
+            "torch::autograd::CopyBackwards",
+            ["MulBackward0", None],
+        )
+        assert y.tolist() == [[1.5, 1.5], [1.5, 1.5]]
+        z = lib.zeros(2, dtype=lib.int64)
+        assert z.copy_(1.7).tolist() == [1, 1]
+
+
+WHOLE_WRITES: dict[str, tuple[Any, str]] = {
+    "y[...] = 2.": (Ellipsis, "number"),
+    "y[:] = 2.": (slice(None), "number"),
+    "y[0:5] = 2.": (slice(0, 5), "number"),
+    "y[:, 0:2] = 2.": ((slice(None), slice(0, 2)), "number"),
+    "y[()] = 2.": ((), "number"),
+    "y[...] = 0-d tensor": (Ellipsis, "0-d"),
+    "y[...] = a row": (Ellipsis, "row"),
+    "y[None] = 2.": (None, "number"),
+    "y[0] = 2.": (0, "number"),
+}
+
+
+@pytest.mark.parametrize("name", list(WHOLE_WRITES))
+def test_writing_every_element_records_pytorchs_node(name: str, torch_module: ModuleType) -> None:
+    key, kind = WHOLE_WRITES[name]
+    seen = {}
+    for lib in (microtorch, torch_module):
+        x = _x22(lib)
+        v = {"number": 2.0, "0-d": lib.tensor(3.0, requires_grad=True)}.get(kind)
+        v = lib.tensor([5.0, 6.0], requires_grad=True) if v is None else v
+        y = x * 1
+        y[key] = v
+        y.backward(lib.tensor([[1.0, 2.0], [3.0, 4.0]]))
+        v_grad = None if isinstance(v, float) else v.grad.tolist()
+        seen[lib] = (y.grad_fn.name(), _names(y.grad_fn), y.tolist(), x.grad.tolist(), v_grad)
+    assert seen[microtorch] == seen[torch_module]
+
+
+def test_writing_a_whole_0d_tensor_is_a_copy(torch_module: ModuleType) -> None:
+    for lib in (microtorch, torch_module):
+        s = lib.tensor(1.0, requires_grad=True) * 1
+        s[...] = 5.0
+        assert s.grad_fn.name() == "torch::autograd::CopyBackwards"
+
+
+@pytest.mark.parametrize("values", [[], [1.0, 2.0]], ids=["empty", "two"])
+def test_bool_of_a_tensor_without_one_value(values: list[float], torch_module: ModuleType) -> None:
+    _assert_same_error(lambda L: bool(L.tensor(values)), torch_module)

@@ -44,7 +44,8 @@ class NllLoss(NumpyFunction):
         x = logp[None] if logp.ndim == 1 else logp  # (N, C, ...)
         index, w = _picks(target, weight, ignore_index, x)
         picked = np.take_along_axis(x, index, axis=1).squeeze(1)  # logp[i, t_i]
-        losses = -picked * w
+        kept = (target != ignore_index).reshape(w.shape)
+        losses = np.where(kept, -picked * w, np.zeros((), x.dtype))  # ignored: 0, even if inf
         ctx.save_for_backward(target, weight)
         ctx.shape, ctx.reduction, ctx.ignore_index = logp.shape, reduction, ignore_index
         if reduction == "none":
@@ -65,6 +66,8 @@ class NllLoss(NumpyFunction):
             coef = -w * grad_output
         else:
             coef = -w * (grad_output / w.sum())
+        kept = (target != ctx.ignore_index).reshape(w.shape)
+        coef = np.where(kept, coef, np.zeros((), coef.dtype))  # (all ignored: 0, not 0 * nan)
         np.put_along_axis(grad, index, np.expand_dims(coef.astype(grad.dtype), 1), axis=1)
         return grad.reshape(ctx.shape)
 

@@ -167,7 +167,7 @@ class Pow(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, b, out = ctx.saved_tensors
-        ga = grad_output * b * a ** (b - 1)
+        ga = np.where(b == 0, 0, grad_output * b * a ** (b - 1))  # b = 0: z = 1, dz/da = 0
         gb = grad_output * np.where(a > 0, out * np.log(np.where(a > 0, a, 1)), 0)
         return unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
 

@@ -14,7 +14,7 @@ import numpy as np
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.views import as_view
 from microtorch.ops._broadcast import unbroadcast
-from microtorch.ops.shape import Unsqueeze
+from microtorch.ops.shape import Unsqueeze, expand, reshape
 
 __all__ = ["getitem", "index_put"]
 
@@ -235,10 +235,27 @@ def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
     )
     _check_key(a._data.shape, key)
     try:
-        return Index.apply(a, key if len(key) > 1 else key[0])
+        return Index.apply(a, key if len(key) != 1 else key[0])
     except IndexError as e:
         text = str(e).replace(" for axis ", " for dimension ")
         raise IndexError(f"{text} (indexing a tensor of shape {list(a._data.shape)})") from None
+
+
+def _write_all(a: Any, value: Any) -> Any:
+    # x[...] = v or x[:] = v writes every element: PyTorch records a fill (FillBackward3)
+    # for a number or a 0-d tensor into n-d, else a copy (CopyBackwards), not a CopySlices.
+    from microtorch.ops.elementwise import as_operand
+    from microtorch.ops.inplace import copy, fill
+
+    v = value if hasattr(value, "_data") else as_operand(value, a._dtype, a._device)
+    if v._data.ndim == 0 and a._data.ndim:
+        return fill(a, v)
+    if v._data.shape != a._data.shape and a._data.ndim:  # as PyTorch: a view without the
+        shape = v._data.shape  # leading size-1 dims, expanded to a's shape (ExpandBackward0)
+        while shape and shape[0] == 1:
+            shape = shape[1:]
+        v = expand(reshape(v, shape), *a._data.shape)
+    return copy(a, v)
 
 
 def _broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
@@ -301,7 +318,7 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
         if isinstance(item, slice):
             _check_step(item)
     try:
-        selected = a._data[key if len(key) > 1 else key[0]].shape
+        selected = a._data[key if len(key) != 1 else key[0]].shape
     except IndexError as e:
         raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
     given = np.shape(getattr(value, "_data", value))
@@ -310,6 +327,8 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
             f"shape mismatch: value tensor of shape {list(given)} cannot be broadcast to "
             f"indexing result of shape {list(selected)}"
         )
+    if not advanced and selected == a._data.shape and None not in items:
+        return _write_all(a, value)
     fn = AdvancedIndexPut if advanced else IndexPut
     lead = len(selected) - len(given)
     for i, n in enumerate(given):
@@ -320,4 +339,4 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
                 f"Target sizes: {list(selected)}.  Tensor sizes: {list(given)} (Fix: the value "
                 "needs the shape of the part it replaces, or one that broadcasts to it)"
             )
-    return fn.apply(a, as_operand(value, a._dtype), key if len(key) > 1 else key[0])
+    return fn.apply(a, as_operand(value, a._dtype), key if len(key) != 1 else key[0])

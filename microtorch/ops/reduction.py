@@ -148,7 +148,10 @@ class _Extreme(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        hit = a == _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
+        extreme = _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
+        hit = a == extreme
+        if ctx._function._fill:  # max() of a nan is nan: the nans get the gradient (PyTorch)
+            hit |= np.isnan(a) & np.isnan(extreme)
         count = hit.sum(axis=ctx.axes, keepdims=True, dtype=grad_output.dtype)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         if ctx._function._fill:
@@ -230,7 +233,8 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
     expect_tensor(a, "sum")
     if dim is None:
         return Sum.apply(a, _reduce_dtype(a, dtype))
-    return SumDim.apply(a, _axes(dim, a._data.ndim), keepdim, _reduce_dtype(a, dtype))
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))  # dim=(): all, as PyTorch
+    return SumDim.apply(a, axes, keepdim, _reduce_dtype(a, dtype))
 
 
 def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
@@ -244,7 +248,8 @@ def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) 
         )
     if dim is None:
         return Mean.apply(a)
-    return MeanDim.apply(a, _axes(dim, a._data.ndim), keepdim)
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))  # dim=(): all, as PyTorch
+    return MeanDim.apply(a, axes, keepdim)
 
 
 def _check_nonempty(

@@ -153,6 +153,12 @@ class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
 
 
+class SqueezeDims(Squeeze):
+    """z = a without the size-1 dims of a tuple ``dim``: the gradient gets them back."""
+
+    node_name = "SqueezeBackward2"
+
+
 def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
     """Drop size-1 dimensions (all of them, or only ``dim`` if it has size 1)."""
     shape = a._data.shape
@@ -161,7 +167,8 @@ def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
         return as_view(Squeeze.apply(a, axes), a)
     dims = distinct_dims(normalize_dims(dim, len(shape)))
     axes = tuple(d for d in dims if shape and shape[d] == 1)
-    return as_view(SqueezeDim.apply(a, axes), a)
+    fn = SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
+    return as_view(fn.apply(a, axes), a)
 
 
 class Unsqueeze(NumpyFunction):

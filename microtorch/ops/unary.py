@@ -103,7 +103,7 @@ class Sqrt(NumpyFunction):
 
 
 class Abs(NumpyFunction):
-    """z = |a|, so dz/da = sign(a) (0 at a = 0)."""
+    """z = |a|, so dz/da = sign(a) (0 at a = 0, and at nan: PyTorch's sign)."""
 
     node_name = "AbsBackward0"
 
@@ -115,7 +115,8 @@ class Abs(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        return grad_output * np.sign(a)
+        sign = (a > 0).astype(a.dtype) - (a < 0)  # (np.sign(nan) is nan; PyTorch's is 0)
+        return grad_output * sign
 
 
 class Sin(NumpyFunction):
@@ -187,7 +188,7 @@ class Tanh(NumpyFunction):
 
 
 class Relu(NumpyFunction):
-    """z = max(a, 0), so dz/da = 1 where a > 0, else 0."""
+    """z = max(a, 0), so dz/da = 0 where a <= 0, else 1 (also at nan, as in PyTorch)."""
 
     node_name = "ReluBackward0"
 
@@ -201,7 +202,7 @@ class Relu(NumpyFunction):
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
         # select, not multiply by the mask: an inf or nan gradient where a <= 0 gives 0
-        return np.where(out > 0, grad_output, np.zeros((), grad_output.dtype))
+        return np.where(out <= 0, np.zeros((), grad_output.dtype), grad_output)
 
 
 class Clamp(NumpyFunction):
