@@ -500,3 +500,40 @@ def test_writing_a_whole_0d_tensor_is_a_copy(torch_module: ModuleType) -> None:
 @pytest.mark.parametrize("values", [[], [1.0, 2.0]], ids=["empty", "two"])
 def test_bool_of_a_tensor_without_one_value(values: list[float], torch_module: ModuleType) -> None:
     _assert_same_error(lambda L: bool(L.tensor(values)), torch_module)
+
+
+# --- 6. deep inputs -------------------------------------------------------------------------
+def _nested(depth: int) -> Any:
+    x: Any = 1.5
+    for _ in range(depth):
+        x = [x]
+    return x
+
+
+@pytest.mark.parametrize("depth", [33, 64])
+def test_a_deeply_nested_list_builds_a_tensor(depth: int, torch_module: ModuleType) -> None:
+    _assert_same_tensors(lambda L: L.tensor(_nested(depth)), torch_module)
+
+
+@pytest.mark.parametrize("depth", [129, 1000, 5000])
+def test_past_pytorchs_limit_its_too_many_dimensions_error(
+    depth: int, torch_module: ModuleType
+) -> None:
+    _assert_same_error(lambda L: L.tensor(_nested(depth)), torch_module)  # not RecursionError
+
+
+@pytest.mark.parametrize("depth", [65, 128])
+def test_past_numpys_limit_a_clear_error(depth: int, torch_module: ModuleType) -> None:
+    assert torch_module.tensor(_nested(depth)).dim() == depth  # (a deliberate difference)
+    with pytest.raises(ValueError, match=f"at most 64 dimensions .* nested {depth} deep"):
+        microtorch.tensor(_nested(depth))
+
+
+def test_the_repr_of_300_nested_modules(torch_module: ModuleType) -> None:
+    reprs = []
+    for lib in (microtorch, torch_module):
+        model = lib.nn.Linear(1, 1)
+        for _ in range(300):
+            model = lib.nn.Sequential(model)
+        reprs.append(repr(model))
+    assert reprs[0] == reprs[1]
