@@ -84,11 +84,6 @@ class BackwardNode(Node):
                 for g, (shape, dt) in zip(grad_outputs, self._out_meta)
             ]
         grad_inputs = self._function.call_backward(self, grad_outputs)
-        if self._grad_dtypes is not None:  # each gradient in its input's dtype, as in PyTorch
-            grad_inputs = tuple(
-                g if g is None else g.astype(dt, copy=False)
-                for g, dt in zip(grad_inputs, self._grad_dtypes)
-            )
         if _switches.anomaly and _switches.anomaly_check_nan:
             from microtorch.autograd.anomaly_mode import check_nan
 
@@ -231,6 +226,8 @@ class Function:
         node = cls._backward_cls()
         node.sequence_nr, node._saved = next(_sequence), ()
         cls.connect(node, args, inputs)
+        if len(inputs) > 1:
+            cls._note_dtypes(node, inputs)
         if _scope_stack:
             node._scope = _scope_stack[-1]
         out = cls.call_forward(node, args, values)
@@ -261,6 +258,10 @@ class Function:
         node.needs_input_grad = tuple(
             [isinstance(a, _node.Tensor) and a.requires_grad for a in args]
         )
+
+    @classmethod
+    def _note_dtypes(cls, node: BackwardNode, inputs: list[Any]) -> None:
+        """(Your own Function's backward returns gradients in the dtypes it chooses.)"""
 
     @classmethod
     def call_forward(cls, ctx: Any, args: tuple[Any, ...], values: list[Any]) -> Any:
@@ -319,17 +320,14 @@ class NumpyFunction(Function):
     def connect(cls, node: BackwardNode, args: tuple[Any, ...], inputs: list[Any]) -> None:
         """As ``Function.connect``, for the floating-point inputs only: integer and boolean
         ones (indices, masks) are data, as in PyTorch. One ``needs_input_grad`` per edge."""
-        nodes, nrs, needs, dtypes = [], [], [], []
+        nodes, nrs, needs = [], [], []
         for t in inputs:  # (views are current: see Function.connect)
             if t._dtype.is_floating_point:
                 nodes.append(t._grad_fn or (t._accumulate_grad() if t._rg else None))
                 nrs.append(t._output_nr)
                 needs.append(t._rg)
-                dtypes.append(t._data.dtype)
         node._next_nodes, node._next_nrs = tuple(nodes), _shared(tuple(nrs))
         node.needs_input_grad = _shared(tuple(needs))
-        if dtypes and dtypes.count(dtypes[0]) != len(dtypes):  # f32 * f64: computed in f64,
-            node._grad_dtypes = tuple(dtypes)  # but each gradient has its input's dtype
 
     # Every built-in op runs through here: the one place numpy's warnings are silenced for
     # all forwards (log(0) is -inf without a word, as in PyTorch: see autograd/quiet.py).
@@ -340,9 +338,23 @@ class NumpyFunction(Function):
         return cls.forward(ctx, *values)
 
     @classmethod
+    def _note_dtypes(cls, node: BackwardNode, inputs: list[Any]) -> None:
+        """Inputs of several float dtypes (float32 * float64 is computed in float64): note
+        each one's, so that its gradient is given in it, as PyTorch's engine does."""
+        dtypes = [t._data.dtype for t in inputs if t._dtype.is_floating_point]  # (the edges)
+        if dtypes and dtypes.count(dtypes[0]) != len(dtypes):
+            node._grad_dtypes = tuple(dtypes)
+
+    @classmethod
     def call_backward(cls, ctx: Any, grad_outputs: list[np.ndarray]) -> tuple[Any, ...]:
         grads = cls.backward(ctx, *grad_outputs)
-        return grads if type(grads) is tuple else (grads,)
+        grads = grads if type(grads) is tuple else (grads,)
+        if ctx._grad_dtypes is not None:  # each gradient in its input's dtype
+            grads = tuple(
+                g if g is None else g.astype(dt, copy=False)
+                for g, dt in zip(grads, ctx._grad_dtypes)
+            )
+        return grads
 
 
 # One tuple object per pattern of output numbers or flags: a graph's nodes nearly all hold

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.versions import bump_version
 from microtorch.optim.optimizer import Optimizer
 from microtorch.tensor import Tensor, plain_tensor
@@ -72,7 +71,6 @@ class Adam(Optimizer):
                 state["max_exp_avg_sq"] = zeros()
         return state
 
-    @quiet_numpy  # a nan or inf gradient gives nan or inf, silently as in PyTorch
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One update of every parameter that has a ``.grad`` (the others are skipped)."""
         loss = self._closure(closure)

@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.versions import bump_version
 from microtorch.optim.optimizer import Optimizer
 from microtorch.tensor import Tensor, plain_tensor
@@ -52,7 +51,6 @@ class SGD(Optimizer):
         )  # fmt: skip
         super().__init__(params, defaults)
 
-    @quiet_numpy  # a nan or inf gradient gives nan or inf, silently as in PyTorch
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One update of every parameter that has a ``.grad`` (the others are skipped)."""
         loss = self._closure(closure)

@@ -64,12 +64,13 @@ def test_the_students_own_numpy_still_warns() -> None:
         np.exp(np.array([1000.0]))
 
 
-def _trained(optimizer: str) -> None:
-    p = microtorch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    opt = getattr(microtorch.optim, optimizer)([p], lr=0.1)
+def _trained(optimizer: str, **options: float) -> None:
+    p = microtorch.tensor([1.0, 2.0, np.inf], requires_grad=True)
+    opt = getattr(microtorch.optim, optimizer)([p], lr=0.1, **options)
     (p * microtorch.tensor([np.inf, np.nan, 0.0])).sum().backward()
     microtorch.nn.utils.clip_grad_norm_([p], 1.0)
     opt.step()
+    p.grad.fill_(np.inf)  # inf - inf in the update
     opt.step()
 
 
@@ -94,6 +95,7 @@ TENSOR_LEVEL = {
         )
     ),
     "SGD": lambda: _trained("SGD"),
+    "SGD with momentum": lambda: _trained("SGD", momentum=0.9, weight_decay=0.1),
     "Adam": lambda: _trained("Adam"),
     "AdamW": lambda: _trained("AdamW"),
     "repr": lambda: repr(microtorch.tensor([1e300, 1e-300, np.nan], dtype=microtorch.float64)),
@@ -105,6 +107,16 @@ def test_no_numpy_warning_from_tensor_level_code(name: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         TENSOR_LEVEL[name]()
+
+
+def test_the_students_own_optimizer_keeps_numpys_warnings() -> None:
+    class Mine(microtorch.optim.SGD):
+        def step(self, closure: object = None) -> None:
+            np.log(np.zeros(1))
+
+    p = microtorch.tensor([1.0], requires_grad=True)
+    with pytest.warns(RuntimeWarning, match="divide by zero"):
+        Mine([p], lr=0.1).step()
 
 
 def test_the_students_numpy_warns_between_two_steps_of_iter_backward() -> None:
