@@ -226,7 +226,8 @@ class Function:
         node = cls._backward_cls()
         node.sequence_nr, node._saved = next(_sequence), ()
         cls.connect(node, args, inputs)
-        if len(inputs) > 1:
+        n = len(inputs)  # (two inputs of one dtype, the usual case, need no look)
+        if n > 2 or n == 2 and inputs[0]._dtype is not inputs[1]._dtype:
             cls._note_dtypes(node, inputs)
         if _scope_stack:
             node._scope = _scope_stack[-1]
