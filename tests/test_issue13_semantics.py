@@ -537,3 +537,32 @@ def test_the_repr_of_300_nested_modules(torch_module: ModuleType) -> None:
             model = lib.nn.Sequential(model)
         reprs.append(repr(model))
     assert reprs[0] == reprs[1]
+
+
+def test_std_and_var_warn_as_pytorch_when_no_degree_of_freedom_is_left(
+    torch_module: ModuleType,
+) -> None:
+    for lib in (microtorch, torch_module):
+        for op in ("var", "std"):
+            x = lib.zeros(1, requires_grad=True)
+            with pytest.warns(UserWarning, match=rf"^{op}\(\): degrees of freedom is <= 0"):
+                y = getattr(x, op)()
+            assert np.isnan(y.item())
+
+
+@pytest.mark.parametrize("values", [[0.0, 0.0, 0.0], []], ids=["constant", "empty"])
+def test_std_of_a_constant_has_a_zero_gradient(values: list, torch_module: ModuleType) -> None:
+    seen = {}
+    for lib in (microtorch, torch_module):
+        x = lib.tensor(values, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (the empty one warns, as above)
+            y = x.std()
+        (-1.5 / y).backward()  # dL/dy = inf
+        seen[lib] = x.grad.tolist()
+    assert seen[microtorch] == seen[torch_module]
+
+
+def test_relu_keeps_the_sign_of_zero(torch_module: ModuleType) -> None:
+    for lib in (microtorch, torch_module):
+        assert (1 / lib.relu(lib.tensor([-0.0, 0.0, -1.0]))).tolist() == [-INF, INF, INF]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import warnings
 from collections import namedtuple
 from typing import Any
 
@@ -351,13 +352,13 @@ class Var(NumpyFunction):
         ctx.save_for_backward(a)
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
-        centred = a - a.mean(axis=axes, keepdims=True)
+        centred = a - _mean(a, axes)
         return (centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor  # n <= correction: nan
 
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        centred = a - a.mean(axis=ctx.axes, keepdims=True)
+        centred = a - _mean(a, ctx.axes)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         return g * 2 * centred / ctx.divisor
 
@@ -372,7 +373,7 @@ class Std(NumpyFunction):
     def forward(ctx, a, axes, keepdim, correction):
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
-        centred = a - a.mean(axis=axes, keepdims=True)
+        centred = a - _mean(a, axes)
         out = np.asarray(np.sqrt((centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor))
         ctx.save_for_backward(a, out)
         return out
@@ -380,17 +381,22 @@ class Std(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        centred = a - a.mean(axis=ctx.axes, keepdims=True)
+        centred = a - _mean(a, ctx.axes)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         out = _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
-        return g * centred / (ctx.divisor * out)
+        return np.where(out == 0, 0, g * centred / (ctx.divisor * out))  # z = 0: 0 (PyTorch)
+
+
+def _mean(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    # the mean along axes, kept as size 1 (of no elements: nan, without numpy's warning)
+    return a.sum(axis=axes, keepdims=True) / a.dtype.type(_count(a.shape, axes))
 
 
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
     return int(np.prod([shape[d] for d in axes]))
 
 
-def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None) -> tuple:
+def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, op: str) -> tuple:
     if not a._dtype.is_floating_point:
         raise RuntimeError(
             "std and var only support floating point and complex dtypes (Fix: x.float().var())"
@@ -400,6 +406,13 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None) 
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     axes = _axes(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
+    if _count(a._data.shape, axes) - correction <= 0:  # the result is nan (or inf)
+        warnings.warn(
+            f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=3,
+        )
     return axes, correction
 
 
@@ -412,7 +425,7 @@ def var(
     correction: int | None = None,
 ) -> Any:
     """Variance, with Bessel's correction (divide by n - 1) by default, as PyTorch."""
-    axes, c = _var_args(a, dim, unbiased, correction)
+    axes, c = _var_args(a, dim, unbiased, correction, "var")
     return Var.apply(a, axes, keepdim, c)
 
 
@@ -425,7 +438,7 @@ def std(
     correction: int | None = None,
 ) -> Any:
     """Standard deviation: the square root of ``var``."""
-    axes, c = _var_args(a, dim, unbiased, correction)
+    axes, c = _var_args(a, dim, unbiased, correction, "std")
     return Std.apply(a, axes, keepdim, c)
 
 

@@ -222,6 +222,12 @@ def expand(a: Any, *sizes: Any) -> Any:
     target = tuple(
         shape[i - lead] if s == -1 and i >= lead else int(s) for i, s in enumerate(sizes)
     )
+    for i, n in enumerate(target[:lead]):
+        if n < 0:  # (-1 keeps a size: a new leading dimension has none to keep)
+            raise RuntimeError(
+                f"The expanded size of the tensor ({n}) isn't allowed in a leading, non-existing "
+                f"dimension {i}"
+            )
     for i, n in enumerate(shape):
         if n != 1 and n != target[lead + i]:
             raise RuntimeError(

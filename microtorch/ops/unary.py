@@ -194,7 +194,7 @@ class Relu(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a):
-        out = np.maximum(a, 0)
+        out = np.where(a < 0, np.zeros((), a.dtype), a)  # (relu(-0.0) is -0.0, as in PyTorch)
         ctx.save_for_backward(out)
         return out
 

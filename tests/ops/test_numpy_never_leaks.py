@@ -6,7 +6,9 @@ Warnings are errors here, so a single ``overflow encountered in exp`` fails the 
 
 from __future__ import annotations
 
+import itertools
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -125,3 +127,33 @@ def test_the_students_numpy_warns_between_two_steps_of_iter_backward() -> None:
     with pytest.warns(RuntimeWarning, match="divide by zero"):
         np.log(np.zeros(1))
     list(steps)
+
+
+# Words of numpy's own error messages ("too many indices for array", "duplicate value in
+# 'axis'", "operands could not be broadcast together with shapes (2,) (3,)").
+NUMPY_WORDS = ("array", "axis", "axes", "numpy", "ufunc", "operand", "zero-size", ",) (")
+
+
+def _odd_inputs(shape: tuple[int, ...]) -> list[Any]:
+    n = int(np.prod(shape))
+    return [
+        microtorch.tensor(np.arange(n).reshape(shape)),  # integers
+        microtorch.tensor((np.arange(n) % 2 == 0).reshape(shape)),  # booleans
+        microtorch.zeros((0, *shape[1:])),  # empty
+        microtorch.tensor(1.5),  # 0-d
+        microtorch.ones(3),
+        microtorch.ones(2, 3, 4, 5),
+    ]
+
+
+@pytest.mark.parametrize("spec", OPS, ids=str)
+def test_no_numpy_error_text_escapes(spec: OpSpec) -> None:
+    for args in itertools.product(*[_odd_inputs(s) for s in spec.shapes]):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # (PyTorch's own warnings: var of 1 element)
+                spec.microtorch(*args)
+        except Exception as e:  # noqa: BLE001 - any error: its text must be PyTorch's kind
+            shapes = [list(a.shape) for a in args]
+            assert not any(w in str(e) for w in NUMPY_WORDS), f"{shapes}: {e}"
+            assert not isinstance(e, (ZeroDivisionError, AttributeError, KeyError)), e
