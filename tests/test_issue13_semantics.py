@@ -566,3 +566,29 @@ def test_std_of_a_constant_has_a_zero_gradient(values: list, torch_module: Modul
 def test_relu_keeps_the_sign_of_zero(torch_module: ModuleType) -> None:
     for lib in (microtorch, torch_module):
         assert (1 / lib.relu(lib.tensor([-0.0, 0.0, -1.0]))).tolist() == [-INF, INF, INF]
+
+
+PRODUCTS: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
+    "dot": ((3,), (3,)),
+    "mv": ((2, 3), (3,)),
+    "mm": ((2, 3), (3, 4)),
+    "bmm": ((2, 2, 3), (2, 3, 4)),
+    "matmul with a batch": ((2, 2, 3), (3, 4)),
+}
+
+
+@pytest.mark.parametrize("constant", ["first", "second"])
+@pytest.mark.parametrize("name", list(PRODUCTS))
+def test_a_product_saves_only_what_the_needed_gradient_uses(
+    name: str, constant: str, torch_module: ModuleType
+) -> None:
+    seen = {}
+    for lib in (microtorch, torch_module):
+        a, b = (lib.ones(*s, dtype=lib.float64) * (i + 2) for i, s in enumerate(PRODUCTS[name]))
+        leaf = (b if constant == "first" else a).requires_grad_()
+        varying = leaf * 1  # the input with a gradient: only the constant one is saved
+        y = lib.matmul(a, varying) if constant == "first" else lib.matmul(varying, b)
+        varying.add_(1)  # changed after use: not saved, so no error (as in PyTorch)
+        y.sum().backward()
+        seen[lib] = (y.grad_fn.name(), leaf.grad.tolist())
+    assert seen[microtorch] == seen[torch_module]
