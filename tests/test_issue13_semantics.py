@@ -435,6 +435,12 @@ GRAPHS: dict[str, Callable[[ModuleType], tuple[Any, list[Any]]]] = {
     "squeeze((0, 2))": lambda L: (lambda x: (x.squeeze((0, 2)), [x]))(_x22(L, [[[1.0], [2.0]]])),
     "squeeze([0])": lambda L: (lambda x: (x.squeeze([0]), [x]))(_x22(L, [[[1.0], [2.0]]])),
     "squeeze(0)": lambda L: (lambda x: (x.squeeze(0), [x]))(_x22(L, [[[1.0], [2.0]]])),
+    "0 ** x": lambda L: (lambda x: (0**x, [x]))(_x22(L, [-1.0, 0.0, 2.0, 0.5])),
+    "0.0 ** x": lambda L: (lambda x: (0.0**x, [x]))(_x22(L, [-1.0, 0.0, 2.0, 0.5])),
+    "(-2.0) ** x": lambda L: (lambda x: ((-2.0) ** x, [x]))(_x22(L, [-1.0, 0.0, 2.0, 0.5])),
+    "x ** e at 0 and below": lambda L: (lambda x, e: (x**e, [x, e]))(
+        _x22(L, [0.0, 0.0, -1.0, 0.0]), _x22(L, [2.0, -1.0, 0.5, 0.0])
+    ),
 }
 
 

@@ -168,7 +168,7 @@ class Pow(NumpyFunction):
     def backward(ctx, grad_output):
         a, b, out = ctx.saved_tensors
         ga = np.where(b == 0, 0, grad_output * b * a ** (b - 1))  # b = 0: z = 1, dz/da = 0
-        gb = grad_output * np.where(a > 0, out * np.log(np.where(a > 0, a, 1)), 0)
+        gb = grad_output * np.where((a == 0) & (b >= 0), 0, out * np.log(a))  # 0 ** b: flat
         return unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
 
 
@@ -180,14 +180,15 @@ class RPow(NumpyFunction):
     @staticmethod
     def forward(ctx, a, c):
         out = np.power(c, a, dtype=a.dtype)
-        ctx.save_for_backward(out)
-        ctx.log_c = np.log(c) if c > 0 else np.nan
+        ctx.save_for_backward(out, a if c == 0 else None)  # 0 ** a is flat where a >= 0
+        ctx.log_c = np.log(c) if c > 0 else -np.inf if c == 0 else np.nan
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (out,) = ctx.saved_tensors
-        return grad_output * out * np.asarray(ctx.log_c, dtype=out.dtype)
+        out, a = ctx.saved_tensors
+        g = grad_output * out * np.asarray(ctx.log_c, dtype=out.dtype)
+        return g if a is None else np.where(a >= 0, np.zeros((), g.dtype), g)
 
 
 class Maximum(NumpyFunction):
