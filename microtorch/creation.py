@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
 from microtorch.autograd import grad_mode
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.device import as_device
@@ -108,7 +109,7 @@ def _plain(data: Any, nested: bool = False) -> Any:
 
 
 def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
-    _check_depth(data)
+    check_depth(data)
     if isinstance(data, str) or (isinstance(data, (list, tuple)) and _has_str(data)):
         raise TypeError(
             f"new(): invalid data type '{type(data).__name__ if isinstance(data, str) else 'str'}'"
@@ -121,7 +122,7 @@ def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
         arr = np.array(plain)
     except ValueError:
         arr = np.array(None, dtype=object)
-    if inferred is int64 and arr.dtype.kind != "i" and _big_int(data):
+    if inferred is int64 and arr.dtype.kind != "i" and has_big_int(data):
         if dtype_ is None or not dtype_.is_floating_point:
             raise ValueError(
                 "Overflow when unpacking long long (Fix: int64 holds whole numbers below 2**63; "
@@ -133,40 +134,6 @@ def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
     if dtype_ is None:
         arr = arr.astype(inferred.numpy, copy=False)
     return arr
-
-
-def _big_int(data: Any) -> bool:
-    # a Python int that int64 cannot hold, anywhere in nested lists
-    stack = [data]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, builtins.int) and not -(2**63) <= x < 2**63:
-            return True
-    return False
-
-
-_MAX_DIMS = 128  # PyTorch's limit
-_NUMPY_MAX_DIMS = 64  # numpy's (an ndarray holds at most 64 dimensions)
-
-
-def _check_depth(data: Any) -> None:
-    # Nested lists as deep as the tensor's dimensions, counted along the first elements
-    # (as PyTorch does) and without recursion, so a very deep list gives PyTorch's error.
-    depth, x = 0, data
-    while isinstance(x, (list, tuple)):
-        depth += 1
-        if depth > _MAX_DIMS:
-            raise ValueError(f"too many dimensions '{type(x).__name__}'")
-        if not x:
-            break
-        x = x[0]
-    if depth > _NUMPY_MAX_DIMS:  # a deliberate difference: PyTorch would build it
-        raise ValueError(
-            f"microtorch tensors have at most {_NUMPY_MAX_DIMS} dimensions (numpy's limit; "
-            f"PyTorch's is {_MAX_DIMS}), but these lists are nested {depth} deep"
-        )
 
 
 def _ragged(data: Any) -> str:
@@ -322,39 +289,10 @@ def full(
         else get_default_dtype()
     )
     if inferred.name != "bool" and not inferred.is_floating_point:
-        check_fits(np.asarray(fill_value), inferred, _C_NAMES[inferred.name])
+        check_fits(np.asarray(fill_value), inferred, C_NAMES[inferred.name])
     with np.errstate(over="ignore", invalid="ignore"):  # (what does not fit was refused above)
         data = np.full(_shape((size,)), fill_value, inferred.numpy)
     return _finish(data, None, device, requires_grad)
-
-
-# The C++ type names PyTorch's error for full() gives (tensor() gives the dtype's name).
-_C_NAMES = {
-    "uint8": "uint8_t",
-    "int8": "int8_t",
-    "int16": "int16_t",
-    "int32": "int",
-    "int64": "int64_t",
-}
-
-
-def check_fits(values: np.ndarray, dtype_: dtype, name: str) -> None:
-    """PyTorch's error for numbers an integer dtype cannot hold (``tensor(300, dtype=uint8)``)."""
-    info = np.iinfo(dtype_.name)  # (an integer dtype: its name is numpy's too)
-    if values.size == 0 or values.dtype.kind == "b":
-        return
-    lo, hi = values.min(), values.max()
-    if values.dtype.kind == "f":
-        fits = bool(np.isfinite(values).all()) and info.min <= lo and hi <= info.max
-    elif info.min == 0:  # an unsigned type takes -255 too (it wraps to 1), as in PyTorch
-        fits = -int(info.max) <= lo and hi <= info.max
-    else:
-        fits = info.min <= lo and hi <= info.max
-    if not fits:
-        raise RuntimeError(
-            f"value cannot be converted to type {name} without overflow (Fix: {dtype_.name} "
-            f"holds whole numbers from {info.min} to {info.max})"
-        )
 
 
 def arange(
