@@ -598,3 +598,12 @@ def test_a_product_saves_only_what_the_needed_gradient_uses(
         y.sum().backward()
         seen[lib] = (y.grad_fn.name(), leaf.grad.tolist())
     assert seen[microtorch] == seen[torch_module]
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_an_ndarray_operand_is_refused_with_a_fix(requires_grad: bool) -> None:
+    # A deliberate difference: PyTorch computes x * array through numpy (numpy's dtype, no
+    # graph) or refuses it when x requires grad; microtorch always asks for a tensor.
+    x = microtorch.ones(2, requires_grad=requires_grad)
+    with pytest.raises(TypeError, match=r"got ndarray \(Fix: .*torch.from_numpy"):
+        x * np.array([2.0, 3.0])
