@@ -85,6 +85,8 @@ def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: 
             "dtype=torch.float32, not the string 'float32')"
         )
     if dtype_ is not None:
+        if dtype_.name != "bool" and not dtype_.is_floating_point and data.dtype != dtype_.numpy:
+            check_fits(data, dtype_, dtype_.name)  # PyTorch refuses what would wrap around
         data = data.astype(dtype_.numpy, copy=False)
     t = plain_tensor(data, as_device(device), grad_mode.state.inference)
     if requires_grad:
@@ -198,10 +200,7 @@ def tensor(
             UserWarning,
             stacklevel=2,
         )
-    data = _infer(data, dtype)
-    if dtype is not None and dtype.name not in ("bool",) and not dtype.is_floating_point:
-        check_fits(data, dtype, dtype.name)
-    return _finish(data, dtype, device, requires_grad)  # one rounding, to dtype
+    return _finish(_infer(data, dtype), dtype, device, requires_grad)  # one rounding, to dtype
 
 
 def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:

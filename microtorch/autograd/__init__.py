@@ -53,7 +53,6 @@ def _no_create_graph(create_graph: bool) -> None:
         )
 
 
-@quiet_numpy  # no numpy warning from any backward formula (see autograd/quiet.py)
 def backward(
     tensors: Any,
     grad_tensors: Any = None,
@@ -67,13 +66,18 @@ def backward(
     roots = roots_of(
         outs, root_grads(outs, None if grad_tensors is None else _as_list(grad_tensors))
     )
-    warn_if_stale(roots)
+    warn_if_stale(roots)  # (before the quiet pass: the warning points at the caller's line)
+    _backward_pass(roots, bool(retain_graph), inputs)
+
+
+@quiet_numpy  # no numpy warning from any backward formula (see autograd/quiet.py)
+def _backward_pass(roots: list[Any], retain_graph: bool, inputs: Any) -> None:
     if inputs is None:
-        for _ in run_backward(roots, bool(retain_graph)):
+        for _ in run_backward(roots, retain_graph):
             pass
         return
     targets = _targets(_as_list(inputs))
-    for node, grad_outputs, _ in run_backward(roots, bool(retain_graph), set(targets)):
+    for node, grad_outputs, _ in run_backward(roots, retain_graph, set(targets)):
         for t, output_nr in targets.get(node, ()):
             if grad_outputs[output_nr] is not None:
                 t._add_to_grad(grad_outputs[output_nr], out_of_place=t.grad_fn is not None)
