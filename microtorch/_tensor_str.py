@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd.quiet import quiet_numpy
+
 __all__ = ["PrintOptions", "format_tensor", "get_printoptions", "set_printoptions"]
 
 
@@ -212,6 +214,7 @@ def _add_suffixes(text: str, suffixes: Sequence[str], indent: int, linewidth: in
     return "".join(pieces) + ")"
 
 
+@quiet_numpy  # the ratio of 1e300 to 1e-3 overflows: a number too wide is all it means
 def format_tensor(
     data: np.ndarray,
     *,

@@ -14,7 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
 from microtorch.autograd import grad_mode
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import dtype, from_numpy_dtype, get_default_dtype, int64, promote_types
@@ -75,6 +77,7 @@ def seed() -> int:
     return s
 
 
+@quiet_numpy  # tensor([1e300], dtype=float32) is inf, silently as in PyTorch
 def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: bool) -> Tensor:
     if dtype_ is not None and not isinstance(dtype_, dtype):
         raise TypeError(
@@ -82,6 +85,8 @@ def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: 
             "dtype=torch.float32, not the string 'float32')"
         )
     if dtype_ is not None:
+        if dtype_.name != "bool" and not dtype_.is_floating_point and data.dtype != dtype_.numpy:
+            check_fits(data, dtype_, dtype_.name)  # PyTorch refuses what would wrap around
         data = data.astype(dtype_.numpy, copy=False)
     t = plain_tensor(data, as_device(device), grad_mode.state.inference)
     if requires_grad:
@@ -89,16 +94,24 @@ def _finish(data: np.ndarray, dtype_: dtype | None, device: Any, requires_grad: 
     return t
 
 
-def _plain(data: Any) -> Any:
+def _plain(data: Any, nested: bool = False) -> Any:
     # Replace tensors inside nested lists by their values, so [x[0], x[1]] works.
-    if isinstance(data, Tensor):
+    if isinstance(data, Tensor) and not nested:
         return data._data
+    if isinstance(data, Tensor):  # in a list: one element, read as a number (as PyTorch)
+        if data._data.size != 1:
+            raise ValueError(
+                "only one element tensors can be converted to Python scalars (Fix: join "
+                "tensors with torch.stack(tensors) or torch.cat(tensors))"
+            )
+        return data._data.reshape(())
     if isinstance(data, (list, tuple)):
-        return [_plain(d) for d in data]
+        return [_plain(d, nested=True) for d in data]
     return data
 
 
 def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
+    check_depth(data)
     if isinstance(data, str) or (isinstance(data, (list, tuple)) and _has_str(data)):
         raise TypeError(
             f"new(): invalid data type '{type(data).__name__ if isinstance(data, str) else 'str'}'"
@@ -106,10 +119,18 @@ def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
     if isinstance(data, np.ndarray):
         return np.array(data, copy=True)
     inferred = _inferred_dtype(data)  # also refuses None and other non-numbers
+    plain = _plain(data)
     try:
-        arr = np.array(_plain(data))
+        arr = np.array(plain)
     except ValueError:
         arr = np.array(None, dtype=object)
+    if inferred is int64 and arr.dtype.kind != "i" and has_big_int(data):
+        if dtype_ is None or not dtype_.is_floating_point:
+            raise ValueError(
+                "Overflow when unpacking long long (Fix: int64 holds whole numbers below 2**63; "
+                "use floats, e.g. dtype=torch.float64, for larger ones)"
+            )
+        arr = np.array(plain, dtype=np.float64)
     if arr.dtype == object:
         raise ValueError(_ragged(data) + " (every row of a nested list needs the same length)")
     if dtype_ is None:
@@ -283,9 +304,11 @@ def full(
         if isinstance(fill_value, builtins.int)
         else get_default_dtype()
     )
-    return _finish(
-        np.full(_shape((size,)), fill_value, inferred.numpy), None, device, requires_grad
-    )
+    if inferred.name != "bool" and not inferred.is_floating_point:
+        check_fits(np.asarray(fill_value), inferred, C_NAMES[inferred.name])
+    with np.errstate(over="ignore", invalid="ignore"):  # (what does not fit was refused above)
+        data = np.full(_shape((size,)), fill_value, inferred.numpy)
+    return _finish(data, None, device, requires_grad)
 
 
 def arange(

@@ -133,7 +133,12 @@ def _scalar_dtype(value: object) -> dtype:
         return int64
     if isinstance(value, (builtins.float, np.floating)):
         return _default_float[0]
-    raise TypeError(f"expected a Tensor or a Python number, but got {type(value).__name__}")
+    fix = (
+        " (Fix: make it a tensor first, torch.from_numpy(a))"
+        if isinstance(value, np.ndarray)
+        else ""
+    )
+    raise TypeError(f"expected a Tensor or a Python number, but got {type(value).__name__}{fix}")
 
 
 def result_type(*operands: object) -> dtype:

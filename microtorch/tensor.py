@@ -90,6 +90,21 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
+def _matrices_only(t: Any, name: str) -> None:
+    # PyTorch's error for x.mT of a 1-d tensor; a 0-d one is its own transpose (deprecated).
+    if t._data.ndim == 1:
+        raise RuntimeError(
+            f"tensor.{name} is only supported on matrices or batches of matrices. Got 1-D "
+            "tensor. (Fix: a 1-d tensor has nothing to transpose; x.unsqueeze(0) is a row)"
+        )
+    warnings.warn(
+        f"Tensor.{name} is deprecated on 0-D tensors. This function is the identity in these "
+        "cases.",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
 class _TensorMeta(type):
     """Tensor's type (PyTorch's is ``torch._C._TensorMeta``): ``Tensor.to_sparse`` explains."""
 
@@ -294,6 +309,9 @@ class Tensor(metaclass=_TensorMeta):
     @property
     def mT(self) -> Tensor:  # noqa: N802
         """The last two dimensions swapped."""
+        if self._data.ndim < 2:
+            _matrices_only(self, "mT")
+            return self
         return shape_ops.transpose(self, -2, -1)
 
     def size(self, dim: int | None = None) -> Size | int:
@@ -421,9 +439,10 @@ class Tensor(metaclass=_TensorMeta):
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
+            values = "no values" if self._data.size == 0 else "more than one value"
             raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous (Fix: use "
-                ".any() or .all(), or compare one element)"
+                f"Boolean value of Tensor with {values} is ambiguous (Fix: use .any() or .all(), "
+                "or compare one element)"
             )
         return bool(self._data.reshape(()))
 
@@ -481,7 +500,7 @@ class Tensor(metaclass=_TensorMeta):
         """Keep ``.grad`` for this non-leaf tensor during backward (leaves keep it anyway)."""
         if not self._rg:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None or self._retains:
+        if self._retains or self.grad_fn is None:  # (already retained: nothing to look at)
             return
         node = self.grad_fn
         if not node._retain_grad:
@@ -617,6 +636,8 @@ class Tensor(metaclass=_TensorMeta):
         return apply_inplace(self, "fill_", inplace_ops.fill, value)
 
     def copy_(self, src: Any) -> Tensor:
+        if isinstance(src, (int, float)):  # a number fills, as in PyTorch (CopyBackwards)
+            src = ew.as_operand(src, self._dtype, self._device)
         if not isinstance(src, Tensor):
             raise TypeError(
                 f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"

@@ -28,6 +28,7 @@ from microtorch.autograd.grad_mode import (
     set_grad_enabled,
 )
 from microtorch.autograd.gradcheck import gradcheck
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.teaching_mode import is_teaching_warnings_enabled, set_teaching_warnings
 from microtorch.autograd.variable import Variable
 
@@ -68,9 +69,14 @@ def backward(
     roots = roots_of(
         outs, root_grads(outs, None if grad_tensors is None else _as_list(grad_tensors))
     )
-    warn_if_stale(roots)
+    warn_if_stale(roots)  # (before the quiet pass: the warning points at the caller's line)
+    _backward_pass(roots, bool(retain_graph), inputs)
+
+
+@quiet_numpy  # no numpy warning from any backward formula (see autograd/quiet.py)
+def _backward_pass(roots: list[Any], retain_graph: bool, inputs: Any) -> None:
     if inputs is None:
-        for _ in run_backward(roots, bool(retain_graph)):
+        for _ in run_backward(roots, retain_graph):
             pass
         return
     wanted = _as_list(inputs)
@@ -78,7 +84,7 @@ def backward(
         if t.grad_fn is not None:
             t.retain_grad()  # (its hook adds the gradient in, this pass and later ones)
     targets = _targets(wanted)
-    for node, grad_outputs, ran in run_backward(roots, bool(retain_graph), set(targets)):
+    for node, grad_outputs, ran in run_backward(roots, retain_graph, set(targets)):
         if ran is None and node in targets and type(node) is not AccumulateGrad:  # an input's
             node.run(grad_outputs)  # grad_fn: PyTorch runs it too (its results go nowhere)
             if not retain_graph:
@@ -88,6 +94,7 @@ def backward(
                 t._add_to_grad(grad_outputs[output_nr])
 
 
+@quiet_numpy  # no numpy warning from any backward formula (see autograd/quiet.py)
 def grad(
     outputs: Any,
     inputs: Any,

@@ -19,6 +19,7 @@ import numpy as np
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
 from microtorch.autograd.node import AccumulateGrad, Node
+from microtorch.autograd.quiet import quiet_numpy
 
 __all__ = ["BackwardStep", "iter_backward", "run_backward", "root_grads", "roots_of"]
 
@@ -145,7 +146,7 @@ def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> li
                 f"torch.Size({list(g_data.shape)}) and output[{i}] has a shape of "
                 f"torch.Size({list(t._data.shape)})."
             )
-        grads.append(g_data)
+        grads.append(g_data.astype(t._data.dtype, copy=False))  # in the output's dtype, as PyTorch
     return grads
 
 
@@ -188,7 +189,7 @@ def iter_backward(
     }
     # The walk keeps what nodes saved: each step copies it, then frees it before it is shown,
     # so a step already sees its node as backward leaves it.
-    walk = run_backward(roots, retain_graph=True)
+    walk = _quietly(run_backward(roots, retain_graph=True))
     for index, (node, grad_outputs, grad_inputs) in enumerate(walk):
         if type(node) is AccumulateGrad:
             yield BackwardStep(
@@ -203,6 +204,13 @@ def iter_backward(
         if not retain_graph:
             node.release_saved()
         yield step
+
+
+def _quietly(walk: Iterator[Any]) -> Iterator[Any]:
+    """The steps of ``walk``, each run with numpy's warnings off (see autograd/quiet.py)."""
+    step = quiet_numpy(next)  # only while a step runs: the caller's code in between warns
+    while (item := step(walk, None)) is not None:
+        yield item
 
 
 def local_derivative(node: Node) -> str:

@@ -24,6 +24,7 @@ from microtorch.autograd import node as _node
 from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
 from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _sequence
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.saved import FREED_MESSAGE, INFERENCE_SAVED_MESSAGE, SavedTensor
 from microtorch.autograd.versions import version_of
 
@@ -46,6 +47,7 @@ class BackwardNode(Node):
     _out_dtype: Any
     _function: ClassVar[type[Function]]
     _scope: str | None = None  # the nn.Module whose forward created this node
+    _grad_dtypes: tuple[Any, ...] | None = None  # inputs of several dtypes: the dtype of each
     _trace: Any = None  # traceback.StackSummary of the forward call (anomaly mode only)
 
     def save_for_backward(self, *values: Any) -> None:
@@ -63,7 +65,7 @@ class BackwardNode(Node):
         return tuple(values)
 
     def release_saved(self) -> None:
-        if self._saved:  # (a node that saved nothing has nothing to free: it can run again)
+        if self._saved or self._function.runs_once:  # (a node that saved nothing can run again)
             self._saved = None
 
     def mark_non_differentiable(self, *outputs: Any) -> None:
@@ -173,6 +175,9 @@ class Function:
     """
 
     ctx_fields: ClassVar[tuple[str, ...]] = ()  # names forward sets on ctx (optional; faster)
+    # freed by a backward even with nothing saved, as PyTorch's CopySlices (x[i] = v) lets go
+    # of its op: a second backward through it raises
+    runs_once: ClassVar[bool] = False
     # PyTorch's grad_fn name, default "<Class>Backward"; a C++ node's carries its namespace
     node_name: ClassVar[str | None] = None
     _backward_cls: ClassVar[type[BackwardNode]]
@@ -225,6 +230,9 @@ class Function:
         node = cls._backward_cls()
         node.sequence_nr, node._saved = next(_sequence), ()
         cls.connect(node, args, inputs)
+        n = len(inputs)  # (two inputs of one dtype, the usual case, need no look)
+        if n > 2 or n == 2 and inputs[0]._dtype is not inputs[1]._dtype:
+            cls._note_dtypes(node, inputs)
         if _scope_stack:
             node._scope = _scope_stack[-1]
         out = cls.call_forward(node, args, values)
@@ -255,6 +263,10 @@ class Function:
         node.needs_input_grad = tuple(
             [isinstance(a, _node.Tensor) and a.requires_grad for a in args]
         )
+
+    @classmethod
+    def _note_dtypes(cls, node: BackwardNode, inputs: list[Any]) -> None:
+        """(Your own Function's backward returns gradients in the dtypes it chooses.)"""
 
     @classmethod
     def call_forward(cls, ctx: Any, args: tuple[Any, ...], values: list[Any]) -> Any:
@@ -322,14 +334,32 @@ class NumpyFunction(Function):
         node._next_nodes, node._next_nrs = tuple(nodes), _shared[tuple(nrs)]
         node.needs_input_grad = _shared[tuple(needs)]
 
+    # Every built-in op runs through here: the one place numpy's warnings are silenced for
+    # all forwards (log(0) is -inf without a word, as in PyTorch: see autograd/quiet.py).
+    # Backward formulas run inside a backward pass, which is silenced once as a whole.
     @classmethod
+    @quiet_numpy
     def call_forward(cls, ctx: Any, args: tuple[Any, ...], values: list[Any]) -> Any:
         return cls.forward(ctx, *values)
 
     @classmethod
+    def _note_dtypes(cls, node: BackwardNode, inputs: list[Any]) -> None:
+        """Inputs of several float dtypes (float32 * float64 is computed in float64): note
+        each one's, so that its gradient is given in it, as PyTorch's engine does."""
+        dtypes = [t._data.dtype for t in inputs if t._dtype.is_floating_point]  # (the edges)
+        if dtypes and dtypes.count(dtypes[0]) != len(dtypes):
+            node._grad_dtypes = tuple(dtypes)
+
+    @classmethod
     def call_backward(cls, ctx: Any, grad_outputs: list[np.ndarray]) -> tuple[Any, ...]:
         grads = cls.backward(ctx, *grad_outputs)
-        return grads if type(grads) is tuple else (grads,)
+        grads = grads if type(grads) is tuple else (grads,)
+        if ctx._grad_dtypes is not None:  # each gradient in its input's dtype
+            grads = tuple(
+                g if g is None else g.astype(dt, copy=False)
+                for g, dt in zip(grads, ctx._grad_dtypes)
+            )
+        return grads
 
 
 class _Patterns(dict[tuple[Any, ...], tuple[Any, ...]]):

@@ -116,6 +116,19 @@ def refresh(view: Any) -> None:
             out = AsStrided.apply(base, view._data)
         view._grad_fn, view._output_nr, view._rg = out._grad_fn, 0, True
         move_retain_grad(view, node)
+    elif node is not None:  # its base no longer requires grad: PyTorch renews it all the same,
+        view._grad_fn, view._output_nr = _as_strided_node(base, view), 0  # leading nowhere
+        move_retain_grad(view, node)
+
+
+def _as_strided_node(base: Any, view: Any) -> BackwardNode:
+    # AsStridedBackward0 for a view of a base that needs no gradient (apply records none)
+    node = AsStrided._backward_cls()
+    node.sequence_nr, node._saved = next_sequence_nr(), ()
+    AsStrided.connect(node, (base, view._data), [base])  # (an edge to nothing)
+    AsStrided.forward(node, base._data, view._data)
+    node._out_shape, node._out_dtype = view._data.shape, view._dtype
+    return node
 
 
 class CopySlices(Node):

@@ -222,7 +222,8 @@ def mse_loss(
     reduction = legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     _same_size(input, target)
-    if target._dtype is not input._dtype:
+    both_float = input._dtype.is_floating_point and target._dtype.is_floating_point
+    if target._dtype is not input._dtype and not both_float:  # (two floats: numpy promotes)
         common = result_type(input, target)
         input, target = ew.as_operand(input, common), ew.as_operand(target, common)
     if not input._dtype.is_floating_point:
@@ -305,7 +306,7 @@ def binary_cross_entropy_with_logits(
             f"result type {input._dtype._legacy[:-6]} can't be cast to the desired output type "
             f"{target._dtype._legacy[:-6]} (Fix: the targets need floats, e.g. target.float())"
         )
-    target = ew.as_operand(target, input._dtype)
+    # (a float64 target makes a float64 loss, as in PyTorch: numpy computes it so)
     return loss_ops.BinaryCrossEntropyWithLogits.apply(
         input, target, _values(weight), _values(pos_weight), reduction
     )

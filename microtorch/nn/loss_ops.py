@@ -44,15 +44,15 @@ class NllLoss(NumpyFunction):
         x = logp[None] if logp.ndim == 1 else logp  # (N, C, ...)
         index, w = _picks(target, weight, ignore_index, x)
         picked = np.take_along_axis(x, index, axis=1).squeeze(1)  # logp[i, t_i]
-        losses = -picked * w
+        kept = (target != ignore_index).reshape(w.shape)
+        losses = np.where(kept, -picked * w, np.zeros((), x.dtype))  # ignored: 0, even if inf
         ctx.save_for_backward(target, weight)
         ctx.shape, ctx.reduction, ctx.ignore_index = logp.shape, reduction, ignore_index
         if reduction == "none":
             return losses.reshape(target.shape)
         if reduction == "sum":
             return np.asarray(losses.sum(), x.dtype)
-        with np.errstate(invalid="ignore", divide="ignore"):  # all ignored: nan, as PyTorch
-            return np.asarray(losses.sum() / w.sum(), x.dtype)
+        return np.asarray(losses.sum() / w.sum(), x.dtype)  # all ignored: nan, as PyTorch
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -65,8 +65,9 @@ class NllLoss(NumpyFunction):
         elif ctx.reduction == "sum":
             coef = -w * grad_output
         else:
-            with np.errstate(invalid="ignore", divide="ignore"):
-                coef = -w * (grad_output / w.sum())
+            coef = -w * (grad_output / w.sum())
+        kept = (target != ctx.ignore_index).reshape(w.shape)
+        coef = np.where(kept, coef, np.zeros((), coef.dtype))  # (all ignored: 0, not 0 * nan)
         np.put_along_axis(grad, index, np.expand_dims(coef.astype(grad.dtype), 1), axis=1)
         return grad.reshape(ctx.shape)
 
@@ -118,8 +119,7 @@ class MseLoss(NumpyFunction):
 
 def _clamped_log(x: np.ndarray) -> np.ndarray:
     # PyTorch clamps log(p) at -100, so p = 0 gives a large finite loss instead of inf.
-    with np.errstate(divide="ignore"):
-        return np.maximum(np.log(x), np.asarray(-100, x.dtype))
+    return np.maximum(np.log(x), np.asarray(-100, x.dtype))
 
 
 class BinaryCrossEntropy(NumpyFunction):

@@ -430,9 +430,9 @@ class Module:
     def __repr__(self) -> str:
         extra = self.extra_repr()
         extra_lines = extra.split("\n") if extra else []
-        child_lines = [
-            f"({key}): " + _addindent(repr(module), 2) for key, module in self._modules.items()
-        ]
+        child_lines = []
+        for key, module in self._modules.items():  # (a loop, not a comprehension: one frame
+            child_lines.append(f"({key}): " + _addindent(repr(module), 2))  # less per level)
         lines = extra_lines + child_lines
         main = self._get_name() + "("
         if lines:

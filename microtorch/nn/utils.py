@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from microtorch import _coverage
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.versions import bump_version
 from microtorch.ops.inplace import OVERLAP_MESSAGE, overlaps_itself
 from microtorch.tensor import Tensor, plain_tensor
@@ -24,6 +25,7 @@ def _grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
     return grads
 
 
+@quiet_numpy  # an inf norm scales by 0 (nan where inf * 0), silently as in PyTorch
 def clip_grad_norm_(
     parameters: Tensor | Iterable[Tensor],
     max_norm: float,

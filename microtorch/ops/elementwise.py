@@ -93,13 +93,13 @@ class Mul(NumpyFunction):
     @staticmethod
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for the 3 in x * 3
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)  # only what's used
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)  # only what's used
         ctx.shapes = (a.shape, b.shape)
         return a * b
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors  # (b first: PyTorch checks b before a for in-place changes)
         sa, sb = ctx.shapes
         return (
             unbroadcast(grad_output * b, sa) if b is not None else None,
@@ -116,13 +116,13 @@ class Div(NumpyFunction):
     @staticmethod
     def forward(ctx, a, b):
         need_b = ctx.needs_input_grad[1]
-        ctx.save_for_backward(a if need_b else None, b)  # a only for b's gradient
+        ctx.save_for_backward(b, a if need_b else None)  # a only for b's gradient
         ctx.shapes = (a.shape, b.shape)
         return a / b
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors  # (b first: PyTorch checks b before a for in-place changes)
         need_a, need_b = ctx.needs_input_grad
         sa, sb = ctx.shapes
         ga = grad_output / b
@@ -167,9 +167,8 @@ class Pow(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, b, out = ctx.saved_tensors
-        ga = grad_output * b * a ** (b - 1)
-        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) * 0 is taken as 0 below
-            gb = grad_output * np.where(a > 0, out * np.log(np.where(a > 0, a, 1)), 0)
+        ga = np.where(b == 0, 0, grad_output * b * a ** (b - 1))  # b = 0: z = 1, dz/da = 0
+        gb = grad_output * np.where((a == 0) & (b >= 0), 0, out * np.log(a))  # 0 ** b: flat
         return unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
 
 
@@ -181,14 +180,15 @@ class RPow(NumpyFunction):
     @staticmethod
     def forward(ctx, a, c):
         out = np.power(c, a, dtype=a.dtype)
-        ctx.save_for_backward(out)
-        ctx.log_c = np.log(c) if c > 0 else np.nan
+        ctx.save_for_backward(out, a if c == 0 else None)  # 0 ** a is flat where a >= 0
+        ctx.log_c = np.log(c) if c > 0 else -np.inf if c == 0 else np.nan
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (out,) = ctx.saved_tensors
-        return grad_output * out * np.asarray(ctx.log_c, dtype=out.dtype)
+        out, a = ctx.saved_tensors
+        g = grad_output * out * np.asarray(ctx.log_c, dtype=out.dtype)
+        return g if a is None else np.where(a >= 0, np.zeros((), g.dtype), g)
 
 
 class Maximum(NumpyFunction):
@@ -301,7 +301,8 @@ def _constant(value: Any, like: dtype, device: Any) -> Any:
     key = (value, type(value), like, device.type if device is not None else "cpu")
     constant = _CONSTANTS.get(key)
     if constant is None:
-        data = np.array(value, dtype=like.numpy)
+        with np.errstate(over="ignore"):  # 1e300 as float32 is inf, silently as in PyTorch
+            data = np.array(value, dtype=like.numpy)
         data.flags.writeable = False  # shared below: nobody may change it
         constant = wrap(data, device)  # on the other operand's device
         if value and value == value:  # not 0 (0.0 == -0.0 would lose the sign) nor nan
@@ -348,6 +349,8 @@ def _cast(fn: type[Function], a: Operand, b: Operand, out: dtype | None) -> tupl
         a = wrap(np.array(a, dtype=result_type(a, b).numpy), b._device)
     _check_operand(fn, b, "other", 2)
     target = out or result_type(a, b)
+    if isinstance(b, _node.Tensor) and np.result_type(a._data, b._data) == target.numpy:
+        return a, b  # numpy computes in PyTorch's dtype: the op sees (and saves) the inputs
     return as_operand(a, target), as_operand(b, target, a._device)
 
 
@@ -370,21 +373,48 @@ def _check_operand(fn: type[Function] | str, value: Any, arg: str, position: int
 
 def add(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
     """a + alpha * b, broadcasting."""
-    return _binary(Add, a, b) if alpha == 1 else _binary(Add, a, b, None, (alpha,))
+    if alpha == 1:
+        return _binary(Add, a, b)
+    _check_alpha(a, b, alpha)
+    return _binary(Add, a, b, None, (alpha,))
 
 
 def sub(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
     """a - alpha * b, broadcasting. Not for two bool tensors (use ``~`` or ``logical_xor``)."""
-    if getattr(a, "_dtype", None) is _BOOL and getattr(b, "_dtype", None) is _BOOL:
+    _check_bool_sub(a, b)
+    if alpha == 1:
+        return _binary(Sub, a, b)
+    _check_alpha(a, b, alpha)
+    return _binary(Sub, a, b, None, (alpha,))
+
+
+def _check_bool_sub(a: Operand, b: Operand) -> None:
+    # PyTorch refuses - on masks: 1 - mask would be an int tensor, not the inverted mask.
+    a_bool, b_bool = getattr(a, "_dtype", None) is _BOOL, getattr(b, "_dtype", None) is _BOOL
+    if a_bool and b_bool:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
             "or `logical_xor()` operator instead. (To invert a mask, use `~` or logical_not().)"
         )
-    return _binary(Sub, a, b) if alpha == 1 else _binary(Sub, a, b, None, (alpha,))
+    if a_bool or b_bool:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead. (For "
+            "numbers, convert first, e.g. 1 - mask.float().)"
+        )
+
+
+def _check_alpha(a: Operand, b: Operand, alpha: float) -> None:
+    if isinstance(alpha, float) and not result_type(a, b).is_floating_point:
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number. "
+            "(Fix: an int alpha, or float tensors, e.g. a.float())"
+        )
 
 
 def rsub(a: Any, c: float) -> Any:
     """c - a for a Python number c (what ``2 - x`` computes)."""
+    _check_bool_sub(a, c)
     target = result_type(a, c)
     return Rsub.apply(as_operand(a, target), np.asarray(c, dtype=target.numpy))
 
@@ -408,8 +438,7 @@ def div(a: Operand, b: Operand, *, rounding_mode: str | None = None) -> Any:
     target = result_type(a, b)
     if not target.is_floating_point:
         target = get_default_dtype()
-    with np.errstate(divide="ignore", invalid="ignore"):  # x / 0 is inf or nan, as in PyTorch
-        return _binary(Div, a, b, target)
+    return _binary(Div, a, b, target)  # x / 0 is inf or nan, as in PyTorch
 
 
 def rdiv(a: Any, c: float) -> Any:
@@ -425,6 +454,8 @@ def pow(a: Any, exponent: Operand) -> Any:  # noqa: A001 - PyTorch's name
     if type(exponent) in _PY_NUMBERS and isinstance(a, Tensor) and a._dtype.is_floating_point:
         return PowScalar.apply(a, exponent)  # the common case: x ** 2 keeps x's dtype
     if isinstance(exponent, _node.Tensor):
+        if not result_type(a, exponent).is_floating_point:
+            return _integer_pow(a, exponent)
         return _binary(Pow, a, exponent)
     if not isinstance(a, _node.Tensor):
         return rpow(exponent, a)
@@ -437,17 +468,47 @@ def pow(a: Any, exponent: Operand) -> Any:  # noqa: A001 - PyTorch's name
 
 def rpow(a: Any, c: float) -> Any:
     """c ** a for a Python number c (what ``2 ** x`` computes)."""
-    return RPow.apply(as_operand(a, result_type(a, c)), c)
+    target = result_type(a, c)
+    if not target.is_floating_point:
+        return _integer_pow(c, a)
+    return RPow.apply(as_operand(a, target), c)
+
+
+def _integer_pow(a: Operand, b: Operand) -> Any:
+    # Integers (no gradient): a negative exponent gives 0 unless a is 1 or -1, as PyTorch
+    # computes it (numpy refuses: "Integers to negative integer powers are not allowed").
+    target = result_type(a, b).numpy
+    if target == np.bool_:
+        raise NotImplementedError("\"pow\" not implemented for 'Bool' (Fix: convert with .long())")
+    x, n = np.asarray(_data(a), target), np.asarray(_data(b), target)
+    try:
+        whole = x ** np.abs(n)
+    except ValueError:
+        raise broadcast_error(x.shape, n.shape) from None
+    device = getattr(a, "_device", None) or getattr(b, "_device", None)
+    return wrap(np.where((n < 0) & (np.abs(x) != 1), np.zeros((), target), whole), device)
 
 
 def maximum(a: Any, b: Any) -> Any:
-    """The larger of a and b, element by element."""
+    """The larger of a and b, element by element (both tensors: for a number, use clamp)."""
+    _both_tensors("maximum", a, b)
     return _binary(Maximum, a, b)
 
 
 def minimum(a: Any, b: Any) -> Any:
-    """The smaller of a and b, element by element."""
+    """The smaller of a and b, element by element (both tensors: for a number, use clamp)."""
+    _both_tensors("minimum", a, b)
     return _binary(Minimum, a, b)
+
+
+def _both_tensors(op: str, a: Any, b: Any) -> None:
+    for value, arg, position in ((a, "input", 1), (b, "other", 2)):
+        if not isinstance(value, _node.Tensor):
+            bound = "min" if op == "maximum" else "max"
+            raise TypeError(
+                f"{op}(): argument '{arg}' (position {position}) must be Tensor, not "
+                f"{type_name(value)} (Fix: x.clamp({bound}=...) compares with a number)"
+            )
 
 
 def where(condition: Any, a: Operand, b: Operand) -> Any:
@@ -461,7 +522,13 @@ def where(condition: Any, a: Operand, b: Operand) -> Any:
         )
     target = result_type(a, b)
     device = getattr(a, "_device", None) or getattr(b, "_device", None)
-    a, b = as_operand(a, target, device), as_operand(b, target, device)
+    Tensor = _node.Tensor
+    if not (
+        isinstance(a, Tensor)
+        and isinstance(b, Tensor)
+        and np.result_type(a._data, b._data) == target.numpy
+    ):  # (else numpy computes in PyTorch's dtype: the op sees the inputs themselves)
+        a, b = as_operand(a, target, device), as_operand(b, target, device)
     try:
         return Where.apply(cond, a, b)
     except ValueError:

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.autograd.function import NumpyFunction
+from microtorch.autograd.function import FREED_MESSAGE, NumpyFunction
 from microtorch.autograd.views import as_view
 from microtorch.ops._broadcast import unbroadcast
-from microtorch.ops.shape import Unsqueeze
+from microtorch.ops.shape import Unsqueeze, expand, reshape
 
 __all__ = ["getitem", "index_put"]
 
@@ -105,8 +105,19 @@ class Alias(NumpyFunction):
         return grad_output
 
 
-def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
-    ndim = a._data.ndim
+def _check_step(item: slice) -> None:
+    # PyTorch's errors: no reversed slices (x.flip(0) reverses), no step 0
+    if item.step == 0:
+        raise ValueError("slice step cannot be zero")
+    if item.step is not None and item.step < 0:
+        raise ValueError(
+            "step must be greater than zero (Fix: to reverse, index with reversed positions, "
+            "e.g. x[torch.arange(len(x) - 1, -1, -1)])"
+        )
+
+
+def _check_count(ndim: int, items: tuple[Any, ...]) -> int:
+    # PyTorch's errors for more ints and slices than dimensions; how many there are
     used = sum(1 for i in items if i is not None and i is not Ellipsis)
     if ndim == 0 and used:
         if any(isinstance(i, slice) for i in items):
@@ -117,6 +128,12 @@ def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
         )
     if used > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    return used
+
+
+def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
+    ndim = a._data.ndim
+    used = _check_count(ndim, items)
     out, d = a, 0
     for item in items:
         if item is Ellipsis:
@@ -125,8 +142,7 @@ def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
             out, d = as_view(Unsqueeze.apply(out, d), a), d + 1
         elif isinstance(item, slice):
             size = out._data.shape[d]
-            if item.step is not None and item.step <= 0:
-                raise ValueError("step must be greater than zero")
+            _check_step(item)
             if item.indices(size) != (0, size, 1):
                 key = (slice(None),) * d + (item,)
                 out = as_view(Slice.apply(out, key), a)
@@ -147,6 +163,29 @@ def _bad_index(item: Any) -> None:
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
         f"valid indices (got {type(item).__name__})"
     )
+
+
+def _check_key(shape: tuple[int, ...], key: tuple[Any, ...]) -> None:
+    # PyTorch's errors for a key with arrays that does not fit (numpy's would name arrays).
+    used = sum(_dims_used(k) for k in key)
+    if used > len(shape):
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    _check_index_arrays(shape, key)
+    shapes = [k.shape for k in key if isinstance(k, np.ndarray) and k.ndim]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes "
+            + ", ".join(str(list(s)) for s in shapes)
+        ) from None
+
+
+def _dims_used(k: Any) -> int:
+    # how many dimensions of the tensor an item of a key indexes (None and ... none)
+    if k is None or k is Ellipsis:
+        return 0
+    return k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1
 
 
 def _check_index_arrays(shape: tuple[int, ...], key: tuple[Any, ...]) -> None:
@@ -194,12 +233,36 @@ def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
         i._data if hasattr(i, "_data") else np.asarray(i) if isinstance(i, (list, range)) else i
         for i in items
     )
-    _check_index_arrays(a._data.shape, key)
+    _check_key(a._data.shape, key)
     try:
-        return Index.apply(a, key if len(key) > 1 else key[0])
+        return Index.apply(a, key if len(key) != 1 else key[0])
     except IndexError as e:
         text = str(e).replace(" for axis ", " for dimension ")
         raise IndexError(f"{text} (indexing a tensor of shape {list(a._data.shape)})") from None
+
+
+def _write_all(a: Any, value: Any) -> Any:
+    # x[...] = v or x[:] = v writes every element: PyTorch records a fill (FillBackward3)
+    # for a number or a 0-d tensor into n-d, else a copy (CopyBackwards), not a CopySlices.
+    from microtorch.ops.elementwise import as_operand
+    from microtorch.ops.inplace import copy, fill
+
+    v = value if hasattr(value, "_data") else as_operand(value, a._dtype, a._device)
+    if v._data.ndim == 0 and a._data.ndim:
+        return fill(a, v)
+    if v._data.shape != a._data.shape and a._data.ndim:  # as PyTorch: a view without the
+        shape = v._data.shape  # leading size-1 dims, expanded to a's shape (ExpandBackward0)
+        while shape and shape[0] == 1:
+            shape = shape[1:]
+        v = expand(reshape(v, shape), *a._data.shape)
+    return copy(a, v)
+
+
+def _broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
 
 
 def _value(item: Any) -> np.ndarray:
@@ -217,6 +280,7 @@ class IndexPut(NumpyFunction):
     """z = a with z[key] = v: a gets the gradient outside key, v the gradient inside it."""
 
     node_name = "torch::autograd::CopySlices"
+    runs_once = True
 
     @staticmethod
     def forward(ctx, a, v, key):
@@ -227,6 +291,8 @@ class IndexPut(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
+        if ctx._saved is None:  # freed by an earlier backward (see Function.runs_once)
+            raise RuntimeError(FREED_MESSAGE)
         ga = grad_output.copy()
         ga[ctx.key] = 0
         return ga, unbroadcast(grad_output[ctx.key], ctx.v_shape)
@@ -246,12 +312,27 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
     key = tuple(i._data if hasattr(i, "_data") else i for i in items)
     if not isinstance(value, (int, float, np.ndarray, np.generic)) and not hasattr(value, "_data"):
         raise TypeError(f"can't assign a {type(value).__name__} to a microtorch.{a._dtype._legacy}")
-    fn = AdvancedIndexPut if any(_advanced(i) for i in items) else IndexPut
+    advanced = any(_advanced(i) for i in items)
+    if advanced:
+        _check_key(a._data.shape, tuple(np.asarray(k) if isinstance(k, list) else k for k in key))
+    else:
+        _check_count(a._data.ndim, items)
+    for item in items:
+        if isinstance(item, slice):
+            _check_step(item)
     try:
-        selected = a._data[key if len(key) > 1 else key[0]].shape
+        selected = a._data[key if len(key) != 1 else key[0]].shape
     except IndexError as e:
         raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
     given = np.shape(getattr(value, "_data", value))
+    if advanced and not _broadcasts(given, selected):
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(given)} cannot be broadcast to "
+            f"indexing result of shape {list(selected)}"
+        )
+    if not advanced and selected == a._data.shape and None not in items:
+        return _write_all(a, value)
+    fn = AdvancedIndexPut if advanced else IndexPut
     lead = len(selected) - len(given)
     for i, n in enumerate(given):
         if n != 1 and (lead + i < 0 or n != selected[lead + i]):
@@ -261,4 +342,4 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
                 f"Target sizes: {list(selected)}.  Tensor sizes: {list(given)} (Fix: the value "
                 "needs the shape of the part it replaces, or one that broadcasts to it)"
             )
-    return fn.apply(a, as_operand(value, a._dtype), key if len(key) > 1 else key[0])
+    return fn.apply(a, as_operand(value, a._dtype), key if len(key) != 1 else key[0])

@@ -18,6 +18,7 @@ from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.node import move_retain_grad
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.saved import saved_in_place
 from microtorch.autograd.versions import bump_version
 from microtorch.ops._broadcast import unbroadcast
@@ -238,6 +239,7 @@ def _check_allowed(t: Any, name: str, recording: bool, index: Any = None) -> Non
 _UFUNCS = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply, "div_": np.true_divide}
 
 
+@quiet_numpy  # inf - inf is nan, silently as in PyTorch
 def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     # The optimizer's fast path (``p -= lr * p.grad`` under no_grad): one numpy ufunc writing
     # straight into t's memory. Anything unusual returns False and takes the general path,
@@ -248,6 +250,8 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     if isinstance(other, _node.Tensor):
         if other._device is not t._device or other._data.ndim > t._data.ndim:
             return False
+        if other._data.dtype == np.bool_ and name == "sub_":
+            return False  # (PyTorch's error for - with a mask)
         other = other._data
     elif not isinstance(other, (int, float)) or isinstance(other, bool):
         return False

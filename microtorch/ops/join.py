@@ -6,6 +6,8 @@ gradient up, ``split``'s glues the pieces' gradients back together.
 
 from __future__ import annotations
 
+import builtins
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,6 +15,8 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.views import as_view
+from microtorch.dtypes import promote_types
+from microtorch.ops.elementwise import as_operand
 from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
 
@@ -78,7 +82,16 @@ def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
                     f"but got size {n} for tensor number {i} in the list. (shapes {shapes}: "
                     f"only dimension {d}, the one joined, may differ)"
                 )
-    return Cat.apply(d, *tensors)
+    return Cat.apply(d, *_promoted(tensors))
+
+
+def _promoted(tensors: list[Any]) -> list[Any]:
+    # PyTorch's result dtype, which numpy's concatenate gives too, except for integers
+    # joined with floats: those take the float's dtype (int64 and float32 give float32).
+    target = functools.reduce(promote_types, [t._dtype for t in tensors])
+    if np.result_type(*[t._data for t in tensors]) == target.numpy:
+        return tensors
+    return [t if t._dtype.is_floating_point else as_operand(t, target) for t in tensors]
 
 
 def _tensor_list(tensors: Any, op: str) -> list[Any]:
@@ -110,7 +123,7 @@ def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
                 f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 "
                 f"and {list(x._data.shape)} at entry {i}"
             )
-    return Stack.apply(d, *tensors)
+    return Stack.apply(d, *_promoted(tensors))
 
 
 class Split(NumpyFunction):
@@ -158,15 +171,15 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
     (d,) = normalize_dims(dim, a._data.ndim)
     n = a._data.shape[d]
     if isinstance(split_size_or_sections, int):
-        if split_size_or_sections <= 0 and n:
+        if split_size_or_sections < 0 or split_size_or_sections == 0 and n:
             raise RuntimeError(
                 f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
                 if split_size_or_sections == 0
                 else f"split expects split_size be non-negative, but got split_size="
                 f"{split_size_or_sections}"
             )
-        sizes = [split_size_or_sections] * (n // split_size_or_sections)
-        if n % split_size_or_sections:
+        sizes = [split_size_or_sections] * (n // builtins.max(split_size_or_sections, 1))
+        if split_size_or_sections and n % split_size_or_sections:
             sizes.append(n % split_size_or_sections)
     else:
         sizes = list(split_size_or_sections)

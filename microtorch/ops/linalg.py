@@ -34,16 +34,19 @@ class Mm(NumpyFunction):
         return grad_output @ b.T if need_a else None, a.T @ grad_output if need_b else None
 
 
-class _MatmulSavingBoth(NumpyFunction):
-    """Base of the products below, whose backward uses both inputs' shapes."""
+class _Product(NumpyFunction):
+    """Base of the products below: each saves only what the needed gradients use (as
+    PyTorch, so changing the other input in place afterwards is no error)."""
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.shapes = (a.shape, b.shape)
         return a @ b
 
 
-class Mv(_MatmulSavingBoth):
+class Mv(_Product):
     """z = A @ v (matrix times vector), so dL/dA = outer(g, v) and dL/dv = A.T @ g."""
 
     node_name = "MvBackward0"
@@ -51,10 +54,13 @@ class Mv(_MatmulSavingBoth):
     @staticmethod
     def backward(ctx, grad_output):
         a, v = ctx.saved_tensors
-        return np.outer(grad_output, v), a.T @ grad_output
+        return (
+            np.outer(grad_output, v) if v is not None else None,
+            a.T @ grad_output if a is not None else None,
+        )
 
 
-class Dot(_MatmulSavingBoth):
+class Dot(_Product):
     """z = a . b (vectors), so dz/da = b and dz/db = a."""
 
     node_name = "DotBackward0"
@@ -62,10 +68,13 @@ class Dot(_MatmulSavingBoth):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
-        return grad_output * b, grad_output * a
+        return (
+            grad_output * b if b is not None else None,
+            grad_output * a if a is not None else None,
+        )
 
 
-class Bmm(_MatmulSavingBoth):
+class Bmm(_Product):
     """Z[i] = A[i] @ B[i] for each batch i; broadcast batch dims are summed back."""
 
     node_name = "BmmBackward0"
@@ -73,9 +82,10 @@ class Bmm(_MatmulSavingBoth):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
-        ga = grad_output @ np.swapaxes(b, -1, -2)
-        gb = np.swapaxes(a, -1, -2) @ grad_output
-        return unbroadcast(ga, a.shape), unbroadcast(gb, b.shape)
+        sa, sb = ctx.shapes
+        ga = None if b is None else unbroadcast(grad_output @ np.swapaxes(b, -1, -2), sa)
+        gb = None if a is None else unbroadcast(np.swapaxes(a, -1, -2) @ grad_output, sb)
+        return ga, gb
 
 
 class Addmm(NumpyFunction):
@@ -171,7 +181,12 @@ def mv(a: Any, v: Any) -> Any:
             f"size mismatch, got input ({a._data.shape[0]}), mat ({_shape(a)}), "
             f"vec ({v._data.shape[0]})"
         )
-    _check_dtypes(a, v)
+    if a._dtype is not v._dtype:  # (PyTorch's mv is addmv into a result of v's dtype)
+        names = [t._dtype._legacy[:-6] for t in (v, a, v)]
+        raise RuntimeError(
+            f"addmv input tensors must have the same dtype, but got {names[0]}, {names[1]}, and "
+            f"{names[2]} (Fix: convert one, e.g. v.to(a.dtype))"
+        )
     return Mv.apply(a, v)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import warnings
 from collections import namedtuple
 from typing import Any
 
@@ -16,7 +17,8 @@ from microtorch.ops.elementwise import as_operand, wrap
 from microtorch.ops.keywords import torch_keywords
 
 __all__ = [
-    "normalize_dims", "sum", "mean", "max", "min", "amax", "amin", "argmax", "argmin", "var",
+    "normalize_dims", "distinct_dims", "sum", "mean", "max", "min", "amax", "amin", "argmax",
+    "argmin", "var",
     "std", "softmax", "log_softmax", "logsumexp",
 ]  # fmt: skip
 
@@ -43,11 +45,19 @@ def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
 
 def _axes(dim: Dims, ndim: int) -> tuple[int, ...]:
     # a 0-d tensor accepts dim 0 or -1 (as PyTorch), but has no axis to reduce
-    dims = normalize_dims(dim, ndim)
+    dims = distinct_dims(normalize_dims(dim, ndim))
     return dims if ndim else ()
 
 
 _HALF = np.dtype(np.float16)  # float16 sums and means add up in float32, rounded once at the end
+
+
+def distinct_dims(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """``dims``, with PyTorch's error if one is listed twice (``sum(dim=(1, -1))`` in 2-d)."""
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims
 
 
 def _expand_back(grad: np.ndarray, shape: tuple[int, ...], axes: tuple[int, ...], keep: bool):
@@ -66,10 +76,9 @@ class Sum(NumpyFunction):
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.shape = a.shape
-        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            if dtype is None and a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
-                return a.sum(dtype=np.float32).astype(_HALF)
-            return a.sum(dtype=dtype)
+        if dtype is None and a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+            return a.sum(dtype=np.float32).astype(_HALF)
+        return a.sum(dtype=dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -85,10 +94,9 @@ class SumDim(NumpyFunction):
     @staticmethod
     def forward(ctx, a, axes, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
-        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            if dtype is None and a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
-                return a.sum(axis=axes, keepdims=keepdim, dtype=np.float32).astype(_HALF)
-            return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
+        if dtype is None and a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+            return a.sum(axis=axes, keepdims=keepdim, dtype=np.float32).astype(_HALF)
+        return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -106,10 +114,9 @@ class Mean(NumpyFunction):
         ctx.shape, ctx.n = a.shape, builtins.max(a.size, 1)
         if a.size == 0:  # the mean of nothing is nan (numpy would also warn)
             return np.full((), np.nan, a.dtype)
-        with np.errstate(invalid="ignore", over="ignore"):  # inf + -inf is nan, as in PyTorch
-            if a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
-                return (a.sum(dtype=np.float32) / a.size).astype(_HALF)
-            return a.sum() / a.dtype.type(a.size)
+        if a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+            return (a.sum(dtype=np.float32) / a.size).astype(_HALF)
+        return a.sum() / a.dtype.type(a.size)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -126,10 +133,9 @@ class MeanDim(NumpyFunction):
     def forward(ctx, a, axes, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         n = a.dtype.type(_count(a.shape, axes))
-        with np.errstate(invalid="ignore", over="ignore"):
-            if a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
-                return (a.sum(axis=axes, keepdims=keepdim, dtype=np.float32) / n).astype(_HALF)
-            return a.sum(axis=axes, keepdims=keepdim) / n
+        if a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
+            return (a.sum(axis=axes, keepdims=keepdim, dtype=np.float32) / n).astype(_HALF)
+        return a.sum(axis=axes, keepdims=keepdim) / n
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -156,7 +162,10 @@ class _Extreme(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        hit = a == _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
+        extreme = _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
+        hit = a == extreme
+        if ctx._function._fill:  # max() of a nan is nan: the nans get the gradient (PyTorch)
+            hit |= np.isnan(a) & np.isnan(extreme)
         count = hit.sum(axis=ctx.axes, keepdims=True, dtype=grad_output.dtype)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         if ctx._function._fill:
@@ -239,7 +248,8 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
     expect_tensor(a, "sum")
     if dim is None:
         return Sum.apply(a, _reduce_dtype(a, dtype))
-    return SumDim.apply(a, _axes(dim, a._data.ndim), keepdim, _reduce_dtype(a, dtype))
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))  # dim=(): all, as PyTorch
+    return SumDim.apply(a, axes, keepdim, _reduce_dtype(a, dtype))
 
 
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
@@ -254,7 +264,8 @@ def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) 
         )
     if dim is None:
         return Mean.apply(a)
-    return MeanDim.apply(a, _axes(dim, a._data.ndim), keepdim)
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))  # dim=(): all, as PyTorch
+    return MeanDim.apply(a, axes, keepdim)
 
 
 def _check_nonempty(
@@ -328,6 +339,8 @@ def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the largest element (of the flattened tensor if ``dim`` is None)."""
+    if a._dtype.name == "bool":
+        raise RuntimeError("argmax(): does not support bool input (Fix: convert, e.g. x.int())")
     if dim is None:
         _check_nonempty(a, "argmax", None, IndexError)
         return wrap(np.asarray(np.argmax(a._data), dtype=np.int64))
@@ -339,6 +352,8 @@ def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the smallest element (of the flattened tensor if ``dim`` is None)."""
+    if a._dtype.name == "bool":
+        raise RuntimeError("argmin(): does not support bool input (Fix: convert, e.g. x.int())")
     if dim is None:
         _check_nonempty(a, "argmin", None, IndexError)
         return wrap(np.asarray(np.argmin(a._data), dtype=np.int64))
@@ -358,17 +373,15 @@ class Var(NumpyFunction):
         ctx.save_for_backward(a)
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
-        centred = a - a.mean(axis=axes, keepdims=True)
-        with np.errstate(divide="ignore", invalid="ignore"):  # n <= correction: nan, as PyTorch
-            return (centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor
+        centred = a - _mean(a, axes)
+        return (centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor  # n <= correction: nan
 
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        centred = a - a.mean(axis=ctx.axes, keepdims=True)
+        centred = a - _mean(a, ctx.axes)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return g * 2 * centred / ctx.divisor
+        return g * 2 * centred / ctx.divisor
 
 
 class Std(NumpyFunction):
@@ -381,27 +394,30 @@ class Std(NumpyFunction):
     def forward(ctx, a, axes, keepdim, correction):
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
-        centred = a - a.mean(axis=axes, keepdims=True)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.asarray(np.sqrt((centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor))
+        centred = a - _mean(a, axes)
+        out = np.asarray(np.sqrt((centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor))
         ctx.save_for_backward(a, out)
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        centred = a - a.mean(axis=ctx.axes, keepdims=True)
+        centred = a - _mean(a, ctx.axes)
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         out = _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return g * centred / (ctx.divisor * out)
+        return np.where(out == 0, 0, g * centred / (ctx.divisor * out))  # z = 0: 0 (PyTorch)
+
+
+def _mean(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
+    # the mean along axes, kept as size 1 (of no elements: nan, without numpy's warning)
+    return a.sum(axis=axes, keepdims=True) / a.dtype.type(_count(a.shape, axes))
 
 
 def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
     return int(np.prod([shape[d] for d in axes]))
 
 
-def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None) -> tuple:
+def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, op: str) -> tuple:
     if not a._dtype.is_floating_point:
         raise RuntimeError(
             "std and var only support floating point and complex dtypes (Fix: x.float().var())"
@@ -411,6 +427,13 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None) 
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     axes = _axes(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
+    if _count(a._data.shape, axes) - correction <= 0:  # the result is nan (or inf)
+        warnings.warn(
+            f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=3,
+        )
     return axes, correction
 
 
@@ -424,7 +447,7 @@ def var(
     correction: int | None = None,
 ) -> Any:
     """Variance, with Bessel's correction (divide by n - 1) by default, as PyTorch."""
-    axes, c = _var_args(a, dim, unbiased, correction)
+    axes, c = _var_args(a, dim, unbiased, correction, "var")
     return Var.apply(a, axes, keepdim, c)
 
 
@@ -438,7 +461,7 @@ def std(
     correction: int | None = None,
 ) -> Any:
     """Standard deviation: the square root of ``var``."""
-    axes, c = _var_args(a, dim, unbiased, correction)
+    axes, c = _var_args(a, dim, unbiased, correction, "std")
     return Std.apply(a, axes, keepdim, c)
 
 
@@ -521,7 +544,7 @@ class Logsumexp(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, axes, keepdim):
-        m = a.max(axis=axes, keepdims=True)  # shift-invariant; keeps exp() finite
+        m = a.max(axis=axes, keepdims=True, initial=-np.inf)  # shift-invariant: exp() finite
         m = np.where(np.isfinite(m), m, 0)
         out = np.log(np.exp(a - m).sum(axis=axes, keepdims=True)) + m
         out = out if keepdim else np.squeeze(out, axis=axes)

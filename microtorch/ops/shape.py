@@ -19,7 +19,7 @@ from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.keywords import torch_keywords
-from microtorch.ops.reduction import normalize_dims
+from microtorch.ops.reduction import distinct_dims, normalize_dims
 
 __all__ = [
     "as_view", "parse_shape", "view", "reshape", "flatten", "squeeze", "unsqueeze", "expand",
@@ -156,6 +156,12 @@ class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
 
 
+class SqueezeDims(Squeeze):
+    """z = a without the size-1 dims of a tuple ``dim``: the gradient gets them back."""
+
+    node_name = "SqueezeBackward2"
+
+
 @torch_keywords("input", "dim", numpy_aliases=True)
 def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
     """Drop size-1 dimensions (all of them, or only ``dim`` if it has size 1)."""
@@ -163,8 +169,10 @@ def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
     if dim is None:
         axes = tuple(i for i, n in enumerate(shape) if n == 1)
         return as_view(Squeeze.apply(a, axes), a)
-    axes = tuple(d for d in normalize_dims(dim, len(shape)) if shape and shape[d] == 1)
-    return as_view(SqueezeDim.apply(a, axes), a)
+    dims = distinct_dims(normalize_dims(dim, len(shape)))
+    axes = tuple(d for d in dims if shape and shape[d] == 1)
+    fn = SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
+    return as_view(fn.apply(a, axes), a)
 
 
 class Unsqueeze(NumpyFunction):
@@ -219,6 +227,12 @@ def expand(a: Any, *sizes: Any) -> Any:
     target = tuple(
         shape[i - lead] if s == -1 and i >= lead else int(s) for i, s in enumerate(sizes)
     )
+    for i, n in enumerate(target[:lead]):
+        if n < 0:  # (-1 keeps a size: a new leading dimension has none to keep)
+            raise RuntimeError(
+                f"The expanded size of the tensor ({n}) isn't allowed in a leading, non-existing "
+                f"dimension {i}"
+            )
     for i, n in enumerate(shape):
         if n != 1 and n != target[lead + i]:
             raise RuntimeError(

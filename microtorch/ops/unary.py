@@ -12,7 +12,7 @@ import numpy as np
 
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
-from microtorch.dtypes import get_default_dtype
+from microtorch.dtypes import get_default_dtype, result_type
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand
 from microtorch.ops.keywords import torch_keywords
@@ -62,14 +62,12 @@ class Log(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) = -inf, log(-1) = nan
-            return np.log(a)
+        return np.log(a)  # log(0) = -inf, log(-1) = nan, as in PyTorch
 
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return grad_output / a
+        return grad_output / a
 
 
 class Log1p(NumpyFunction):
@@ -80,8 +78,7 @@ class Log1p(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log1p(a)
+        return np.log1p(a)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -96,20 +93,18 @@ class Sqrt(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(invalid="ignore"):
-            out = np.sqrt(a)
+        out = np.sqrt(a)
         ctx.save_for_backward(out)
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        with np.errstate(divide="ignore", invalid="ignore"):  # sqrt'(0) = inf, as in PyTorch
-            return grad_output / (2 * out)
+        return grad_output / (2 * out)  # sqrt'(0) = inf, as in PyTorch
 
 
 class Abs(NumpyFunction):
-    """z = |a|, so dz/da = sign(a) (0 at a = 0)."""
+    """z = |a|, so dz/da = sign(a) (0 at a = 0, and at nan: PyTorch's sign)."""
 
     node_name = "AbsBackward0"
 
@@ -121,7 +116,8 @@ class Abs(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        return grad_output * np.sign(a)
+        sign = (a > 0).astype(a.dtype) - (a < 0)  # (np.sign(nan) is nan; PyTorch's is 0)
+        return grad_output * sign
 
 
 class Sin(NumpyFunction):
@@ -164,9 +160,8 @@ class Sigmoid(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         # PyTorch's formula, bit for bit: for a << 0, exp(-a) overflows to inf and 1 / inf is
-        # exactly 0, as in PyTorch (so numpy's overflow warning is silenced here).
-        with np.errstate(over="ignore"):
-            out = 1 / (1 + np.exp(-a))
+        # exactly 0, as in PyTorch.
+        out = 1 / (1 + np.exp(-a))
         ctx.save_for_backward(out)
         return out
 
@@ -194,13 +189,13 @@ class Tanh(NumpyFunction):
 
 
 class Relu(NumpyFunction):
-    """z = max(a, 0), so dz/da = 1 where a > 0, else 0."""
+    """z = max(a, 0), so dz/da = 0 where a <= 0, else 1 (also at nan, as in PyTorch)."""
 
     node_name = "ReluBackward0"
 
     @staticmethod
     def forward(ctx, a):
-        out = np.maximum(a, 0)
+        out = np.where(a < 0, np.zeros((), a.dtype), a)  # (relu(-0.0) is -0.0, as in PyTorch)
         ctx.save_for_backward(out)
         return out
 
@@ -208,7 +203,7 @@ class Relu(NumpyFunction):
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
         # select, not multiply by the mask: an inf or nan gradient where a <= 0 gives 0
-        return np.where(out > 0, grad_output, np.zeros((), grad_output.dtype))
+        return np.where(out <= 0, np.zeros((), grad_output.dtype), grad_output)
 
 
 class Clamp(NumpyFunction):
@@ -241,8 +236,7 @@ class Reciprocal(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a):
-        with np.errstate(divide="ignore"):
-            out = 1 / a
+        out = 1 / a
         ctx.save_for_backward(out)
         return out
 
@@ -300,6 +294,8 @@ def sqrt(a: Any) -> Any:
 def abs(a: Any) -> Any:  # noqa: A001 - PyTorch's name
     """Absolute value."""
     expect_tensor(a, "abs")
+    if a._dtype.name == "bool":
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     return Abs.apply(a)
 
 
@@ -331,6 +327,8 @@ def tanh(a: Any) -> Any:
 def relu(a: Any) -> Any:
     """max(a, 0)."""
     expect_tensor(a, "relu")
+    if a._dtype.name == "bool":
+        raise RuntimeError("Boolean inputs not supported for relu (Fix: convert, e.g. x.float())")
     return Relu.apply(a)
 
 
@@ -340,6 +338,8 @@ def clamp(a: Any, min: float | None = None, max: float | None = None) -> Any:  #
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     expect_tensor(a, "clamp")
+    if not a._dtype.is_floating_point:  # int_tensor.clamp(min=0.5) is float32, as in PyTorch
+        a = as_operand(a, result_type(a, *[b for b in (min, max) if b is not None]))
     return Clamp.apply(a, _bound(min, "min"), _bound(max, "max"))
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from microtorch.autograd.grad_mode import enable_grad
+from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.versions import bump_version
 from microtorch.tensor import Tensor, plain_tensor
 
@@ -35,6 +36,13 @@ def _typename(value: Any) -> str:
 
 class Optimizer:
     """Base class: holds ``param_groups`` (dicts of params and settings) and ``state``."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # microtorch's own optimizers step without numpy's warnings (an inf gradient makes an
+        # inf or nan weight silently, as in PyTorch: see autograd/quiet.py); yours keep them.
+        if "step" in cls.__dict__ and cls.__module__.startswith("microtorch."):
+            cls.step = quiet_numpy(cls.__dict__["step"])  # type: ignore[method-assign]
 
     def __init__(self, params: Iterable[Any], defaults: dict[str, Any]) -> None:
         self.defaults = defaults

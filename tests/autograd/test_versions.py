@@ -51,7 +51,7 @@ def test_a_node_saves_only_what_its_gradients_use_with_their_versions() -> None:
     # x * 2: only x needs a gradient, which is 2 * grad: the node keeps the 2, not x.
     x = torch.tensor([1.0], requires_grad=True)
     y = x * 2.0
-    saved_self, saved_other = y.grad_fn._saved
+    saved_other, saved_self = y.grad_fn._saved  # (b first, as PyTorch checks them)
     assert saved_self is None
     assert saved_other.version == 0 and saved_other.tensor is not None
     assert saved_other.tensor.tolist() == 2.0
@@ -60,7 +60,7 @@ def test_a_node_saves_only_what_its_gradients_use_with_their_versions() -> None:
 def test_saved_tensors_remember_the_version_they_were_saved_at() -> None:
     a = torch.tensor([0.5, 2.0], requires_grad=True)
     for make, expected in [
-        (lambda b: a * b, [0, 1]),  # Mul keeps a (for b's gradient) and b (for a's)
+        (lambda b: a * b, [1, 0]),  # Mul keeps b (for a's gradient), then a (for b's)
         (lambda b: a.log(), [0]),  # its input
         (lambda b: b.tanh(), [0]),  # its output, a new tensor
         (lambda b: torch.maximum(b, a), [1, 0]),

@@ -55,8 +55,8 @@ def test_an_op_shows_what_it_saved_then_that_backward_freed_it() -> None:
     inputs = rows(mul, "next_functions")
     assert inputs == {"input 0": "AddBackward0", "input 1": "SelectBackward0"}
     saved = rows(mul, "saved for backward")
-    # Mul saved its two inputs: x[0] + x[1] = 5 and x[0] = 2
-    assert saved["saved[0] values"] == "5" and saved["saved[1] values"] == "2"
+    # Mul saved its two inputs, the second first: x[0] = 2, then x[0] + x[1] = 5
+    assert saved["saved[0] values"] == "2" and saved["saved[1] values"] == "5"
     assert saved["saved[0] shape"] == "()" and saved["saved[0] dtype"] == "float32"
     names["y"].backward()
     mul = by_title(all_node_info(graph), "MulBackward0")

@@ -659,17 +659,10 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
 
 # Families that still find mismatches on the current code, with what they find. Switch one on
 # (delete it here) once the fix is in: the CI test then runs it.
-PENDING_ISSUE_12: dict[str, str] = {
-    "inplace_nograd": "no_grad in-place on a base leaves views' grad_fn; `**=` not in place",
-}
+PENDING_ISSUE_12: dict[str, str] = {}
 # Mismatches outside issue 12, equally to be fixed (listed in notes/difftest-report.md).
 PENDING_OTHER: dict[str, str] = {
-    "sgd_step": "an operand cast to another dtype is saved as a copy: a later in-place change of "
-    "the original (the SGD step) goes unnoticed (issue 13, type promotion)",
-    "statistics": "std/var with <= 0 degrees of freedom: PyTorch warns, microtorch does not",
     "view_layout": "elementwise results of non-contiguous inputs are contiguous (torch: not)",
-    "hooks_multi": "hooks on unused split/unbind outputs: PyTorch calls them with None",
-    "matmul_mixed": "float32 @ float64 error texts differ (PyTorch's name addmv, mm, dot...)",
 }
 # Families that almost always pass but can meet a known mismatch (about 1 program in 2000):
 # kept out of CI so that its verdict does not hang on the seeds; each mismatch is pinned by
