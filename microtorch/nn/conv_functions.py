@@ -246,7 +246,9 @@ def _check_bias_dtype(x: Tensor, bias: Any) -> None:
     if bias is not None and bias._dtype is not x._dtype:
         raise RuntimeError(
             f"Input type ({_CPP_NAMES.get(x._dtype.name, x._dtype.name)}) and bias type "
-            f"({_CPP_NAMES.get(bias._dtype.name, bias._dtype.name)}) should be the same"
+            f"({_CPP_NAMES.get(bias._dtype.name, bias._dtype.name)}) should be the same (Fix: "
+            f"convert the input, e.g. x.float(), or the layer, e.g. "
+            f"model.to(torch.{x._dtype.name}))"
         )
 
 
@@ -363,6 +365,8 @@ def max_pool2d(
         _pool_out(w, kernel[1], pads[1], strides[1], dils[1], ceil_mode),
     )
     _pool_shape_check(input, kernel, strides, pads, dils, out)
+    if input._dtype.name == "bool":
+        raise NotImplementedError("\"max_pool2d\" not implemented for 'Bool'")
     index = conv_ops.max_pool2d_indices(input._data, kernel, strides, pads, dils, out)
     result = conv_ops.MaxPool2DWithIndices.apply(input, index)
     return (result, plain_tensor(index, input._device)) if return_indices else result

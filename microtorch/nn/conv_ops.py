@@ -145,7 +145,8 @@ def _im2col(
     out = view.shape[2 : 2 + nd]
     view = view.reshape(n, groups, c // groups, *out, *kernel)
     order = (1, 0, *range(3, 3 + nd), 2, *range(3 + nd, 3 + 2 * nd))  # g, n, out, c, kernel
-    cols = view.transpose(order).reshape(groups, n * math.prod(out), -1)  # the one copy
+    per_row = c // groups * math.prod(kernel)
+    cols = view.transpose(order).reshape(groups, n * math.prod(out), per_row)  # the one copy
     return cols, out
 
 
@@ -195,7 +196,9 @@ class Convolution(OptionalInputs):
         out = grad_output.shape[2:]
         cog = co // groups
         # dL/dy as one matrix per group: (G, Co/G, N*P), columns in the order of cols' rows
-        gm = grad_output.reshape(n, groups, cog, -1).transpose(1, 2, 0, 3).reshape(groups, cog, -1)
+        npos = math.prod(out)
+        gm = grad_output.reshape(n, groups, cog, npos).transpose(1, 2, 0, 3)
+        gm = gm.reshape(groups, cog, n * npos)
         gx = gw = gb = None
         if need_w:
             xp = _pad(x, padding, padding)
@@ -208,7 +211,7 @@ class Convolution(OptionalInputs):
             gcols = gcols.reshape(groups, n, *out, cg, *kernel)
             order = (1, 0, 2 + nd, *range(3 + nd, 3 + 2 * nd), *range(2, 2 + nd))
             gcols = gcols.transpose(order).reshape(n, groups * cg, *kernel, *out)
-            padded = tuple(s + 2 * p for s, p in zip(x.shape[2:], padding))
+            padded = tuple(size + 2 * pad for size, pad in zip(x.shape[2:], padding))
             gxp = _scatter_windows(gcols, padded, stride, dilation)
             gx = _crop(gxp, padding, x.shape[2:]).astype(x.dtype, copy=False)
         if need_b:

@@ -55,6 +55,11 @@ def batch_norm(
             f"{max(len(shape), 1) - 1}], but got 1)"
         )
     features = shape[1]
+    if input._data.size == 0:  # PyTorch's graph for an empty batch; the statistics stay
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        return out + bias[0] if bias is not None else out
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is None:
             if not training:
@@ -69,6 +74,10 @@ def batch_norm(
         raise RuntimeError(
             f"{_MIXED} (Fix: convert the input, e.g. x.float(), or the layer, e.g. "
             f"model.to(torch.{input._dtype.name}))"
+        )
+    if not input._dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"batch_norm\" not implemented for '{input._dtype._legacy[:-6]}' (Fix: x.float())"
         )
     rm = None if running_mean is None else running_mean._data
     rv = None if running_var is None else running_var._data
@@ -119,5 +128,10 @@ def layer_norm(
         raise RuntimeError(
             f"{_MIXED} (Fix: convert the input, e.g. x.float(), or the layer, e.g. "
             f"model.to(torch.{input._dtype.name}))"
+        )
+    if not input._dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"LayerNormKernelImpl\" not implemented for '{input._dtype._legacy[:-6]}' (Fix: "
+            "x.float())"
         )
     return norm_ops.NativeLayerNorm.apply(input, len(norm), weight, bias, float(eps))

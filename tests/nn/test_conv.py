@@ -311,3 +311,12 @@ def test_even_same_padding_warns_once_as_torch() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert F.conv2d(x, w, padding="same").shape == (1, 1, 4, 4)
+
+
+def test_an_empty_batch(torch_module: ModuleType) -> None:
+    for lib in (microtorch, torch_module):
+        layer = lib.nn.Conv2d(2, 3, 3)
+        out = layer(lib.ones(0, 2, 5, 5, requires_grad=True))
+        assert tuple(out.shape) == (0, 3, 3, 3) and out.grad_fn.name() == "ConvolutionBackward0"
+        out.sum().backward()
+        assert layer.weight.grad.abs().sum().item() == 0

@@ -328,6 +328,8 @@ def _errors(lib: ModuleType) -> list[Any]:
         lambda: lib.nn.Dropout2d(1.5),
         lambda: f.dropout2d(lib.ones(3, 4, 5), -0.1),
         lambda: f.dropout2d(lib.ones(3)),
+        lambda: f.batch_norm(lib.ones(5, 2, 5).long(), None, None, training=True),
+        lambda: f.layer_norm(lib.ones(5, 10).long(), (10,)),
     ]
 
 
@@ -338,3 +340,18 @@ def test_error_messages_match_torch(torch_module: ModuleType) -> None:
         theirs = [error_of(c) for c in _errors(torch_module)]
     for i, (m, t) in enumerate(zip(mine, theirs)):
         assert m == t, f"case {i}"
+
+
+def test_an_empty_batch_records_torchs_graph_and_keeps_the_statistics(
+    torch_module: ModuleType,
+) -> None:
+    from tests.nn.cases import graph
+
+    results = []
+    for lib in (microtorch, torch_module):
+        layer = lib.nn.BatchNorm2d(3)
+        x = lib.ones(0, 3, 2, 2, requires_grad=True)
+        out = layer(x)
+        out.sum().backward()
+        results.append((graph(out), tuple(out.shape), layer.running_mean.tolist()))
+    assert results[0] == results[1]

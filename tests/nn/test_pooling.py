@@ -133,12 +133,17 @@ def test_max_pool2d_with_nan_and_minus_inf_as_torch(torch_module: ModuleType) ->
         np.testing.assert_array_equal(a, b)
 
 
-def test_max_pool2d_on_integers(torch_module: ModuleType) -> None:
-    x = RNG.integers(-5, 5, (1, 2, 5, 5))
-    mine = F.max_pool2d(microtorch.tensor(x), 2, padding=1)
-    theirs = torch_module.nn.functional.max_pool2d(torch_module.tensor(x), 2, padding=1)
-    np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
-    assert mine.dtype is microtorch.int64
+def test_pooling_integers(torch_module: ModuleType) -> None:
+    x = RNG.integers(-50, 50, (1, 2, 5, 5))
+    for call in (
+        lambda L, t: L.nn.functional.max_pool2d(t, 2, padding=1),
+        lambda L, t: L.nn.functional.avg_pool2d(t, 2, padding=1),  # divides towards zero
+        lambda L, t: L.nn.functional.avg_pool2d(t, 3, 2, 1, True, False),
+    ):
+        mine = call(microtorch, microtorch.tensor(x))
+        theirs = call(torch_module, torch_module.tensor(x))
+        np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
+        assert mine.dtype is microtorch.int64
 
 
 @pytest.mark.parametrize(
@@ -222,6 +227,9 @@ def _errors(lib: ModuleType) -> list[Any]:
         lambda: f.adaptive_avg_pool2d(x, -1),
         lambda: f.adaptive_avg_pool2d(lib.ones(1, 1, 0, 5), 2),
         lambda: f.adaptive_avg_pool2d(lib.ones(5), (2, 2)),
+        lambda: f.adaptive_avg_pool2d(lib.ones(1, 2, 5, 5).long(), 2),
+        lambda: f.adaptive_avg_pool2d(lib.ones(1, 2, 5, 5).long(), 1),
+        lambda: f.max_pool2d(lib.ones(1, 2, 4, 4).bool(), 2),
     ]
 
 
