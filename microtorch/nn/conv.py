@@ -68,8 +68,9 @@ class _ConvNd(Module):
             )
         if padding_mode != "zeros":
             raise NotImplementedError(
-                f"padding_mode='{padding_mode}' is not implemented in microtorch; only 'zeros' "
-                "(the default) is"
+                f"microtorch does not cover padding_mode='{padding_mode}' of torch.nn."
+                f"{type(self).__name__} (use the default padding_mode='zeros', or pad the input "
+                "yourself with torch.cat before a convolution with padding=0)"
             )
         self.in_channels = in_channels
         self.out_channels = out_channels
