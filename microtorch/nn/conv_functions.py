@@ -114,9 +114,11 @@ def _conv(
         _check_bias_dtype(input, bias)
     shape = input._data.shape
     if len(shape) not in (nd + 1, nd + 2):
+        dims, one = ("L", "signal of length L") if nd == 1 else ("H, W", "grey image (H, W)")
         raise RuntimeError(
             f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {op}, but got input "
-            f"of size: {list(shape)}"
+            f"of size: {list(shape)} (Fix: {op} takes (N, C, {dims}) or (C, {dims}); for one "
+            f"{one}, x.view(1, 1, {dims}) adds the batch and channel dims)"
         )
     batched = len(shape) == nd + 2
     x = input if batched else input.unsqueeze(0)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from microtorch.autograd.versions import bump_version
 from microtorch.nn import norm_ops
 from microtorch.ops._checks import expect_tensor, type_name
 from microtorch.tensor import Size, Tensor
 
-__all__ = ["batch_norm", "layer_norm"]
+__all__ = ["batch_norm", "check_batch_norm", "layer_norm"]
 
 _MIXED = "mixed dtype (CPU): all inputs must share same datatype."
 
@@ -33,6 +34,34 @@ def batch_norm(
     ``running_var`` in place (``momentum`` is the weight of the new batch; the variance
     stored is the unbiased one); ``training=False`` uses the running statistics.
     """
+    check_batch_norm(input, running_mean, running_var, weight, bias, training, eps)
+    if input._data.size == 0:  # PyTorch's graph for an empty batch; the statistics stay
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        return out + bias[0] if bias is not None else out
+    rm = None if running_mean is None else running_mean._data
+    rv = None if running_var is None else running_var._data
+    out = norm_ops.NativeBatchNorm.apply(
+        input, weight, bias, rm, rv, bool(training), float(momentum), float(eps)
+    )
+    if training and running_mean is not None and running_var is not None:
+        bump_version(running_mean)  # updated in place, as PyTorch's kernel does
+        bump_version(running_var)
+    return out
+
+
+def check_batch_norm(
+    input: Any,  # noqa: A002
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    training: bool,
+    eps: float,
+) -> None:
+    """``batch_norm``'s argument checks, in PyTorch's order. ``BatchNorm*`` runs them before
+    it counts the batch, so a call that fails changes nothing."""
     expect_tensor(input, "batch_norm")
     shape = input._data.shape
     if training:
@@ -55,17 +84,18 @@ def batch_norm(
             f"{max(len(shape), 1) - 1}], but got 1)"
         )
     features = shape[1]
-    if input._data.size == 0:  # PyTorch's graph for an empty batch; the statistics stay
-        out = input.clone()
-        if weight is not None:
-            out = out * weight[0]
-        return out + bias[0] if bias is not None else out
+    if input._data.size == 0:
+        return
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is None:
             if not training:
                 raise RuntimeError(f"{name} must be defined in evaluation mode")
         elif t._data.size != features:
-            raise RuntimeError(f"{name} should contain {features} elements not {t._data.size}")
+            raise RuntimeError(
+                f"{name} should contain {features} elements not {t._data.size} (Fix: the layer "
+                f"was made for {t._data.size} features or channels, at dim 1 of its input; this "
+                f"input has {features})"
+            )
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t._data.size != features:
             raise RuntimeError(f"{name} should contain {features} elements not {t._data.size}")
@@ -79,15 +109,6 @@ def batch_norm(
         raise NotImplementedError(
             f"\"batch_norm\" not implemented for '{input._dtype._legacy[:-6]}' (Fix: x.float())"
         )
-    rm = None if running_mean is None else running_mean._data
-    rv = None if running_var is None else running_var._data
-    out = norm_ops.NativeBatchNorm.apply(
-        input, weight, bias, rm, rv, bool(training), float(momentum), float(eps)
-    )
-    if training and running_mean is not None and running_var is not None:
-        bump_version(running_mean)  # updated in place, as PyTorch's kernel does
-        bump_version(running_var)
-    return out
 
 
 def layer_norm(

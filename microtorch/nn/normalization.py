@@ -20,6 +20,7 @@ from microtorch.nn import functional as F
 from microtorch.nn import init
 from microtorch.nn.linear import _empty
 from microtorch.nn.module import Module
+from microtorch.nn.norm_functions import check_batch_norm
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor, plain_tensor
 
@@ -91,24 +92,20 @@ class _BatchNorm(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - PyTorch's name
         self._check_input_dim(input)
+        # batch statistics in training, and in eval when there are no running ones
+        use_batch = self.training or (self.running_mean is None and self.running_var is None)
+        keep = not self.training or self.track_running_stats
+        mean = self.running_mean if keep else None
+        var = self.running_var if keep else None
+        # (checked before the batch is counted: unlike PyTorch's, a call that fails changes
+        # nothing)
+        check_batch_norm(input, mean, var, self.weight, self.bias, use_batch, self.eps)
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             self.num_batches_tracked.add_(1)
             if self.momentum is None:  # a cumulative moving average: every batch counts alike
                 factor = 1.0 / float(self.num_batches_tracked)
-        # batch statistics in training, and in eval when there are no running ones
-        use_batch = self.training or (self.running_mean is None and self.running_var is None)
-        keep = not self.training or self.track_running_stats
-        return F.batch_norm(
-            input,
-            self.running_mean if keep else None,
-            self.running_var if keep else None,
-            self.weight,
-            self.bias,
-            use_batch,
-            factor,
-            self.eps,
-        )
+        return F.batch_norm(input, mean, var, self.weight, self.bias, use_batch, factor, self.eps)
 
     def extra_repr(self) -> str:
         return (
