@@ -99,7 +99,7 @@ class Gelu(NumpyFunction):
         ctx.approximate = approximate
         x = a.astype(np.float64)
         if approximate == "tanh":
-            z = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x**3)))
+            z = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x * x * x)))
         else:
             z = 0.5 * x * (1 + erf(x * math.sqrt(0.5)))
         return z.astype(a.dtype)
@@ -109,7 +109,7 @@ class Gelu(NumpyFunction):
         (a,) = ctx.saved_tensors
         x = a.astype(np.float64)
         if ctx.approximate == "tanh":
-            t = np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x**3))
+            t = np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x * x * x))
             slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (
                 1 + 3 * _KAPPA * x * x
             )
