@@ -4,9 +4,10 @@ from typing import TYPE_CHECKING
 
 from microtorch import _coverage
 from microtorch.nn import functional, init, utils
-from microtorch.nn.activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from microtorch.nn.activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
-from microtorch.nn.dropout import Dropout
+from microtorch.nn.conv import Conv1d, Conv2d
+from microtorch.nn.dropout import Dropout, Dropout2d
 from microtorch.nn.embedding import Embedding
 from microtorch.nn.flatten import Flatten
 from microtorch.nn.linear import Identity, Linear
@@ -19,13 +20,16 @@ from microtorch.nn.loss import (
     NLLLoss,
 )
 from microtorch.nn.module import Module
+from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from microtorch.nn.parameter import Parameter
+from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 __all__ = [
-    "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Embedding", "Flatten",
-    "Identity", "L1Loss", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "Module",
-    "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
-    "Softmax", "Tanh", "functional", "init", "utils",
+    "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
+    "BatchNorm2d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding",
+    "Flatten", "GELU", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax",
+    "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
+    "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init", "utils",
 ]  # fmt: skip
 
 

@@ -1,4 +1,5 @@
-"""``Dropout``: randomly zero activations while training; do nothing in ``eval()`` mode."""
+"""``Dropout`` and ``Dropout2d``: randomly zero activations (or whole channels) while
+training; do nothing in ``eval()`` mode."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from microtorch.nn import functional as F
 from microtorch.nn.module import Module
 from microtorch.tensor import Tensor
 
-__all__ = ["Dropout"]
+__all__ = ["Dropout", "Dropout2d"]
 
 
 class Dropout(Module):
@@ -28,3 +29,12 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout2d(Dropout):
+    """Zero each whole channel (``x[n, c]``, a feature map) with probability ``p`` and scale
+    the rest by 1 / (1 - p): neighbouring pixels are correlated, so dropping single ones
+    would hardly regularize a convolutional network."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.dropout2d(input, self.p, self.training, self.inplace)

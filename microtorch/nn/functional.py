@@ -2,7 +2,8 @@
 
 Each function records the same graph PyTorch 2.13 records for the same call, so a student's
 ``loss.grad_fn`` reads ``NllLossBackward0`` here as it does in PyTorch. The losses live in
-``loss_functions.py`` and are re-exported here.
+``loss_functions.py``, convolution and pooling in ``conv_functions.py``, batch and layer norm
+in ``norm_functions.py``; all are re-exported here.
 """
 
 from __future__ import annotations
@@ -17,6 +18,13 @@ from microtorch.autograd.versions import bump_version
 from microtorch.autograd.views import as_view
 from microtorch.creation import default_generator
 from microtorch.nn import layer_ops
+from microtorch.nn.conv_functions import (
+    adaptive_avg_pool2d,
+    avg_pool2d,
+    conv1d,
+    conv2d,
+    max_pool2d,
+)
 from microtorch.nn.loss_functions import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -25,6 +33,7 @@ from microtorch.nn.loss_functions import (
     mse_loss,
     nll_loss,
 )
+from microtorch.nn.norm_functions import batch_norm, layer_norm
 from microtorch.ops import elementwise as ew
 from microtorch.ops import linalg, unary
 from microtorch.ops import reduction as red
@@ -34,9 +43,10 @@ from microtorch.ops.shape import UnsafeView
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
-    "linear", "relu", "leaky_relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
-    "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
-    "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "linear", "relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax",
+    "dropout", "dropout2d", "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss",
+    "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+    "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm",
 ]  # fmt: skip
 
 
@@ -89,6 +99,19 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     if inplace:
         return apply_inplace(input, "leaky_relu_", layer_ops.LeakyRelu_.apply, negative_slope)
     return layer_ops.LeakyRelu.apply(input, float(negative_slope))
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:  # noqa: A002
+    """x * Phi(x), Phi the standard normal CDF (``approximate='tanh'``: PyTorch's tanh
+    formula for it); ``GeluBackward0``."""
+    expect_tensor(input, "gelu")
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    if not input._dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"GeluKernelImpl\" not implemented for '{input._dtype._legacy[:-6]}' (Fix: x.float())"
+        )
+    return layer_ops.Gelu.apply(input, approximate)
 
 
 def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
@@ -151,6 +174,52 @@ def dropout(
     keep = default_generator._rng.random(input._data.shape) >= p  # the seeded generator
     scale = keep.astype(dtype) * np.asarray(0.0 if p == 1 else 1 / (1 - p), dtype)
     mask = plain_tensor(scale, input._device)
+    return input.mul_(mask) if inplace else ew.mul(input, mask)  # MulBackward0, as in PyTorch
+
+
+def dropout2d(
+    input: Tensor,  # noqa: A002
+    p: float = 0.5,
+    training: bool = True,
+    inplace: bool = False,
+) -> Tensor:
+    """Zero whole channels (``input[n, c]``) with probability ``p`` and scale the rest by
+    1 / (1 - p) (training only): one draw per (sample, channel) from the seeded generator."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    expect_tensor(input, "feature_dropout_" if inplace else "feature_dropout")
+    ndim = input._data.ndim
+    if ndim not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {ndim}-D input to dropout2d, which is deprecated and will "
+            "result in an error in a future release. To retain the behavior and silence this "
+            "warning, please use dropout instead. Note that dropout2d exists to provide "
+            "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and "
+            "an optional batch dimension (i.e. 3D or 4D inputs).",
+            UserWarning,
+            stacklevel=2,
+        )
+    if ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            UserWarning,
+            stacklevel=2,
+        )
+    if not training or p == 0 or input._data.size == 0:
+        return input
+    dtype = input._data.dtype
+    if p == 1:
+        mask = plain_tensor(np.zeros((), dtype), input._device)
+    else:
+        if ndim < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        shape = input._data.shape[:2] + (1,) * (ndim - 2)  # one draw per (sample, channel)
+        keep = default_generator._rng.random(shape) >= p  # the seeded generator
+        mask = plain_tensor(keep.astype(dtype) * np.asarray(1 / (1 - p), dtype), input._device)
     return input.mul_(mask) if inplace else ew.mul(input, mask)  # MulBackward0, as in PyTorch
 
 

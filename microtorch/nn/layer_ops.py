@@ -1,17 +1,23 @@
 """The ``Function``s behind the layers that the core ops do not cover: embedding lookup,
-leaky ReLU, and the scalar forms PyTorch records inside ``linear`` and ``cross_entropy``.
+leaky ReLU, GELU, and the scalar forms PyTorch records inside ``linear`` and
+``cross_entropy``.
 
 Each op's forward and backward take numpy arrays (``NumpyFunction``), as in the core.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops.shape import SqueezeDim
 
-__all__ = ["Embedding", "LeakyRelu", "LeakyRelu_", "MulScalar", "DivScalar", "SqueezeDims"]
+__all__ = [
+    "Embedding", "LeakyRelu", "LeakyRelu_", "Gelu", "erf", "MulScalar", "DivScalar",
+    "SqueezeDims",
+]  # fmt: skip
 
 
 class Embedding(NumpyFunction):
@@ -60,6 +66,57 @@ class LeakyRelu_(LeakyRelu):  # noqa: N801 - PyTorch's trailing underscore for i
     """The in-place form (``leaky_relu(x, inplace=True)``), recorded as ``LeakyReluBackward1``."""
 
     node_name = "LeakyReluBackward1"
+
+
+def erf(a: np.ndarray) -> np.ndarray:
+    """The error function, element-wise, in float64: 2 / sqrt(pi) * integral of exp(-t**2)
+    from 0 to a. numpy has no erf, so each element goes through the C library's ``erf``
+    (``math.erf``), the function PyTorch's kernels approximate."""
+    flat = np.asarray(a, np.float64).ravel()
+    return np.fromiter(map(math.erf, flat.tolist()), np.float64, flat.size).reshape(np.shape(a))
+
+
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+_KAPPA = 0.044715
+
+
+class Gelu(NumpyFunction):
+    """z = a * Phi(a), Phi the standard normal CDF, Phi(a) = (1 + erf(a / sqrt(2))) / 2, so
+    dz/da = Phi(a) + a * phi(a) with phi(a) = exp(-a**2 / 2) / sqrt(2 pi).
+
+    ``approximate='tanh'``: z = a / 2 * (1 + tanh(u)), u = sqrt(2 / pi) (a + 0.044715 a**3),
+    so dz/da = (1 + tanh(u)) / 2 + a / 2 * (1 - tanh(u)**2) * sqrt(2 / pi) (1 + 3 * 0.044715 a**2).
+    Computed in float64 and rounded to the input's dtype.
+    """
+
+    node_name = "GeluBackward0"
+
+    ctx_fields = ("approximate",)
+
+    @staticmethod
+    def forward(ctx, a, approximate):
+        ctx.save_for_backward(a)
+        ctx.approximate = approximate
+        x = a.astype(np.float64)
+        if approximate == "tanh":
+            z = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x * x * x)))
+        else:
+            z = 0.5 * x * (1 + erf(x * math.sqrt(0.5)))
+        return z.astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        x = a.astype(np.float64)
+        if ctx.approximate == "tanh":
+            t = np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x * x * x))
+            slope = 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _SQRT_2_OVER_PI * (
+                1 + 3 * _KAPPA * x * x
+            )
+        else:
+            cdf = 0.5 * (1 + erf(x * math.sqrt(0.5)))
+            slope = cdf + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+        return (grad_output * slope).astype(grad_output.dtype)
 
 
 class MulScalar(NumpyFunction):

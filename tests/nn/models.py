@@ -54,6 +54,72 @@ def nested_net(lib: ModuleType) -> Any:
     return Nested()
 
 
+def lenet(lib: ModuleType) -> Any:
+    """The "Deep Learning with PyTorch: A 60 Minute Blitz" network, as the tutorial writes it:
+    two convolutions with max pooling, then three linear layers, on 1 x 32 x 32 images."""
+    nn = lib.nn
+    F = lib.nn.functional  # noqa: N806 - the tutorial's name
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            # 1 input image channel, 6 output channels, 5x5 square convolution kernel
+            self.conv1 = nn.Conv2d(1, 6, 5)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            # an affine operation: y = Wx + b
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)  # 5*5 from image dimension
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, input: Any) -> Any:  # noqa: A002 - the tutorial's name
+            c1 = F.relu(self.conv1(input))
+            s2 = F.max_pool2d(c1, (2, 2))
+            c3 = F.relu(self.conv2(s2))
+            s4 = F.max_pool2d(c3, 2)
+            s4 = lib.flatten(s4, 1)
+            f5 = F.relu(self.fc1(s4))
+            f6 = F.relu(self.fc2(f5))
+            return self.fc3(f6)
+
+    return Net()
+
+
+def small_cnn(lib: ModuleType) -> Any:
+    """A course-style CNN that uses every new layer: batch norm, dropout2d, GELU, average
+    pooling, a strided and a grouped convolution, adaptive pooling and layer norm."""
+    nn = lib.nn
+
+    class SmallCNN(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                nn.Conv2d(3, 8, 3, padding=1),
+                nn.BatchNorm2d(8),
+                nn.ReLU(),
+                nn.MaxPool2d(2),
+                nn.Dropout2d(0.25),
+                nn.Conv2d(8, 16, 3, stride=2, padding="valid", groups=2, bias=False),
+                nn.BatchNorm2d(16, momentum=0.2),
+                nn.GELU(),
+                nn.AvgPool2d(2, stride=1, padding=1),
+                nn.Conv2d(16, 16, 2, padding="same"),
+                nn.AdaptiveAvgPool2d((2, 2)),
+            )
+            self.head = nn.Sequential(
+                nn.Flatten(),
+                nn.LayerNorm(64),
+                nn.Linear(64, 32),
+                nn.BatchNorm1d(32),
+                nn.GELU(approximate="tanh"),
+                nn.Linear(32, 5),
+            )
+
+        def forward(self, x: Any) -> Any:
+            return self.head(self.features(x))
+
+    return SmallCNN()
+
+
 def copy_weights(source: Any, target: Any) -> None:
     """Copy every parameter and buffer of a torch model into the same microtorch model."""
     values = {k: v.detach().numpy() for k, v in source.state_dict().items()}

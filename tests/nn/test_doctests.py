@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 MODULES = ["microtorch.nn.parameter", "microtorch.nn.module", "microtorch.nn.container",
-           "microtorch.serialization"]  # fmt: skip
+           "microtorch.serialization", "microtorch.nn.conv", "microtorch.nn.pooling",
+           "microtorch.nn.normalization"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", MODULES)
