@@ -252,6 +252,17 @@ def missing(namespace: str, name: str, obj: object, owner: str) -> AttributeErro
     )
 
 
+class NotCovered:
+    """A class attribute standing for a PyTorch name microtorch does not cover: reading it, on
+    the class or an instance, raises ``NotCoveredError`` (so ``hasattr`` answers False)."""
+
+    def __init__(self, namespace: str, name: str) -> None:
+        self.namespace, self.name = namespace, name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        raise missing(self.namespace, self.name, obj, "")
+
+
 def module_getattr(namespace: str, module: str) -> Callable[[str], Any]:
     """A module's ``__getattr__`` (PEP 562): called only for names the module lacks."""
 

@@ -17,7 +17,7 @@ import contextlib
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -105,16 +105,7 @@ def _matrices_only(t: Any, name: str) -> None:
     )
 
 
-class _TensorMeta(type):
-    """Tensor's type (PyTorch's is ``torch._C._TensorMeta``): ``Tensor.to_sparse`` explains."""
-
-    if not TYPE_CHECKING:  # (to mypy, a __getattr__ would make every name exist)
-
-        def __getattr__(cls, name: str) -> Any:
-            raise _coverage.missing("torch.Tensor", name, cls, f"type object '{cls.__name__}'")
-
-
-class Tensor(metaclass=_TensorMeta):
+class Tensor:
     """A multi-dimensional array that can record the operations applied to it."""
 
     __slots__ = (
@@ -150,14 +141,9 @@ class Tensor(metaclass=_TensorMeta):
             data = np.array(args[0] if args else [], dtype=get_default_dtype().numpy)
         return plain_tensor(data, kind=cls)
 
-    if not TYPE_CHECKING:  # (to mypy, a __getattr__ would make every name exist)
-
-        def __getattr__(self, name: str) -> Any:
-            # Reached only when normal lookup fails, so it costs the hot paths nothing. PyTorch
-            # names microtorch does not cover say what to use instead (see _coverage.py).
-            if hasattr(type(self), name):  # a property or slot raised AttributeError: re-raise
-                return object.__getattribute__(self, name)
-            raise _coverage.missing("torch.Tensor", name, self, f"'{type(self).__name__}' object")
+    def __dir__(self) -> list[str]:
+        # the PyTorch names microtorch does not cover are attributes that raise (see below)
+        return [n for n in super().__dir__() if n not in _coverage.NOT_COVERED["torch.Tensor"]]
 
     # --- the fields ---------------------------------------------------------------------
     @property
@@ -939,3 +925,12 @@ def op_result(data: np.ndarray, node: Any, output_nr: int, device: device | None
 
 # Lets autograd wrap results without importing this module (see autograd/function.py).
 _node.Tensor, _node.plain_tensor, _node.op_result = Tensor, plain_tensor, op_result
+
+
+# PyTorch's Tensor methods microtorch does not cover: reading one (x.to_sparse) raises
+# NotCoveredError, saying what to use instead (see _coverage.py). Class attributes rather than a
+# __getattr__, which would slow every attribute lookup of every tensor.
+for _name in _coverage.NOT_COVERED["torch.Tensor"]:
+    if not hasattr(Tensor, _name):  # (a name listed and implemented: the coverage test fails)
+        setattr(Tensor, _name, _coverage.NotCovered("torch.Tensor", _name))
+del _name

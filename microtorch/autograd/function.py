@@ -24,7 +24,7 @@ from microtorch.autograd import node as _node
 from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
 from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _sequence
-from microtorch.autograd.quiet import quiet_numpy
+from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import FREED_MESSAGE, INFERENCE_SAVED_MESSAGE, SavedTensor
 from microtorch.autograd.versions import version_of
 
@@ -338,9 +338,12 @@ class NumpyFunction(Function):
     # all forwards (log(0) is -inf without a word, as in PyTorch: see autograd/quiet.py).
     # Backward formulas run inside a backward pass, which is silenced once as a whole.
     @classmethod
-    @quiet_numpy
     def call_forward(cls, ctx: Any, args: tuple[Any, ...], values: list[Any]) -> Any:
-        return cls.forward(ctx, *values)
+        token = hush()
+        try:
+            return cls.forward(ctx, *values)
+        finally:
+            unhush(token)
 
     @classmethod
     def _note_dtypes(cls, node: BackwardNode, inputs: list[Any]) -> None:
