@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd import versions
 from microtorch.autograd.node import op_name
 from microtorch.autograd.versions import version_of
 
@@ -80,6 +81,11 @@ def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int)
     made_by, output_nr = (node, saved.output_nr) if saved.output_nr is not None else (None, 0)
     if saved.tensor is not None:
         made_by, output_nr = saved.tensor.grad_fn, saved.tensor._output_nr
+    original = versions.original_of(data)
+    if original is not None:  # a copy cast to the op's dtype: name the tensor it stands for
+        data = original
+        if made_by is not None and made_by.name() == "ToCopyBackward0":
+            made_by, output_nr = made_by._next_nodes[0], made_by._next_nrs[0]
     kind = f"microtorch.{from_numpy_dtype(data.dtype)._legacy}"
     kind = "CPUBoolType" if data.dtype == np.bool_ else kind  # (PyTorch's names, bool's too)
     desc = f"[{kind} [{', '.join(map(str, data.shape))}]]"

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["bump_version", "version_of"]
+__all__ = ["bump_version", "cast_copy", "original_of", "version_of"]
 
 # id(owning array) -> how many in-place changes its memory has had (absent: none yet).
 counters: dict[int, int] = {}
@@ -32,9 +32,31 @@ def _owner(a: np.ndarray) -> np.ndarray:
     return a
 
 
+# id(a copy made to cast an operand to the op's dtype) -> the array it stands for
+stands_for: dict[int, np.ndarray] = {}
+
+
 def version_of(a: np.ndarray) -> int:
     """How many in-place changes the memory of array ``a`` has had."""
-    return counters.get(id(_owner(a)), 0) if counters else 0
+    if not counters:
+        return 0
+    owner = _owner(a)
+    original = stands_for.get(id(owner)) if stands_for else None
+    return counters.get(id(_owner(original if original is not None else owner)), 0)
+
+
+def original_of(a: np.ndarray) -> np.ndarray | None:
+    """The array that ``a`` (a copy cast to an op's dtype) stands for, if it is one."""
+    return stands_for.get(id(_owner(a)))
+
+
+def cast_copy(copy: np.ndarray, original: np.ndarray) -> None:
+    """Count the in-place changes of ``original`` as those of ``copy``, its values cast to an
+    op's dtype (PyTorch casts inside the op, and checks the original): a backward that saved
+    the copy refuses to run once the original was changed, as PyTorch's does."""
+    key = id(copy)
+    stands_for[key] = original
+    weakref.finalize(copy, stands_for.pop, key, None)
 
 
 def bump_version(t: Any) -> None:

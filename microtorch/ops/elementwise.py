@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import Function, NumpyFunction
+from microtorch.autograd.versions import cast_copy
 from microtorch.dtypes import bool as _BOOL
 from microtorch.dtypes import dtype, get_default_dtype, result_type
 from microtorch.ops._broadcast import broadcast_error, unbroadcast
@@ -289,8 +290,11 @@ def as_operand(value: Operand, like: dtype, device: Any = None) -> Any:
         if value._dtype is like:
             return value
         if value.requires_grad:
-            return value.to(like)
-        return wrap(value._data.astype(like.numpy), value._device)
+            cast = value.to(like)
+        else:
+            cast = wrap(value._data.astype(like.numpy), value._device)
+        cast_copy(cast._data, value._data)  # (its in-place changes are the copy's: see versions)
+        return cast
     return _constant(value, like, device)
 
 

@@ -396,7 +396,43 @@ def _zero_d_input_changed(name: str) -> Case:
 
 ZERO_D_OPS = ("exp", "tanh", "sigmoid", "relu", "square", "sqrt", "rdiv", "abs")
 
+
+def zero_d_float64_factor_changed(L: ModuleType) -> Any:
+    # 0-d float64 with float32: the product is float32; the op saves the 0-d factor itself
+    c = L.tensor(2.0, dtype=L.float64)
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = x * c
+    with L.no_grad():
+        c.add_(1)
+    y.sum().backward()
+    return x.grad
+
+
+def zero_d_float64_loss_changed(L: ModuleType) -> Any:
+    w = L.tensor([2.25, -1.0], dtype=L.float64, requires_grad=True)
+    x = L.tensor([1.75, 3.0], requires_grad=True)
+    loss = L.nn.functional.mse_loss(w, w * 0.5)  # 0-d, float64
+    y = loss / x  # float32
+    with L.no_grad():
+        loss.zero_()
+    (-1.5 / y).sum().backward()
+    return x.grad, node(y)
+
+
+def float32_operand_of_a_float64_product_changed(L: ModuleType) -> Any:
+    a = L.tensor([1.0, 2.0], dtype=L.float64, requires_grad=True)
+    b = L.tensor([3.0, 4.0])  # float32: cast for the product, saved for a's gradient
+    y = a * b
+    with L.no_grad():
+        b.mul_(2)
+    y.sum().backward()
+    return a.grad
+
+
 SAVED = cases(
+    zero_d_float64_factor_changed,
+    zero_d_float64_loss_changed,
+    float32_operand_of_a_float64_product_changed,
     *[_zero_d_output_changed(name, no_grad) for name in ZERO_D_OPS for no_grad in (False, True)],
     *[_zero_d_input_changed(name) for name in ZERO_D_OPS],
     *[make(name) for name in OPS for make in (_changed_input, _changed_output)],
