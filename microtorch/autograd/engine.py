@@ -43,10 +43,12 @@ def run_backward(
     buffers: dict[Node, list[Any]] = {}  # node -> one gradient per output, summed over uses
     for node, output_nr, grad in roots:
         add_into(buffers, node, output_nr, grad)
-    ready = [(-node.sequence_nr, node) for node in buffers if pending[node] == 0]
-    heapq.heapify(ready)  # among ready nodes, the one created last runs first (PyTorch's order)
+    ready: list[Node] = []  # a heap: the node created last comes out first (see Node.__lt__)
+    for node in buffers:
+        if pending[node] == 0:
+            heapq.heappush(ready, node)
     while ready:
-        _, node = heapq.heappop(ready)
+        node = heapq.heappop(ready)
         grad_outputs = node.pre_hooks(buffers.pop(node))  # tensor hooks, retain_grad()
         if needed is not None and node not in needed:  # one of stop_at: its gradient is the result
             yield node, grad_outputs, None
@@ -61,7 +63,7 @@ def run_backward(
             add_into(buffers, child, output_nr, grad)
             pending[child] -= 1
             if pending[child] == 0:
-                heapq.heappush(ready, (-child.sequence_nr, child))
+                heapq.heappush(ready, child)
 
 
 def add_into(buffers: dict[Node, list[Any]], node: Node, output_nr: int, grad: Any) -> None:

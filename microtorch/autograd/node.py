@@ -74,6 +74,12 @@ class Node:
     _tensor_hooks: Mapping[int, list[Callable[..., Any]]] = _NONE  # output.register_hook
     _retain_grad: Mapping[int, weakref.ref[Any]] = _NONE  # output.retain_grad()
 
+    def __lt__(self, other: Node) -> bool:
+        """The engine's order among nodes ready to run, PyTorch's: the one created later first
+        (``ready`` is a heap, smallest first). Equal ones (``AccumulateGrad``) come out as
+        PyTorch's heap gives them."""
+        return self.sequence_nr > other.sequence_nr
+
     def name(self) -> str:
         """PyTorch's name for this node, e.g. ``'MulBackward0'``."""
         return type(self).__name__
@@ -138,8 +144,9 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable: Any) -> None:
         self.variable = variable
-        # PyTorch gives AccumulateGrad the highest priority: leaves are filled as soon as ready.
-        self.sequence_nr = (1 << 62) + next_sequence_nr()
+        # PyTorch gives every AccumulateGrad the highest priority, the same for all: leaves
+        # are filled as soon as they are ready.
+        self.sequence_nr = 1 << 62
 
     def name(self) -> str:
         """``'torch::autograd::AccumulateGrad'``, the C++ name PyTorch reports."""

@@ -83,9 +83,7 @@ def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int)
         made_by, output_nr = saved.tensor.grad_fn, saved.tensor._output_nr
     original = versions.original_of(data)
     if original is not None:  # a copy cast to the op's dtype: name the tensor it stands for
-        data = original
-        if made_by is not None and made_by.name() == "ToCopyBackward0":
-            made_by, output_nr = made_by._next_nodes[0], made_by._next_nrs[0]
+        data, made_by, output_nr = original._data, original.grad_fn, original._output_nr
     kind = f"microtorch.{from_numpy_dtype(data.dtype)._legacy}"
     kind = "CPUBoolType" if data.dtype == np.bool_ else kind  # (PyTorch's names, bool's too)
     desc = f"[{kind} [{', '.join(map(str, data.shape))}]]"

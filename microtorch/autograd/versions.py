@@ -32,8 +32,8 @@ def _owner(a: np.ndarray) -> np.ndarray:
     return a
 
 
-# id(a copy made to cast an operand to the op's dtype) -> the array it stands for
-stands_for: dict[int, np.ndarray] = {}
+# id(a copy made to cast an operand to the op's dtype) -> the tensor it stands for
+stands_for: dict[int, Any] = {}
 
 
 def version_of(a: np.ndarray) -> int:
@@ -42,18 +42,18 @@ def version_of(a: np.ndarray) -> int:
         return 0
     owner = _owner(a)
     original = stands_for.get(id(owner)) if stands_for else None
-    return counters.get(id(_owner(original if original is not None else owner)), 0)
+    return counters.get(id(_owner(original._data if original is not None else owner)), 0)
 
 
-def original_of(a: np.ndarray) -> np.ndarray | None:
-    """The array that ``a`` (a copy cast to an op's dtype) stands for, if it is one."""
+def original_of(a: np.ndarray) -> Any:
+    """The tensor that ``a`` (a copy cast to an op's dtype) stands for, if it is one."""
     return stands_for.get(id(_owner(a)))
 
 
-def cast_copy(copy: np.ndarray, original: np.ndarray) -> None:
-    """Count the in-place changes of ``original`` as those of ``copy``, its values cast to an
-    op's dtype (PyTorch casts inside the op, and checks the original): a backward that saved
-    the copy refuses to run once the original was changed, as PyTorch's does."""
+def cast_copy(copy: np.ndarray, original: Any) -> None:
+    """Count the in-place changes of tensor ``original`` as those of ``copy``, its values cast
+    to an op's dtype (PyTorch casts inside the op, and checks the original): a backward that
+    saved the copy refuses to run once the original was changed, as PyTorch's does."""
     key = id(copy)
     stands_for[key] = original
     weakref.finalize(copy, stands_for.pop, key, None)

@@ -293,7 +293,7 @@ def as_operand(value: Operand, like: dtype, device: Any = None) -> Any:
             cast = value.to(like)
         else:
             cast = wrap(value._data.astype(like.numpy), value._device)
-        cast_copy(cast._data, value._data)  # (its in-place changes are the copy's: see versions)
+        cast_copy(cast._data, value)  # (its in-place changes are the copy's: see versions)
         return cast
     return _constant(value, like, device)
 

@@ -215,7 +215,9 @@ class Clamp(NumpyFunction):
     def forward(ctx, a, lo, hi):
         ctx.save_for_backward(a)
         ctx.bounds = (lo, hi)
-        return np.clip(a, lo, hi)
+        # (np.where, not np.clip: an a equal to a bound stays as it is, -0.0 too, as PyTorch's)
+        out = a if lo is None else np.where(a < lo, np.asarray(lo, a.dtype), a)
+        return out if hi is None else np.where(out > hi, np.asarray(hi, a.dtype), out)
 
     @staticmethod
     def backward(ctx, grad_output):
