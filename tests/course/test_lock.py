@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata as metadata
 import re
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,13 @@ def test_every_line_is_an_exact_pin_and_names_are_unique_for_this_python():
 )
 def test_this_environment_is_exactly_the_lock():
     locked = pins()
-    installed = {canonicalize_name(d.metadata["Name"]): d.version for d in metadata.distributions()}
+    # The venv's packages, from its own site-packages: a test that imported setuptools puts
+    # setuptools/_vendor on sys.path, whose vendored copies are not installed packages.
+    site = sysconfig.get_paths()["purelib"]
+    installed = {
+        canonicalize_name(d.metadata["Name"]): d.version
+        for d in metadata.distributions(path=[site])
+    }
     wrong = {
         name: (version, locked.get(name, "not in the lock"))
         for name, version in installed.items()
