@@ -71,6 +71,8 @@ def saved_in_place(node: Any, t: Any) -> None:
             value = saved.value if isinstance(saved.value, np.ndarray) else saved.value._data
             if value.shape == t._data.shape:  # (the same values, now in t)
                 saved.value, saved.version = t._data, version_of(t._data)
+                if t._base is not None:  # a view: its error names the view's grad_fn then
+                    saved.tensor, saved.output_nr = t, None  # (AsStrided), as PyTorch's
 
 
 def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int) -> str:

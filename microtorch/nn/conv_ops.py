@@ -182,6 +182,7 @@ class Convolution(OptionalInputs):
         y = np.matmul(cols, wm.transpose(0, 2, 1))  # (G, N*P, Co/G)
         y = y.reshape(groups, x.shape[0], *out, co // groups)
         y = y.transpose(1, 0, 2 + nd, *range(2, 2 + nd)).reshape(x.shape[0], co, *out)
+        y = np.ascontiguousarray(y)  # (N, Co, *out), laid out as PyTorch lays it out
         if b is not None:
             y += b.reshape(co, *(1,) * nd)
         return y
@@ -289,7 +290,7 @@ class MaxPool2DWithIndices(NumpyFunction):
 
     @staticmethod
     def forward(ctx, x, index):
-        ctx.save_for_backward(index)
+        ctx.save_for_backward(x, index)  # (x only checked, as PyTorch saves and checks it)
         ctx.shape = x.shape
         planes = _flat_planes(x)
         b, h, w = planes.shape
@@ -299,7 +300,7 @@ class MaxPool2DWithIndices(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        (index,) = ctx.saved_tensors
+        _, index = ctx.saved_tensors
         b = math.prod(ctx.shape[:-2])
         hw = ctx.shape[-2] * ctx.shape[-1]
         per_plane = index.shape[-2] * index.shape[-1]
@@ -347,6 +348,7 @@ class AvgPool2D(NumpyFunction):
             dh = _avg_divisor(h, kernel[0], stride[0], padding[0], out[0], count_include_pad)
             dw = _avg_divisor(w, kernel[1], stride[1], padding[1], out[1], count_include_pad)
             divisor = dh[:, None] * dw
+        ctx.save_for_backward(x)  # (only checked, as PyTorch saves and checks it)
         ctx.shape, ctx.kernel, ctx.stride, ctx.padding = x.shape, kernel, stride, padding
         ctx.padded, ctx.divisor = xp.shape[1:], divisor
         if x.dtype.kind != "f":  # integer pooling divides as C++ does (towards zero)
@@ -356,6 +358,7 @@ class AvgPool2D(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
+        ctx.saved_tensors  # noqa: B018 - raises if x changed since, or backward freed it
         g = _flat_planes(grad_output) / ctx.divisor.astype(grad_output.dtype)
         kh, kw = ctx.kernel
         spread = np.broadcast_to(g[:, None, None], (g.shape[0], kh, kw, *g.shape[1:]))
@@ -387,8 +390,10 @@ class AdaptiveAvgPool2D(NumpyFunction):
         a_h = _adaptive_matrix(x.shape[-2], out[0], x.dtype)
         a_w = _adaptive_matrix(x.shape[-1], out[1], x.dtype)
         ctx.a_h, ctx.a_w = a_h, a_w
+        ctx.save_for_backward(x)  # (only checked, as PyTorch saves and checks it)
         return np.matmul(np.matmul(a_h, x), a_w.T)
 
     @staticmethod
     def backward(ctx, grad_output):
+        ctx.saved_tensors  # noqa: B018 - raises if x changed since, or backward freed it
         return np.matmul(np.matmul(ctx.a_h.T, grad_output), ctx.a_w)

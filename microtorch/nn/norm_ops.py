@@ -55,18 +55,19 @@ class NativeBatchNorm(OptionalInputs):
             centered = x - mean.reshape(shape)
         invstd = (1 / np.sqrt(var + np.asarray(eps, var.dtype))).astype(x.dtype)
         x_hat = centered * invstd.reshape(shape)
-        ctx.save_for_backward(x_hat, invstd, w)
+        ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
         ctx.training = training
         y = x_hat if w is None else x_hat * w.reshape(shape)
         return y + b.reshape(shape) if b is not None else y.copy() if y is x_hat else y
 
     @staticmethod
     def backward(ctx, grad_output):
-        x_hat, invstd, w = ctx.saved_tensors
+        x, mean, invstd, w = ctx.saved_tensors
         need_x, need_w, need_b = ctx.needs_input_grad
         g = grad_output
         axes = (0, *range(2, g.ndim))
         shape = (1, g.shape[1]) + (1,) * (g.ndim - 2)
+        x_hat = (x - mean.reshape(shape)) * invstd.reshape(shape)
         scale = invstd if w is None else invstd * w
         gx = gw = gb = None
         sum_g = g.sum(axis=axes)
@@ -107,14 +108,15 @@ class NativeLayerNorm(OptionalInputs):
         var = np.square(centered).mean(axis=axes, keepdims=True)
         invstd = (1 / np.sqrt(var + np.asarray(eps, var.dtype))).astype(x.dtype)
         x_hat = centered * invstd
-        ctx.save_for_backward(x_hat, invstd, w)
+        ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
         ctx.dims = dims
         y = x_hat if w is None else x_hat * w
         return y + b if b is not None else y.copy() if y is x_hat else y
 
     @staticmethod
     def backward(ctx, grad_output):
-        x_hat, invstd, w = ctx.saved_tensors
+        x, mean, invstd, w = ctx.saved_tensors
+        x_hat = (x - mean) * invstd
         need_x, need_w, need_b = ctx.needs_input_grad
         g = grad_output
         axes = tuple(range(g.ndim - ctx.dims, g.ndim))

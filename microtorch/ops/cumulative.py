@@ -116,8 +116,9 @@ class Cumprod(NumpyFunction):
         a, g, z = (np.moveaxis(v, ctx.axis, -1) for v in (a, grad_output, out))
         with np.errstate(divide="ignore", invalid="ignore"):  # rows with a zero: below
             grad = np.flip(np.cumsum(np.flip(g * z, -1), -1), -1) / a
-        for row in zip(*np.nonzero((a == 0).any(-1))):
-            grad[row] = _cumprod_row_grad(a[row], g[row])
+        for row in np.ndindex(a.shape[:-1]):  # (one row for a 1-d a: the index ())
+            if (a[row] == 0).any():
+                grad[row] = _cumprod_row_grad(a[row], g[row])
         return np.moveaxis(grad, -1, ctx.axis)
 
 

@@ -33,7 +33,8 @@ class Remainder(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        need_b = ctx.needs_input_grad[1]  # only b's gradient reads anything
+        ctx.save_for_backward(a if need_b else None, b if need_b else None)
         ctx.shapes = (a.shape, b.shape)
         return _remainder(a, b)
 
@@ -80,7 +81,8 @@ class Fmod(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a if ctx.needs_input_grad[1] else None, b)
+        need_b = ctx.needs_input_grad[1]  # only b's gradient reads anything
+        ctx.save_for_backward(a if need_b else None, b if need_b else None)
         ctx.shapes = (a.shape, b.shape)
         return np.fmod(a, b)
 
@@ -118,6 +120,8 @@ class DivRounded(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, b, mode):
+        need_a, need_b = ctx.needs_input_grad[:2]  # (PyTorch reads b for a, a for b)
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)
         ctx.shapes = (a.shape, b.shape)
         if mode == "floor":
             return np.floor_divide(a, b)
@@ -125,6 +129,7 @@ class DivRounded(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
+        ctx.saved_tensors  # noqa: B018 - checked and freed as PyTorch's (the gradient is 0)
         sa, sb = ctx.shapes
         need_a, need_b = ctx.needs_input_grad
         zeros = np.zeros_like(grad_output)

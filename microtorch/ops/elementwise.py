@@ -353,8 +353,12 @@ def _cast(fn: type[Function], a: Operand, b: Operand, out: dtype | None) -> tupl
         a = wrap(np.array(a, dtype=result_type(a, b).numpy), b._device)
     _check_operand(fn, b, "other", 2)
     target = out or result_type(a, b)
-    if isinstance(b, _node.Tensor) and np.result_type(a._data, b._data) == target.numpy:
+    floats = (
+        isinstance(b, _node.Tensor) and a._dtype.is_floating_point and b._dtype.is_floating_point
+    )
+    if floats and np.result_type(a._data, b._data) == target.numpy:
         return a, b  # numpy computes in PyTorch's dtype: the op sees (and saves) the inputs
+    # (an integer or bool operand is cast: the op's edges are its floating-point inputs)
     return as_operand(a, target), as_operand(b, target, a._device)
 
 
