@@ -94,12 +94,18 @@ def count_dependencies(roots: Iterable[Node]) -> dict[Node, int]:
 
 def nodes_leading_to(targets: set[Node], graph: dict[Node, int]) -> set[Node]:
     """The nodes of ``graph`` with a path to one of ``targets`` (of at least one edge)."""
+    users: dict[Node, list[Node]] = {}  # node -> the nodes with an edge to it
+    for node in graph:
+        for child in node._next_nodes:
+            if child is not None:
+                users.setdefault(child, []).append(node)
     needed: set[Node] = set()
-    # A node's inputs are created before it, so in creation order each node comes after
-    # every node it leads to (leaves have no inputs: their order does not matter).
-    for node in sorted(graph, key=lambda n: n.sequence_nr):
-        if any(child in targets or child in needed for child in node._next_nodes):
-            needed.add(node)
+    stack = list(targets)  # walk the edges backwards, from the targets up
+    while stack:
+        for user in users.get(stack.pop(), ()):
+            if user not in needed:
+                needed.add(user)
+                stack.append(user)
     return needed
 
 

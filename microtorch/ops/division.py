@@ -34,13 +34,13 @@ class Remainder(NumpyFunction):
     @staticmethod
     def forward(ctx, a, b):
         need_b = ctx.needs_input_grad[1]  # only b's gradient reads anything
-        ctx.save_for_backward(a if need_b else None, b if need_b else None)
+        ctx.save_for_backward(b if need_b else None, a if need_b else None)  # (b first, as PyTorch)
         ctx.shapes = (a.shape, b.shape)
         return _remainder(a, b)
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         sa, sb = ctx.shapes
         need_a, need_b = ctx.needs_input_grad
         gb = -grad_output * np.floor_divide(a, b) if need_b else None
@@ -82,13 +82,13 @@ class Fmod(NumpyFunction):
     @staticmethod
     def forward(ctx, a, b):
         need_b = ctx.needs_input_grad[1]  # only b's gradient reads anything
-        ctx.save_for_backward(a if need_b else None, b if need_b else None)
+        ctx.save_for_backward(b if need_b else None, a if need_b else None)  # (b first, as PyTorch)
         ctx.shapes = (a.shape, b.shape)
         return np.fmod(a, b)
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         sa, sb = ctx.shapes
         need_a, need_b = ctx.needs_input_grad
         gb = -grad_output * np.trunc(a / b) if need_b else None
@@ -183,6 +183,24 @@ class RRemainder(FloorDivide):
     @staticmethod
     def forward(ctx, a, c):
         return _remainder(c, a)
+
+
+def _raises_when_reached(fn: type[FloorDivide]) -> None:
+    # PyTorch's NotImplemented node raises whenever backward reaches it, also with no gradient
+    # (a BackwardNode returns at once then), and as soon as it is ready: its priority is the
+    # highest, AccumulateGrad's (its sequence_nr, whatever apply gives it).
+    def run(self: Any, grad_outputs: list[Any]) -> Any:
+        return fn.backward(self, *grad_outputs)
+
+    highest = property(lambda self: 1 << 62, lambda self, value: None)
+    node = fn._backward_cls
+    attrs = {"__slots__": (), "run": run, "sequence_nr": highest}
+    fn._backward_cls = type(node.__name__, (node,), attrs)
+    fn._backward_cls.__module__, fn._backward_cls.__qualname__ = node.__module__, node.__qualname__
+
+
+for _fn in (FloorDivide, RFloorDivide, RRemainder):
+    _raises_when_reached(_fn)
 
 
 _KERNELS = {

@@ -747,9 +747,6 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
 PENDING_ISSUE_12: dict[str, str] = {}
 # Mismatches outside issue 12, equally to be fixed (listed in notes/difftest-report.md).
 PENDING_OTHER: dict[str, str] = {
-    "operators": "about 1 program in 100 (seed 5, 600 programs, boosted): a floor_divide node "
-    "(NotImplemented) reached by no gradient (after a ceil) does not raise PyTorch's 'derivative "
-    "for aten::floor_divide is not implemented'; which check speaks first differs once",
     "view_layout": "elementwise results of non-contiguous inputs are contiguous (torch: not)",
 }
 # Families that almost always pass but can meet a known mismatch (about 1 program in 2000):
