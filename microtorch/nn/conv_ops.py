@@ -286,12 +286,9 @@ class MaxPool2DWithIndices(NumpyFunction):
 
     node_name = "MaxPool2DWithIndicesBackward0"
 
-    ctx_fields = ("shape",)
-
     @staticmethod
     def forward(ctx, x, index):
-        ctx.save_for_backward(x, index)  # (x only checked, as PyTorch saves and checks it)
-        ctx.shape = x.shape
+        ctx.save_for_backward(x, index)  # (x for its shape; checked, as PyTorch checks it)
         planes = _flat_planes(x)
         b, h, w = planes.shape
         picks = index.reshape(b, index.shape[-2] * index.shape[-1])
@@ -300,13 +297,13 @@ class MaxPool2DWithIndices(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        _, index = ctx.saved_tensors
-        b = math.prod(ctx.shape[:-2])
-        hw = ctx.shape[-2] * ctx.shape[-1]
+        x, index = ctx.saved_tensors
+        b = math.prod(x.shape[:-2])
+        hw = x.shape[-2] * x.shape[-1]
         per_plane = index.shape[-2] * index.shape[-1]
         flat = (index.reshape(b, per_plane) + np.arange(b)[:, None] * hw).ravel()
         grad = np.bincount(flat, weights=grad_output.ravel(), minlength=b * hw)
-        return grad.astype(grad_output.dtype).reshape(ctx.shape)
+        return grad.astype(grad_output.dtype).reshape(x.shape)
 
 
 def _avg_divisor(
@@ -332,7 +329,7 @@ class AvgPool2D(NumpyFunction):
 
     node_name = "AvgPool2DBackward0"
 
-    ctx_fields = ("shape", "kernel", "stride", "padding", "padded", "divisor")
+    ctx_fields = ("kernel", "stride", "padding", "padded", "divisor")
 
     @staticmethod
     def forward(ctx, x, kernel, stride, padding, out, count_include_pad, divisor_override):
@@ -348,8 +345,8 @@ class AvgPool2D(NumpyFunction):
             dh = _avg_divisor(h, kernel[0], stride[0], padding[0], out[0], count_include_pad)
             dw = _avg_divisor(w, kernel[1], stride[1], padding[1], out[1], count_include_pad)
             divisor = dh[:, None] * dw
-        ctx.save_for_backward(x)  # (only checked, as PyTorch saves and checks it)
-        ctx.shape, ctx.kernel, ctx.stride, ctx.padding = x.shape, kernel, stride, padding
+        ctx.save_for_backward(x)  # (for its shape; checked, as PyTorch checks it)
+        ctx.kernel, ctx.stride, ctx.padding = kernel, stride, padding
         ctx.padded, ctx.divisor = xp.shape[1:], divisor
         if x.dtype.kind != "f":  # integer pooling divides as C++ does (towards zero)
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -358,12 +355,12 @@ class AvgPool2D(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        ctx.saved_tensors  # noqa: B018 - raises if x changed since, or backward freed it
+        (x,) = ctx.saved_tensors
         g = _flat_planes(grad_output) / ctx.divisor.astype(grad_output.dtype)
         kh, kw = ctx.kernel
         spread = np.broadcast_to(g[:, None, None], (g.shape[0], kh, kw, *g.shape[1:]))
         grad = _scatter_windows(spread, ctx.padded, ctx.stride, (1, 1))
-        return np.ascontiguousarray(_crop(grad, ctx.padding, ctx.shape[-2:])).reshape(ctx.shape)
+        return np.ascontiguousarray(_crop(grad, ctx.padding, x.shape[-2:])).reshape(x.shape)
 
 
 def _adaptive_matrix(size: int, out: int, dtype: Any) -> np.ndarray:
