@@ -25,8 +25,7 @@ from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
 from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _sequence
 from microtorch.autograd.quiet import hush, unhush
-from microtorch.autograd.saved import FREED_MESSAGE, INFERENCE_SAVED_MESSAGE, SavedTensor
-from microtorch.autograd.versions import version_of
+from microtorch.autograd.saved import FREED_MESSAGE, SavedTensor
 
 __all__ = [
     "Node", "AccumulateGrad", "BackwardNode", "Function", "NumpyFunction", "FunctionCtx",
@@ -108,31 +107,14 @@ class BackwardNode(Node):
 
         return [SimpleNamespace(shape=shape, dtype=dt) for shape, dt in self._out_meta]
 
-    def _keep_saved(self, inputs: list[Any], outputs: tuple[Any, ...], results: tuple[Any, ...]):
+    def _keep_saved(self, inputs: list[Any], out: Any, results: tuple[Any, ...]) -> None:
         # What forward passed to save_for_backward, now that the outputs exist: each value
         # with its memory's version, and which output or input tensor it is (for messages).
+        outputs = out if type(out) is tuple else (out,)
         kept: list[SavedTensor | None] = []
-        for value in self._saved or ():
-            kept.append(None if value is None else _saved(value, inputs, outputs, results))
+        for value in self._saved:
+            kept.append(None if value is None else SavedTensor(value, inputs, outputs, results))
         self._saved = tuple(kept)
-
-
-def _saved(value: Any, inputs: list[Any], outputs: tuple[Any, ...], results: Any) -> SavedTensor:
-    is_tensor = isinstance(value, _node.Tensor)  # (your own Function saves tensors)
-    data = value._data if is_tensor else value
-    for nr, out in enumerate(outputs):
-        if out is data:  # an output: keep the result's own array (numpy may give a scalar)
-            data = results[nr]._data  # as a tensor without grad_fn: it would hold itself
-            return SavedTensor(
-                _node.plain_tensor(data) if is_tensor else data, version_of(data), None, nr
-            )
-    for t in inputs:
-        if t._data is data:
-            if t._inference:
-                raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-            return SavedTensor(value, version_of(data), t, None)
-    data = np.asarray(data)  # a value of forward's own (or a numpy scalar)
-    return SavedTensor(value if is_tensor else data, version_of(data), None, None)
 
 
 class FunctionCtx:
@@ -140,8 +122,8 @@ class FunctionCtx:
 
     __slots__ = ("__dict__", "needs_input_grad")
 
-    def __init__(self, args: tuple[Any, ...]) -> None:
-        self.needs_input_grad = (False,) * len(args)  # (as PyTorch's ctx outside a graph)
+    def __init__(self, n_args: int) -> None:
+        self.needs_input_grad = (False,) * n_args  # (as PyTorch's ctx outside a graph)
 
     def save_for_backward(self, *values: Any) -> None:
         pass  # no backward will run
@@ -207,14 +189,16 @@ class Function:
     @classmethod
     def apply(cls, *args: Any) -> Any:
         """Run ``forward``; if an input requires grad (and grad mode is on), record a node."""
+        Tensor, recording = _node.Tensor, _state.grad_enabled
         inputs, values = [], []  # the tensor arguments; every argument's value
         device, record = None, False
         for a in args:
-            if isinstance(a, _node.Tensor):
-                device = a._device if device is None else device
+            if isinstance(a, Tensor):
                 if a._device is not device:
-                    _device_error(cls, args)
-                if a._base is not None and _state.grad_enabled:
+                    if device is not None:
+                        _device_error(cls, args)
+                    device = a._device
+                if a._base is not None and recording:
                     a._refresh_view()  # (PyTorch's error, for a view it no longer lets you use)
                     record = record or a._base._rg  # (it requires grad when its base does)
                 record = record or a._rg
@@ -222,17 +206,14 @@ class Function:
                 values.append(a._data)
             else:
                 values.append(a)
-        if not (record and _state.grad_enabled):  # nothing to record
-            out = cls.call_forward(FunctionCtx(args), args, values)
+        if not (record and recording):  # nothing to record
+            out = cls.call_forward(cls.unrecorded_ctx(len(args)), args, values)
             if type(out) is not tuple:
                 return _node.plain_tensor(out, device, _state.inference)
             return tuple([_node.plain_tensor(o, device, _state.inference) for o in out])
         node = cls._backward_cls()
         node.sequence_nr, node._saved = next(_sequence), ()
-        cls.connect(node, args, inputs)
-        n = len(inputs)  # (two inputs of one dtype, the usual case, need no look)
-        if n > 2 or n == 2 and inputs[0]._dtype is not inputs[1]._dtype:
-            cls._note_dtypes(node, inputs)
+        cls.connect(node, args, inputs)  # the edges (and, for built-ins, the dtypes to give)
         if _scope_stack:
             node._scope = _scope_stack[-1]
         out = cls.call_forward(node, args, values)
@@ -242,15 +223,21 @@ class Function:
             node._out_shape = tuple([r._data.shape for r in results])
             node._out_dtype = tuple([r._dtype for r in results])
         else:
-            results = (_node.op_result(out, node, 0, device),)
-            node._out_shape, node._out_dtype = results[0]._data.shape, results[0]._dtype
+            result = _node.op_result(out, node, 0, device)
+            node._out_shape, node._out_dtype = result._data.shape, result._dtype
+            results = (result,)
         if node._saved:
-            node._keep_saved(inputs, out if type(out) is tuple else (out,), results)
+            node._keep_saved(inputs, out, results)
         if _switches.anomaly:
             import traceback
 
             node._trace = traceback.extract_stack()[:-1]  # the caller of apply, outwards
-        return results if type(out) is tuple else results[0]
+        return results if type(out) is tuple else result
+
+    @classmethod
+    def unrecorded_ctx(cls, n_args: int) -> Any:
+        """The ``ctx`` your ``forward`` gets when nothing is recorded: a fresh one each call."""
+        return FunctionCtx(n_args)
 
     @classmethod
     def connect(cls, node: BackwardNode, args: tuple[Any, ...], inputs: list[Any]) -> None:
@@ -263,10 +250,6 @@ class Function:
         node.needs_input_grad = tuple(
             [isinstance(a, _node.Tensor) and a.requires_grad for a in args]
         )
-
-    @classmethod
-    def _note_dtypes(cls, node: BackwardNode, inputs: list[Any]) -> None:
-        """(Your own Function's backward returns gradients in the dtypes it chooses.)"""
 
     @classmethod
     def call_forward(cls, ctx: Any, args: tuple[Any, ...], values: list[Any]) -> Any:
@@ -333,6 +316,15 @@ class NumpyFunction(Function):
                 needs.append(t._rg)
         node._next_nodes, node._next_nrs = tuple(nodes), _shared[tuple(nrs)]
         node.needs_input_grad = _shared[tuple(needs)]
+        n = len(inputs)  # (two inputs of one dtype, the usual case, need no look)
+        if n > 2 or n == 2 and inputs[0]._dtype is not inputs[1]._dtype:
+            _note_dtypes(node, inputs)  # (float32 * float64: each gradient in its input's dtype)
+
+    @classmethod
+    def unrecorded_ctx(cls, n_args: int) -> Any:
+        """Built-in ops share one ``ctx`` per number of arguments when nothing is recorded:
+        what their forwards set on it is never read."""
+        return _UNRECORDED[n_args]
 
     # Every built-in op runs through here: the one place numpy's warnings are silenced for
     # all forwards (log(0) is -inf without a word, as in PyTorch: see autograd/quiet.py).
@@ -344,14 +336,6 @@ class NumpyFunction(Function):
             return cls.forward(ctx, *values)
         finally:
             unhush(token)
-
-    @classmethod
-    def _note_dtypes(cls, node: BackwardNode, inputs: list[Any]) -> None:
-        """Inputs of several float dtypes (float32 * float64 is computed in float64): note
-        each one's, so that its gradient is given in it, as PyTorch's engine does."""
-        dtypes = [t._data.dtype for t in inputs if t._dtype.is_floating_point]  # (the edges)
-        if dtypes and dtypes.count(dtypes[0]) != len(dtypes):
-            node._grad_dtypes = tuple(dtypes)
 
     @classmethod
     def call_backward(cls, ctx: Any, grad_outputs: list[np.ndarray]) -> tuple[Any, ...]:
@@ -378,6 +362,23 @@ class _Patterns(dict[tuple[Any, ...], tuple[Any, ...]]):
 
 
 _shared = _Patterns()
+
+
+class _Unrecorded(dict[int, FunctionCtx]):
+    def __missing__(self, n_args: int) -> FunctionCtx:
+        ctx = self[n_args] = FunctionCtx(n_args)
+        return ctx
+
+
+_UNRECORDED = _Unrecorded()
+
+
+def _note_dtypes(node: BackwardNode, inputs: list[Any]) -> None:
+    # Inputs of several float dtypes (float32 * float64 is computed in float64): note each
+    # one's, so that its gradient is given in it, as PyTorch's engine does.
+    dtypes = [t._data.dtype for t in inputs if t._dtype.is_floating_point]  # (the edges)
+    if dtypes and dtypes.count(dtypes[0]) != len(dtypes):
+        node._grad_dtypes = tuple(dtypes)
 
 
 def _device_error(cls: type[Function], args: tuple[Any, ...]) -> None:

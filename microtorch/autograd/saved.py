@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd import node as _node
 from microtorch.autograd import versions
 from microtorch.autograd.node import op_name
 from microtorch.autograd.versions import version_of
@@ -41,38 +42,68 @@ INFERENCE_SAVED_MESSAGE = (
 
 
 class SavedTensor:
-    """One value saved for backward, with the version of its memory when it was saved."""
+    """One value saved for backward, with the version of its memory when it was saved.
 
-    __slots__ = ("value", "version", "tensor", "output_nr", "had_grad_fn")
+    ``SavedTensor(value, inputs, outputs, results)`` also notes which tensor the value is: an
+    input of the op (kept, for the error message), or output ``output_nr`` (only its values
+    are kept: the result tensor holds its node, which would then hold the result).
+    """
 
-    def __init__(self, value: Any, version: int, tensor: Any, output_nr: int | None) -> None:
+    __slots__ = ("value", "data", "version", "tensor", "output_nr", "had_grad_fn")
+    tensor: Any  # the input tensor it is, if it is one (for the error message)
+    output_nr: int | None  # which output of the node it is, if it is one
+    had_grad_fn: bool  # did that input have a grad_fn (detach_() may take it away)?
+
+    def __init__(self, value: Any, inputs: list[Any], outputs: tuple[Any, ...], results: Any):
+        is_tensor = type(value) is not np.ndarray and isinstance(value, _node.Tensor)
+        data = value._data if is_tensor else value  # (your own Function saves tensors)
+        self.tensor, self.output_nr, self.had_grad_fn = _which(data, inputs, outputs)
+        if self.output_nr is not None:  # an output: the result's own array (numpy may give
+            data = results[self.output_nr]._data  # a scalar), as a tensor without grad_fn:
+            value = _node.plain_tensor(data) if is_tensor else data  # it would hold itself
+        elif self.tensor is None:  # a value of forward's own (or a numpy scalar)
+            data = np.asarray(data)
+            value = value if is_tensor else data
         self.value = value  # what backward reads: a numpy array (a Tensor, in your own Function)
-        self.version = version  # the version of its memory (see versions.py) when saved
-        self.tensor = tensor  # the input tensor it is, if it is one (for the error message)
-        self.output_nr = output_nr  # which output of the node it is, if it is one
-        self.had_grad_fn = tensor is not None and tensor._grad_fn is not None
+        self.data = data  # its memory, whose version is checked
+        self.version = version_of(data)  # (see versions.py)
 
     def unpack(self, node: Any) -> Any:
         """The saved value, checked: it must not have changed since it was saved."""
         if self.had_grad_fn and self.tensor._grad_fn is None:
             raise RuntimeError(DETACHED_MESSAGE)  # detach_() cut it out of the graph since
-        data = self.value if isinstance(self.value, np.ndarray) else self.value._data
-        now = version_of(data)
+        now = version_of(self.data)
         if now != self.version:
-            raise RuntimeError(_modified_message(self, node, data, now))
+            raise RuntimeError(_modified_message(self, node, self.data, now))
         return self.value
+
+
+def _which(data: Any, inputs: list[Any], outputs: tuple[Any, ...]) -> tuple[Any, Any, bool]:
+    # (the input tensor, the output number, whether the input had a grad_fn) that data is
+    if outputs[0] is data:  # (the usual output: the only one)
+        return None, 0, False
+    for nr in range(1, len(outputs)):
+        if outputs[nr] is data:
+            return None, nr, False
+    for t in inputs:
+        if t._data is data:
+            if t._inference:
+                raise RuntimeError(INFERENCE_SAVED_MESSAGE)
+            return t, None, t._grad_fn is not None
+    return None, None, False
 
 
 def saved_in_place(node: Any, t: Any) -> None:
     """After an in-place op wrote its result into ``t``: the result it saved (relu_ saves it)
     is ``t``'s own memory from now on, as in PyTorch, so a later change of ``t`` is noticed."""
     for saved in getattr(node, "_saved", None) or ():
-        if saved is not None and saved.output_nr is not None:
-            value = saved.value if isinstance(saved.value, np.ndarray) else saved.value._data
-            if value.shape == t._data.shape:  # (the same values, now in t)
-                saved.value, saved.version = t._data, version_of(t._data)
-                if t._base is not None:  # a view: its error names the view's grad_fn then
-                    saved.tensor, saved.output_nr = t, None  # (AsStrided), as PyTorch's
+        # (an output of the same shape: its values are t's now)
+        if saved is not None and saved.output_nr is not None and saved.data.shape == t.shape:
+            was_tensor = saved.value is not saved.data
+            saved.value = _node.plain_tensor(t._data) if was_tensor else t._data
+            saved.data, saved.version = t._data, version_of(t._data)
+            if t._base is not None:  # a view: its error names the view's grad_fn then
+                saved.tensor, saved.output_nr = t, None  # (AsStrided), as PyTorch's
 
 
 def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int) -> str:

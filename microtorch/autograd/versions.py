@@ -38,11 +38,12 @@ stands_for: dict[int, Any] = {}
 
 def version_of(a: np.ndarray) -> int:
     """How many in-place changes the memory of array ``a`` has had."""
-    if not counters:
+    if not counters:  # nothing was changed in place yet
         return 0
     owner = _owner(a)
-    original = stands_for.get(id(owner)) if stands_for else None
-    return counters.get(id(_owner(original._data if original is not None else owner)), 0)
+    if stands_for and id(owner) in stands_for:  # a cast copy: the original's count
+        owner = _owner(stands_for[id(owner)]._data)
+    return counters.get(id(owner), 0)
 
 
 def original_of(a: np.ndarray) -> Any:

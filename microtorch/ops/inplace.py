@@ -271,7 +271,10 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
 
 def overlaps_itself(a: np.ndarray) -> bool:
     """Do several elements of ``a`` sit at one place in memory (an expanded tensor)?"""
-    return any(stride == 0 and size > 1 for size, stride in zip(a.shape, a.strides))
+    strides = a.strides
+    if 0 not in strides:  # (the usual case: every element has a place of its own)
+        return False
+    return any(stride == 0 and size > 1 for size, stride in zip(a.shape, strides))
 
 
 OVERLAP_MESSAGE = (
