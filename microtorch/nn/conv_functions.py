@@ -16,7 +16,7 @@ import numpy as np
 
 from microtorch.nn import conv_ops
 from microtorch.ops import reduction as red
-from microtorch.ops._checks import expect_tensor, type_name
+from microtorch.ops._checks import expect_tensor, type_name, views_first
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
@@ -236,6 +236,7 @@ def _convolution(
         )
     _check_bias_dtype(x, bias)
     if weight._dtype is not x._dtype:
+        views_first(x, weight)
         raise RuntimeError(
             f"expected scalar type {x._dtype._legacy[:-6]} but found "
             f"{weight._dtype._legacy[:-6]} (Fix: convert the input, e.g. x.float(), or the "

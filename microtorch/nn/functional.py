@@ -37,7 +37,7 @@ from microtorch.nn.norm_functions import batch_norm, layer_norm
 from microtorch.ops import elementwise as ew
 from microtorch.ops import linalg, unary
 from microtorch.ops import reduction as red
-from microtorch.ops._checks import expect_tensor
+from microtorch.ops._checks import expect_tensor, views_first
 from microtorch.ops.inplace import apply_inplace
 from microtorch.ops.shape import UnsafeView
 from microtorch.tensor import Tensor, plain_tensor
@@ -68,6 +68,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"dimension of the input, {k}, must equal in_features, {i})"
         )
     if input._dtype is not weight._dtype:
+        views_first(input, weight)
         raise RuntimeError(
             f"mat1 and mat2 must have the same dtype, but got {input._dtype._legacy[:-6]} and "
             f"{weight._dtype._legacy[:-6]} (Fix: convert the input, e.g. x.float(), or the "

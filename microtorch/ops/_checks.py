@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd import node as _node
+from microtorch.autograd.grad_mode import state as _grad_state
 
-__all__ = ["expect_tensor", "type_name"]
+__all__ = ["expect_tensor", "type_name", "views_first"]
 
 
 def type_name(value: Any) -> str:
@@ -43,3 +44,13 @@ def _hint(value: Any) -> str:
     if isinstance(value, (list, tuple, int, float, np.generic)):
         return " (Fix: make it a tensor first, e.g. torch.tensor([1.0, 2.0]))"
     return ""
+
+
+def views_first(*tensors: Any) -> None:
+    """Before a dtype error: PyTorch's error for a view it no longer lets you use (see
+    ``autograd/views.py``), which PyTorch's autograd layer raises before the op's kernel
+    checks dtypes. ``Function.apply`` looks at its inputs the same way."""
+    if _grad_state.grad_enabled:
+        for t in tensors:
+            if t._base is not None:
+                t._refresh_view()

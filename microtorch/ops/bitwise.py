@@ -14,7 +14,7 @@ import numpy as np
 from microtorch.autograd import node as _node
 from microtorch.dtypes import result_type
 from microtorch.ops._broadcast import broadcast_error
-from microtorch.ops._checks import expect_tensor
+from microtorch.ops._checks import expect_tensor, views_first
 from microtorch.ops.elementwise import eq, wrap
 
 __all__ = [
@@ -30,6 +30,7 @@ def _bitwise(ufunc: np.ufunc, a: Any, b: Any, name: str) -> Any:
     expect_tensor(a, name)
     target = result_type(a, b)
     if target.is_floating_point:
+        views_first(*[t for t in (a, b) if isinstance(t, _node.Tensor)])
         raise NotImplementedError(
             f"\"{name}_cpu\" not implemented for '{target._legacy[: -len('Tensor')]}' (Fix: "
             "bitwise ops need integer or bool tensors; for masks compare first, e.g. (x > 0))"

@@ -120,8 +120,8 @@ class DivRounded(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, b, mode):
-        need_a, need_b = ctx.needs_input_grad[:2]  # (PyTorch reads b for a, a for b)
-        ctx.save_for_backward(b if need_a else None, a if need_b else None)
+        need_a, need_b = ctx.needs_input_grad[:2]  # (PyTorch's formulas read b for a's
+        ctx.save_for_backward(b, a if need_b else None)  # gradient, a and b for b's)
         ctx.shapes = (a.shape, b.shape)
         if mode == "floor":
             return np.floor_divide(a, b)

@@ -18,7 +18,7 @@ from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.node import move_retain_grad
-from microtorch.autograd.quiet import quiet_numpy
+from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import saved_in_place
 from microtorch.autograd.versions import bump_version
 from microtorch.ops._broadcast import unbroadcast
@@ -154,7 +154,7 @@ def _check_overlap(t: Any, args: tuple[Any, ...]) -> None:
     # is not, its result depends on the order it writes the elements: microtorch refuses that.
     target = t._data
     for a in args:
-        if isinstance(a, _node.Tensor) and np.may_share_memory(a._data, target):
+        if isinstance(a, _node.Tensor) and _may_overlap(a._data, target):
             status = _overlap(a._data, target)
             if status == "partial":
                 raise RuntimeError(
@@ -164,6 +164,13 @@ def _check_overlap(t: Any, args: tuple[Any, ...]) -> None:
                 )
             if status == "too hard":
                 raise RuntimeError(OVERLAP_ORDER_MESSAGE)
+
+
+def _may_overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    # Two arrays that own their memory (neither is a view) are apart, unless they are one.
+    if a.base is None and b.base is None:
+        return a is b
+    return bool(np.may_share_memory(a, b))
 
 
 OVERLAP_ORDER_MESSAGE = (
@@ -239,18 +246,17 @@ def _check_allowed(t: Any, name: str, recording: bool, index: Any = None) -> Non
 _UFUNCS = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply, "div_": np.true_divide}
 
 
-@quiet_numpy  # inf - inf is nan, silently as in PyTorch
 def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     # The optimizer's fast path (``p -= lr * p.grad`` under no_grad): one numpy ufunc writing
     # straight into t's memory. Anything unusual returns False and takes the general path,
     # which gives PyTorch's errors.
     (other,) = args
-    if kwargs.keys() - {"alpha"}:  # e.g. div_(y, rounding_mode="floor"): not a plain ufunc
-        return False
+    if kwargs and kwargs.keys() - {"alpha"}:  # e.g. div_(y, rounding_mode="floor"): not a
+        return False  # plain ufunc
     if isinstance(other, _node.Tensor):
         if other._device is not t._device or other._data.ndim > t._data.ndim:
             return False
-        if other._data.dtype == np.bool_ and name == "sub_":
+        if name == "sub_" and other._data.dtype.kind == "b":
             return False  # (PyTorch's error for - with a mask)
         other = other._data
     elif not isinstance(other, (int, float)) or isinstance(other, bool):
@@ -261,10 +267,13 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     target = t._data
     if not target.flags.writeable or (name == "div_" and target.dtype.kind != "f"):
         return False
+    token = hush()  # inf - inf is nan, silently as in PyTorch
     try:
         _UFUNCS[name](target, other, out=target, casting="same_kind")
     except (TypeError, ValueError):  # e.g. float into int, or shapes that do not fit
         return False
+    finally:
+        unhush(token)
     bump_version(t)
     return True
 

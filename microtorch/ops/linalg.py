@@ -9,7 +9,7 @@ import numpy as np
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
-from microtorch.ops._checks import expect_tensor
+from microtorch.ops._checks import expect_tensor, views_first
 from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
 
@@ -134,6 +134,7 @@ def _c_name(dt: Any) -> str:
 
 def _check_dtypes(a: Any, b: Any) -> None:
     if a._dtype is not b._dtype:
+        views_first(a, b)
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_c_name(a._dtype)} != "
             f"{_c_name(b._dtype)} (Fix: convert one, e.g. b.to(a.dtype))"
@@ -182,6 +183,7 @@ def mv(a: Any, v: Any) -> Any:
             f"vec ({v._data.shape[0]})"
         )
     if a._dtype is not v._dtype:  # (PyTorch's mv is addmv into a result of v's dtype)
+        views_first(a, v)
         names = [t._dtype._legacy[:-6] for t in (v, a, v)]
         raise RuntimeError(
             f"addmv input tensors must have the same dtype, but got {names[0]}, {names[1]}, and "
@@ -206,6 +208,7 @@ def dot(a: Any, b: Any) -> Any:
             "product needs two vectors of the same length)"
         )
     if a._dtype is not b._dtype:
+        views_first(a, b)
         raise RuntimeError(
             "dot : expected both vectors to have same dtype, but found "
             f"{a._dtype._legacy[:-6]} and {b._dtype._legacy[:-6]} (Fix: convert one, e.g. "
@@ -229,6 +232,7 @@ def bmm(a: Any, b: Any) -> Any:
             f"[{n2}, {k2}]."
         )
     if a._dtype is not b._dtype:
+        views_first(a, b)
         raise RuntimeError(
             f"expected scalar type {a._dtype._legacy[:-6]} but found {b._dtype._legacy[:-6]} "
             "(Fix: convert one, e.g. b.to(a.dtype))"

@@ -196,9 +196,7 @@ def row_pow_in_place_under_no_grad(L: ModuleType) -> Any:
 
 # Cases that still fail, by function name -> what is wrong (issue 12). The other cases of the
 # issue's table and families pass since the autograd rewrite (their entries were removed here).
-XFAIL: dict[str, str] = {
-    "matmul_of_a_stale_unbind_view_of_another_dtype": "the dtype check speaks before the view's",
-}
+XFAIL: dict[str, str] = {}
 
 
 def cases(*functions: Case) -> list[Any]:
@@ -1057,6 +1055,38 @@ def matmul_of_a_stale_unbind_view_of_another_dtype(L: ModuleType) -> Any:
     return L.ones(2, 2) @ row  # float32 @ float64: which error comes first?
 
 
+def _stale_unbind_view(L: ModuleType, *shape: int) -> Any:
+    x = L.full((2, *shape), -0.75, dtype=L.float64, requires_grad=True)
+    first, _ = x.unbind()
+    with L.no_grad():
+        x -= 0.5  # first's base changed: PyTorch refuses first from now on
+    return first
+
+
+def dot_of_a_stale_unbind_view_of_another_dtype(L: ModuleType) -> Any:
+    return L.ones(2) @ _stale_unbind_view(L, 2)  # the view's error first, as in matmul
+
+
+def linear_with_a_stale_unbind_view_of_another_dtype(L: ModuleType) -> Any:
+    return L.nn.functional.linear(L.ones(3, 2), _stale_unbind_view(L, 4, 2))
+
+
+def bmm_with_a_stale_unbind_view_of_another_dtype(L: ModuleType) -> Any:
+    return L.bmm(L.ones(1, 2, 2), _stale_unbind_view(L, 1, 2, 2))
+
+
+def conv_with_a_stale_unbind_view_of_another_dtype(L: ModuleType) -> Any:
+    return L.nn.functional.conv1d(L.ones(1, 1, 4), _stale_unbind_view(L, 1, 1, 2))
+
+
+def bitwise_and_of_a_stale_chunk_view_of_floats(L: ModuleType) -> Any:
+    x = L.tensor([[-3.0], [-1.25]], dtype=L.float64, requires_grad=True)
+    _, second = (x * 1).chunk(2)
+    with L.no_grad():
+        second[0] = 0.5
+    return second & second  # the view's error, before "not implemented for 'Double'"
+
+
 def saved_tensor_detached_in_place(L: ModuleType) -> Any:
     x = L.tensor([1.0, 2.0], requires_grad=True)
     y = x * 1
@@ -1082,6 +1112,11 @@ def requires_grad_on_a_non_leaf(L: ModuleType) -> Any:
 FLAG_CASES = cases(
     saved_tensor_detached_in_place,
     matmul_of_a_stale_unbind_view_of_another_dtype,
+    dot_of_a_stale_unbind_view_of_another_dtype,
+    linear_with_a_stale_unbind_view_of_another_dtype,
+    bmm_with_a_stale_unbind_view_of_another_dtype,
+    conv_with_a_stale_unbind_view_of_another_dtype,
+    bitwise_and_of_a_stale_chunk_view_of_floats,
     leaf_stops_requiring_grad_before_backward,
     requires_grad_on_a_non_leaf,
 )
