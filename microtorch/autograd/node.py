@@ -161,9 +161,19 @@ class AccumulateGrad(Node):
 
     def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
         """``leaf.grad += grad``: gradients add up, they are not replaced."""
-        if grad_outputs[0] is not None and self.variable._rg:  # (requires_grad_(False) since?)
+        if grad_outputs[0] is None:
+            return ()
+        if self.variable._grad_fn is not None:  # an in-place op made it a result since
+            raise RuntimeError(INTERIOR_MESSAGE)
+        if self.variable._rg:  # (requires_grad_(False) since?)
             self.variable._add_to_grad(grad_outputs[0])
         return ()
+
+
+INTERIOR_MESSAGE = (
+    "leaf variable has been moved into the graph interior (Fix: an in-place op on this leaf, "
+    "e.g. after detach_(), gave it a grad_fn after it was used; change a .clone() instead)"
+)
 
 
 def move_retain_grad(t: Any, old: Node | None) -> None:

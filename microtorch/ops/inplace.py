@@ -22,6 +22,7 @@ from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import saved_in_place
 from microtorch.autograd.versions import bump_version
 from microtorch.ops._broadcast import unbroadcast
+from microtorch.ops._checks import views_first
 
 __all__ = ["apply_inplace", "zero", "fill", "copy"]
 
@@ -156,6 +157,8 @@ def _check_overlap(t: Any, args: tuple[Any, ...]) -> None:
     for a in args:
         if isinstance(a, _node.Tensor) and _may_overlap(a._data, target):
             status = _overlap(a._data, target)
+            if status in ("partial", "too hard"):  # (PyTorch's kernel refuses it, after its
+                views_first(a)  # autograd layer looked at the operands)
             if status == "partial":
                 raise RuntimeError(
                     "unsupported operation: some elements of the input tensor and the written-to "

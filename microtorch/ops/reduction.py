@@ -12,7 +12,7 @@ import numpy as np
 from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import int64
 from microtorch.ops._broadcast import expand
-from microtorch.ops._checks import expect_tensor
+from microtorch.ops._checks import expect_tensor, views_first
 from microtorch.ops.elementwise import as_operand, wrap
 from microtorch.ops.keywords import torch_keywords
 
@@ -428,6 +428,7 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, 
         correction = 1 if unbiased is None or unbiased else 0
     axes = _axes(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
     if _count(a._data.shape, axes) - correction <= 0:  # the result is nan (or inf)
+        views_first(a)  # (PyTorch's kernel warns, after its autograd layer looked at a)
         warnings.warn(
             f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",

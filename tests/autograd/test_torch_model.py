@@ -1087,6 +1087,31 @@ def bitwise_and_of_a_stale_chunk_view_of_floats(L: ModuleType) -> Any:
     return second & second  # the view's error, before "not implemented for 'Double'"
 
 
+def in_place_op_with_a_stale_unbind_view_that_overlaps(L: ModuleType) -> Any:
+    t = -L.tensor([[-2.25], [-2.5]], requires_grad=True)
+    row, _ = t.unbind(0)
+    with L.no_grad():
+        t.relu_()
+    t.mul_(row)  # the view's error, before "some elements ... refer to a single memory location"
+
+
+def std_without_degrees_of_freedom_of_a_stale_split_view(L: ModuleType) -> Any:
+    t = L.ones(2, 2, dtype=L.float64, requires_grad=True) * 2
+    first, _ = t.split(1)
+    t.fill_(2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the view's error, before std's warning
+        return first.std(dim=0)
+
+
+def leaf_moved_into_the_graph_interior(L: ModuleType) -> Any:
+    x = L.tensor([[-2.0, 0.75], [-1.75, -0.5]], requires_grad=True)
+    y = x + x
+    x.detach_()
+    x.copy_(y)  # x is a result now; its AccumulateGrad is still in y's graph
+    L.autograd.backward([y.sum()])
+
+
 def saved_tensor_detached_in_place(L: ModuleType) -> Any:
     x = L.tensor([1.0, 2.0], requires_grad=True)
     y = x * 1
@@ -1117,6 +1142,9 @@ FLAG_CASES = cases(
     bmm_with_a_stale_unbind_view_of_another_dtype,
     conv_with_a_stale_unbind_view_of_another_dtype,
     bitwise_and_of_a_stale_chunk_view_of_floats,
+    in_place_op_with_a_stale_unbind_view_that_overlaps,
+    std_without_degrees_of_freedom_of_a_stale_split_view,
+    leaf_moved_into_the_graph_interior,
     leaf_stops_requiring_grad_before_backward,
     requires_grad_on_a_non_leaf,
 )
