@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
@@ -133,8 +134,18 @@ def _c_name(dt: Any) -> str:
     return _C_NAMES.get(name, name.lower())
 
 
+def _stale_views_first(*tensors: Any) -> None:
+    # PyTorch's autograd looks at the inputs before the kernel checks their dtypes: a view it
+    # no longer lets you use (its base changed in place) raises first (see Function.apply).
+    if grad_mode.state.grad_enabled:
+        for t in tensors:
+            if t._base is not None:
+                t._refresh_view()
+
+
 def _check_dtypes(a: Any, b: Any) -> None:
     if a._dtype is not b._dtype:
+        _stale_views_first(a, b)
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_c_name(a._dtype)} != "
             f"{_c_name(b._dtype)} (Fix: convert one, e.g. b.to(a.dtype))"
@@ -183,6 +194,7 @@ def mv(a: Any, v: Any) -> Any:
             f"vec ({v._data.shape[0]})"
         )
     if a._dtype is not v._dtype:  # (PyTorch's mv is addmv into a result of v's dtype)
+        _stale_views_first(a, v)
         names = [t._dtype._legacy[:-6] for t in (v, a, v)]
         raise RuntimeError(
             f"addmv input tensors must have the same dtype, but got {names[0]}, {names[1]}, and "
