@@ -22,7 +22,6 @@ PENDING_PROGRAMS = 150
 RARE = {
     "inplace_mask": 300,
     "inplace_target": 300,
-    "view_layout": 400,
     "hooks_multi": 300,
     "divide": 250,
 }
