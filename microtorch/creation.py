@@ -21,6 +21,7 @@ from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import dtype, from_numpy_dtype, get_default_dtype, int64, promote_types
 from microtorch.ops._checks import expect_tensor
+from microtorch.ops._layout import preserved_full
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
@@ -510,16 +511,18 @@ def zeros_like(
     t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """Zeros with ``t``'s shape and dtype."""
-    s, d = _like(t, dtype, "zeros_like")
-    return _finish(np.zeros(s, d.numpy), None, _like_device(t, device), requires_grad)
+    _, d = _like(t, dtype, "zeros_like")
+    data = preserved_full(t._data, 0, d.numpy)  # laid out as t (PyTorch's preserve_format)
+    return _finish(data, None, _like_device(t, device), requires_grad)
 
 
 def ones_like(
     t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """Ones with ``t``'s shape and dtype."""
-    s, d = _like(t, dtype, "ones_like")
-    return _finish(np.ones(s, d.numpy), None, _like_device(t, device), requires_grad)
+    _, d = _like(t, dtype, "ones_like")
+    data = preserved_full(t._data, 1, d.numpy)  # laid out as t (PyTorch's preserve_format)
+    return _finish(data, None, _like_device(t, device), requires_grad)
 
 
 def empty_like(
@@ -539,8 +542,9 @@ def full_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """``fill_value`` everywhere, with ``t``'s shape and dtype."""
-    s, d = _like(t, dtype, "full_like")
-    return _finish(np.full(s, fill_value, d.numpy), None, _like_device(t, device), requires_grad)
+    _, d = _like(t, dtype, "full_like")
+    data = preserved_full(t._data, fill_value, d.numpy)  # laid out as t (preserve_format)
+    return _finish(data, None, _like_device(t, device), requires_grad)
 
 
 def rand_like(

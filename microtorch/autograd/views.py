@@ -24,8 +24,13 @@ from microtorch.autograd.versions import version_of
 
 __all__ = [
     "as_view", "rebase_message", "refresh", "rebase", "AsStrided", "CopySlices",
-    "storage_positions",
+    "storage_positions", "OVERLAP_MESSAGE",
 ]  # fmt: skip
+
+OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
 
 
 def as_view(out: Any, base: Any, multi_output: bool = False) -> Any:
@@ -135,10 +140,16 @@ class CopySlices(Node):
     """The base's ``grad_fn`` after an in-place op ``fn`` wrote through a view of it: the
     gradient inside the view goes through ``fn``, the rest to what made the base before."""
 
-    def __init__(self, base: Any, view: Any, fn: BackwardNode) -> None:
+    def __init__(self, base: Any, view: Any, fn: BackwardNode, written: Any = None) -> None:
         self.fn = fn
         self.base_places = storage_positions(base._data, base._data)
         self.view_places = storage_positions(view._data, base._data)
+        # An expanded view (several of its elements at one place): fn wrote the places
+        # ``written`` (x[i] = v), whose old values are gone, whichever element aliases them.
+        # Written as a whole (fill_), its gradient has no one place to go: PyTorch's backward
+        # raises, and so does run.
+        self.written_places = None if written is None else self.view_places[written]
+        self.overlapping = np.unique(self.view_places).size < self.view_places.size
         before = base.grad_fn or (base._accumulate_grad() if base.requires_grad else None)
         self._next_nodes = (before,) + fn._next_nodes[1:]  # fn's first input was the view
         self._next_nrs = (base._output_nr,) + fn._next_nrs[1:]
@@ -154,10 +165,14 @@ class CopySlices(Node):
             raise RuntimeError(FREED_MESSAGE)
         if grad is None:
             return (None,) * len(self._next_nodes)
+        if self.overlapping and self.written_places is None:
+            raise RuntimeError(OVERLAP_MESSAGE)
         memory = np.zeros(self.base_places.max() + 1, grad.dtype)
         memory[self.base_places] = grad
         through_fn = self.fn.run([memory[self.view_places]])
         memory[self.view_places] = 0 if through_fn[0] is None else through_fn[0]
+        if self.written_places is not None:
+            memory[self.written_places] = 0  # (overwritten, through any element aliasing it)
         return (memory[self.base_places],) + tuple(through_fn[1:])
 
     def release_saved(self) -> None:
@@ -166,11 +181,12 @@ class CopySlices(Node):
             self.fn = None  # type: ignore[assignment]  # (PyTorch lets go of fn too)
 
 
-def rebase(view: Any, fn: BackwardNode) -> None:
-    """After the in-place op ``fn`` wrote through ``view``: rewrite the base's graph."""
+def rebase(view: Any, fn: BackwardNode, written: Any = None) -> None:
+    """After the in-place op ``fn`` wrote through ``view`` (at the places ``written``, for an
+    expanded view): rewrite the base's graph."""
     base = view._base
     old = base._grad_fn
-    base._grad_fn, base._output_nr, base._rg = CopySlices(base, view, fn), 0, True
+    base._grad_fn, base._output_nr, base._rg = CopySlices(base, view, fn, written), 0, True
     move_retain_grad(base, old)
     view._view_version = -1  # out of date: refresh gives it its new grad_fn
     refresh(view)  # the view itself now reads its values out of the base: AsStridedBackward0

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
+from microtorch.ops._layout import follow_inputs
 from microtorch.ops.shape import SqueezeDim
 
 __all__ = [
@@ -102,7 +103,7 @@ class Gelu(NumpyFunction):
             z = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x * x * x)))
         else:
             z = 0.5 * x * (1 + erf(x * math.sqrt(0.5)))
-        return z.astype(a.dtype)
+        return follow_inputs(z.astype(a.dtype), a)  # (erf's result is row-major: not a's)
 
     @staticmethod
     def backward(ctx, grad_output):

@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
+from microtorch.ops._layout import follow_inputs
 
 __all__ = ["NllLoss", "NllLoss2d", "MseLoss", "BinaryCrossEntropy", "BinaryCrossEntropyWithLogits"]
 
@@ -136,7 +137,7 @@ class BinaryCrossEntropy(NumpyFunction):
             losses = losses * weight
         ctx.save_for_backward(p, y, weight)
         ctx.reduction = reduction
-        return _reduce(losses, reduction)
+        return _reduce(follow_inputs(losses, p), reduction)  # (laid out as p, as PyTorch)
 
     @staticmethod
     def backward(ctx, grad_output):

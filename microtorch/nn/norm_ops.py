@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from microtorch.nn.conv_ops import OptionalInputs
+from microtorch.ops._layout import row_major
 
 __all__ = ["NativeBatchNorm", "NativeLayerNorm"]
 
@@ -58,7 +59,8 @@ class NativeBatchNorm(OptionalInputs):
         ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
         ctx.training = training
         y = x_hat if w is None else x_hat * w.reshape(shape)
-        return y + b.reshape(shape) if b is not None else y.copy() if y is x_hat else y
+        y = y + b.reshape(shape) if b is not None else y.copy() if y is x_hat else y
+        return row_major(y)  # (PyTorch's layout, whatever x's)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -111,7 +113,8 @@ class NativeLayerNorm(OptionalInputs):
         ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
         ctx.dims = dims
         y = x_hat if w is None else x_hat * w
-        return y + b if b is not None else y.copy() if y is x_hat else y
+        y = y + b if b is not None else y.copy() if y is x_hat else y
+        return row_major(y)  # (PyTorch's layout, whatever x's)
 
     @staticmethod
     def backward(ctx, grad_output):

@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._checks import expect_tensor
+from microtorch.ops._layout import row_major
 from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import _reduce_dtype, normalize_dims
 
@@ -61,7 +62,7 @@ class ProdDim(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, axis, keepdim, dtype):
-        out = np.asarray(a.prod(axis=axis, keepdims=keepdim, dtype=dtype))
+        out = row_major(np.asarray(a.prod(axis=axis, keepdims=keepdim, dtype=dtype)))
         ctx.save_for_backward(a, out)
         ctx.axis, ctx.keepdim = axis, keepdim
         return out
@@ -87,7 +88,7 @@ class Cumsum(NumpyFunction):
     @staticmethod
     def forward(ctx, a, axis, dtype):
         ctx.axis = axis
-        return np.cumsum(np.atleast_1d(a), axis=axis, dtype=dtype).reshape(a.shape)
+        return row_major(np.cumsum(np.atleast_1d(a), axis=axis, dtype=dtype).reshape(a.shape))
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -103,7 +104,7 @@ class Cumprod(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, axis, dtype):
-        out = np.cumprod(np.atleast_1d(a), axis=axis, dtype=dtype).reshape(a.shape)
+        out = row_major(np.cumprod(np.atleast_1d(a), axis=axis, dtype=dtype).reshape(a.shape))
         ctx.save_for_backward(a, out)
         ctx.axis = axis
         return out

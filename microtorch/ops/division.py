@@ -20,6 +20,7 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import result_type
 from microtorch.ops._broadcast import broadcast_error, unbroadcast
 from microtorch.ops._checks import expect_tensor
+from microtorch.ops._layout import follow_inputs
 from microtorch.ops.elementwise import as_operand, wrap
 
 __all__ = ["floor_divide", "remainder", "fmod", "div_rounded", "rfloordiv", "rremainder"]
@@ -234,9 +235,12 @@ def _apply(fn: type[NumpyFunction], scalar_fn: Any, a: Any, b: Any, op: str, *ex
     _check_zero(b._data, target)
     try:
         with np.errstate(divide="ignore", invalid="ignore"):  # x // 0.0 is inf, as in PyTorch
-            return fn.apply(a, b, *extra)
+            result = fn.apply(a, b, *extra)
     except ValueError:
         raise broadcast_error(a._data.shape, b._data.shape) from None
+    if result._data.ndim > 1:  # PyTorch's layout (ops/_layout.py); the op saved only inputs
+        result._data = follow_inputs(result._data, a._data, b._data)
+    return result
 
 
 def _check_zero(b: np.ndarray, target: Any) -> None:

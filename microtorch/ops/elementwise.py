@@ -18,6 +18,7 @@ from microtorch.dtypes import bool as _BOOL
 from microtorch.dtypes import dtype, get_default_dtype, result_type
 from microtorch.ops._broadcast import broadcast_error, unbroadcast
 from microtorch.ops._checks import expect_tensor, type_name
+from microtorch.ops._layout import follow_inputs, row_major
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "rdiv", "pow", "rpow", "maximum", "minimum", "where",
@@ -161,7 +162,7 @@ class Pow(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = a**b
+        out = follow_inputs(a**b, a, b)  # (saved: laid out here, not after, as _binary does)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -180,16 +181,18 @@ class RPow(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, c):
-        out = np.power(c, a, dtype=a.dtype)
-        ctx.save_for_backward(out, a if c == 0 else None)  # 0 ** a is flat where a >= 0
+        out = row_major(np.power(c, a, dtype=a.dtype))  # (PyTorch's is row-major: not a's)
+        ctx.save_for_backward(a, out)  # a as well, as PyTorch (checked first, then out)
         ctx.log_c = np.log(c) if c > 0 else -np.inf if c == 0 else np.nan
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        out, a = ctx.saved_tensors
+        a, out = ctx.saved_tensors
         g = grad_output * out * np.asarray(ctx.log_c, dtype=out.dtype)
-        return g if a is None else np.where(a >= 0, np.zeros((), g.dtype), g)
+        if ctx.log_c != -np.inf:
+            return g
+        return np.where(a >= 0, np.zeros((), g.dtype), g)  # 0 ** a is flat where a >= 0
 
 
 class Maximum(NumpyFunction):
@@ -267,7 +270,7 @@ class MaskedFill(NumpyFunction):
     def forward(ctx, a, mask, value):
         ctx.save_for_backward(mask)
         ctx.shape = a.shape
-        return np.where(mask, np.asarray(value, a.dtype), a)
+        return row_major(np.where(mask, np.asarray(value, a.dtype), a))  # (as PyTorch's)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -338,9 +341,24 @@ def _binary(
     else:
         a, b = _cast(fn, a, b, out)
     try:
-        return fn.apply(a, b, *extra) if extra else fn.apply(a, b)
+        result = fn.apply(a, b, *extra) if extra else fn.apply(a, b)
     except ValueError:
         raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+    if result._data.ndim < 2 or a._data.flags.c_contiguous and b._data.flags.c_contiguous:
+        return result  # (row-major inputs give a row-major result in both libraries)
+    return _laid_out(result, a, b)
+
+
+def _laid_out(out: Any, *inputs: Operand) -> Any:
+    # The memory order PyTorch gives an element-wise result (see ops/_layout.py). These ops
+    # save their inputs, not their result, so the result's array may be swapped for a copy
+    # (Pow, which saves its result, lays it out in its forward).
+    laid_out = follow_inputs(out._data, *[np.asarray(_data(x)) for x in inputs])
+    saved = getattr(out._grad_fn, "_saved", None) or ()
+    if laid_out is not out._data and any(s is not None and s.data is out._data for s in saved):
+        raise AssertionError(f"{out._grad_fn.name()} saved its result: lay it out in forward")
+    out._data = laid_out
+    return out
 
 
 _PY_NUMBERS = (int, float)  # exactly these types: bool and numpy scalars take the long way
@@ -538,9 +556,10 @@ def where(condition: Any, a: Operand, b: Operand) -> Any:
     ):  # (else numpy computes in PyTorch's dtype: the op sees the inputs themselves)
         a, b = as_operand(a, target, device), as_operand(b, target, device)
     try:
-        return Where.apply(cond, a, b)
+        out = Where.apply(cond, a, b)
     except ValueError:
         raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+    return out if out._data.ndim < 2 else _laid_out(out, cond, a, b)  # (cond first, as PyTorch)
 
 
 def masked_fill(a: Any, mask: Any, value: float) -> Any:
@@ -577,9 +596,10 @@ def _compare(ufunc: np.ufunc, a: Operand, b: Operand) -> Any:
 
         check_same_device(op, device, b._device)
     try:
-        return wrap(ufunc(a._data, _data(b)), device)
+        out = ufunc(a._data, _data(b))
     except ValueError:
         raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+    return wrap(out if out.ndim < 2 else follow_inputs(out, a._data, np.asarray(_data(b))), device)
 
 
 def eq(a: Operand, b: Operand) -> Any:

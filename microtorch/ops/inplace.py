@@ -21,6 +21,7 @@ from microtorch.autograd.node import move_retain_grad
 from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import saved_in_place
 from microtorch.autograd.versions import bump_version
+from microtorch.autograd.views import OVERLAP_MESSAGE
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import views_first
 
@@ -145,7 +146,9 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
         t._grad_fn, t._output_nr, t._rg = out._grad_fn, out._output_nr, True
         move_retain_grad(t, before)
     else:  # written through a view: the base's graph is rewritten, as PyTorch does
-        views.rebase(t, out._grad_fn)
+        # (an expanded view written at an index of ints and slices: the places written)
+        basic = name == "index_put_" and not _advanced_index(args[0])
+        views.rebase(t, out._grad_fn, places if basic else None)
     return t
 
 
@@ -289,10 +292,6 @@ def overlaps_itself(a: np.ndarray) -> bool:
     return any(stride == 0 and size > 1 for size, stride in zip(a.shape, strides))
 
 
-OVERLAP_MESSAGE = (
-    "unsupported operation: more than one element of the written-to tensor refers to a single "
-    "memory location. Please clone() the tensor before performing the operation."
-)
 _DEPRECATED_ON_EXPANDED = (
     "Use of {} on expanded tensors is deprecated. Please clone() the tensor before performing "
     "this operation. This also applies to advanced indexing e.g. tensor[{}] = {}"
@@ -340,6 +339,11 @@ def _same_data(src: Any, target: np.ndarray) -> bool:
 def _deprecated(op: str, index: str, value: str) -> None:
     text = _DEPRECATED_ON_EXPANDED.format(op, index, value)
     warnings.warn(text, UserWarning, stacklevel=5)  # (at the line of yours that wrote)
+
+
+def _advanced_index(index: Any) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return any(_advanced_item(getattr(i, "_data", i)) for i in items)
 
 
 def _advanced_item(item: Any) -> bool:

@@ -16,6 +16,7 @@ import numpy as np
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.views import as_view
 from microtorch.dtypes import promote_types
+from microtorch.ops._layout import row_major
 from microtorch.ops.elementwise import as_operand
 from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
@@ -32,7 +33,7 @@ class Cat(NumpyFunction):
     def forward(ctx, dim, *tensors):
         ctx.dim = dim
         ctx.splits = np.cumsum([t.shape[dim] for t in tensors])[:-1]
-        return np.concatenate(tensors, axis=dim)
+        return row_major(np.concatenate(tensors, axis=dim))  # (as PyTorch, whatever theirs)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -47,7 +48,7 @@ class Stack(NumpyFunction):
     @staticmethod
     def forward(ctx, dim, *tensors):
         ctx.dim = dim
-        return np.stack(tensors, axis=dim)
+        return row_major(np.stack(tensors, axis=dim))
 
     @staticmethod
     def backward(ctx, grad_output):

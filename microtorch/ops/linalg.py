@@ -10,6 +10,7 @@ from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor, views_first
+from microtorch.ops._layout import row_major
 from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
 
@@ -368,7 +369,7 @@ class VectorNorm(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, p, axes, keepdim):
-        out = np.asarray(_vector_norm(a, p, axes, keepdim), dtype=a.dtype)
+        out = row_major(np.asarray(_vector_norm(a, p, axes, keepdim), dtype=a.dtype))
         ctx.save_for_backward(a, out)
         ctx.p, ctx.axes, ctx.keepdim = p, axes, keepdim
         return out

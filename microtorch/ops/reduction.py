@@ -13,6 +13,7 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import int64
 from microtorch.ops._broadcast import expand
 from microtorch.ops._checks import expect_tensor, views_first
+from microtorch.ops._layout import row_major
 from microtorch.ops.elementwise import as_operand, wrap
 from microtorch.ops.keywords import torch_keywords
 
@@ -95,8 +96,8 @@ class SumDim(NumpyFunction):
     def forward(ctx, a, axes, keepdim, dtype):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         if dtype is None and a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
-            return a.sum(axis=axes, keepdims=keepdim, dtype=np.float32).astype(_HALF)
-        return a.sum(axis=axes, keepdims=keepdim, dtype=dtype)
+            return row_major(a.sum(axis=axes, keepdims=keepdim, dtype=np.float32).astype(_HALF))
+        return row_major(a.sum(axis=axes, keepdims=keepdim, dtype=dtype))  # (as PyTorch's)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -134,8 +135,10 @@ class MeanDim(NumpyFunction):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         n = a.dtype.type(_count(a.shape, axes))
         if a.dtype == _HALF:  # float16 adds up in float32, as PyTorch
-            return (a.sum(axis=axes, keepdims=keepdim, dtype=np.float32) / n).astype(_HALF)
-        return a.sum(axis=axes, keepdims=keepdim) / n
+            return row_major(
+                (a.sum(axis=axes, keepdims=keepdim, dtype=np.float32) / n).astype(_HALF)
+            )
+        return row_major(a.sum(axis=axes, keepdims=keepdim) / n)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -154,7 +157,7 @@ class _Extreme(NumpyFunction):
     @classmethod
     def forward(cls, ctx, a, axes, keepdim):
         # a classmethod: ``reduce`` belongs to the subclass, not to ctx (the graph node)
-        out = np.asarray(cls.reduce(a, axis=axes, keepdims=keepdim))  # an array, even if 0-d
+        out = row_major(np.asarray(cls.reduce(a, axis=axes, keepdims=keepdim)))  # even if 0-d
         ctx.save_for_backward(a, out)
         ctx.axes, ctx.keepdim = axes, keepdim
         return out
@@ -374,7 +377,8 @@ class Var(NumpyFunction):
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
         centred = a - _mean(a, axes)
-        return (centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor  # n <= correction: nan
+        var = (centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor  # n <= correction: nan
+        return row_major(var)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -396,6 +400,7 @@ class Std(NumpyFunction):
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
         centred = a - _mean(a, axes)
         out = np.asarray(np.sqrt((centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor))
+        out = row_major(out)
         ctx.save_for_backward(a, out)
         return out
 
@@ -477,7 +482,7 @@ class Softmax(NumpyFunction):
         # softmax is shift-invariant; keeps exp() finite (initial: an empty dim has no max)
         shifted = a - a.max(axis=dim, keepdims=True, initial=-np.inf)
         e = np.exp(shifted)
-        out = e / e.sum(axis=dim, keepdims=True)
+        out = row_major(e / e.sum(axis=dim, keepdims=True))  # PyTorch's layout, whatever a's
         ctx.save_for_backward(out)
         ctx.dim = dim
         return out
@@ -497,7 +502,7 @@ class LogSoftmax(NumpyFunction):
     @staticmethod
     def forward(ctx, a, dim):
         shifted = a - a.max(axis=dim, keepdims=True, initial=-np.inf)  # keeps exp() finite
-        out = shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        out = row_major(shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True)))
         ctx.save_for_backward(out)
         ctx.dim = dim
         return out
@@ -548,7 +553,7 @@ class Logsumexp(NumpyFunction):
         m = a.max(axis=axes, keepdims=True, initial=-np.inf)  # shift-invariant: exp() finite
         m = np.where(np.isfinite(m), m, 0)
         out = np.log(np.exp(a - m).sum(axis=axes, keepdims=True)) + m
-        out = out if keepdim else np.squeeze(out, axis=axes)
+        out = row_major(out if keepdim else np.squeeze(out, axis=axes))
         ctx.save_for_backward(a, out)
         ctx.axes, ctx.keepdim = axes, keepdim
         return out

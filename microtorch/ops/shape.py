@@ -17,6 +17,7 @@ from microtorch.autograd.views import as_view
 from microtorch.ops._broadcast import expand as expanded
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
+from microtorch.ops._layout import preserved_astype, preserved_copy
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import distinct_dims, normalize_dims
@@ -108,7 +109,7 @@ def reshape(a: Any, *shape: Any) -> Any:
         # PyTorch records a non-contiguous input's view as ReshapeAliasBackward0
         fn = View if a._data.flags.c_contiguous else ReshapeAlias
         return as_view(fn.apply(a, new), a)
-    return UnsafeView.apply(clone(a), new)
+    return UnsafeView.apply(Clone.apply(a, True), new)  # (a row-major copy, viewable)
 
 
 def _viewable(data: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -313,8 +314,10 @@ class Clone(NumpyFunction):
     node_name = "CloneBackward0"
 
     @staticmethod
-    def forward(ctx, a):
-        return np.array(a, copy=True, order="C")
+    def forward(ctx, a, row_major=False):
+        # PyTorch's clone keeps a's memory order (preserve_format); contiguous() and
+        # reshape's copy are row-major (contiguous_format)
+        return np.array(a, copy=True, order="C") if row_major else preserved_copy(a)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -330,7 +333,7 @@ def clone(a: Any) -> Any:
 
 def contiguous(a: Any) -> Any:
     """``a`` itself if its memory is in row-major order, else a row-major copy."""
-    return a if a._data.flags.c_contiguous else clone(a)
+    return a if a._data.flags.c_contiguous else Clone.apply(a, True)
 
 
 class ToCopy(NumpyFunction):
@@ -341,7 +344,7 @@ class ToCopy(NumpyFunction):
     @staticmethod
     def forward(ctx, a, np_dtype):
         ctx.dtype = a.dtype
-        return a.astype(np_dtype)
+        return preserved_astype(a, np_dtype)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -353,5 +356,5 @@ def to_dtype(a: Any, dtype: Any) -> Any:
     if a._dtype is dtype:
         return a
     if a.requires_grad and not dtype.is_floating_point:
-        return wrap(a._data.astype(dtype.numpy))
+        return wrap(preserved_astype(a._data, dtype.numpy))
     return ToCopy.apply(a, dtype.numpy)

@@ -9,6 +9,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._checks import expect_tensor
+from microtorch.ops._layout import follow_inputs
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
@@ -28,7 +29,7 @@ class _TakeAlong(NumpyFunction):
     def forward(ctx, a, indices, dim):
         ctx.save_for_backward(indices)
         ctx.shape, ctx.dim = a.shape, dim
-        return np.take_along_axis(a, indices, axis=dim)
+        return follow_inputs(np.take_along_axis(a, indices, axis=dim), indices)  # (as indices)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -68,7 +69,7 @@ def _order(a: Any, dim: int, descending: bool, stable: bool) -> tuple[np.ndarray
     order = np.argsort(keys, axis=d, kind="stable" if stable or descending else "quicksort")
     if descending and data.dtype == np.bool_:
         order = np.flip(np.argsort(data, axis=d, kind="stable"), axis=d)
-    return order.astype(np.int64), d
+    return follow_inputs(order.astype(np.int64), data), d  # (sort's results: laid out as a)
 
 
 @torch_keywords("input", "dim")

@@ -41,7 +41,7 @@ def _reduce(ufunc: Any, a: Any, dim: Any, keepdim: bool, op: str) -> Any:
     axes = None if dim is None else normalize_dims(dim, a._data.ndim)
     out = ufunc(a._data, axis=axes, keepdims=keepdim)
     out_dtype = np.uint8 if a._data.dtype == np.uint8 else np.bool_
-    return wrap(np.asarray(out).astype(out_dtype), a._device)
+    return wrap(np.asarray(out).astype(out_dtype, order="C"), a._device)  # (row-major, as PyTorch)
 
 
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)

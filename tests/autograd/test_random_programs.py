@@ -22,7 +22,6 @@ PENDING_PROGRAMS = 150
 RARE = {
     "inplace_mask": 300,
     "inplace_target": 300,
-    "view_layout": 400,
     "hooks_multi": 300,
     "divide": 250,
 }
@@ -207,6 +206,23 @@ def test_a_difference_near_a_deliberate_one_is_still_a_mismatch(torch_module: Mo
     side.run("t0 = torch.ones(2)")
     side.run("t1 = torch.ones(2)")
     assert rp.deliberate(["t0 = torch.ones(2)", "t1 = torch.ones(2)"], 1, mm, side) is None
+
+
+def test_only_infinities_of_opposite_signs_are_the_signed_zero_difference(
+    torch_module: ModuleType,
+) -> None:
+    side, program = rp.Side(torch_module), ["t1 = 3 / t0"]
+    signs = [rp.Mismatch("value", "t1", "[-inf, 1.5] (float32)", "[inf, 1.5] (float32)")]
+    assert rp.deliberate(program, 0, signs, side) == "signed-zero"
+    for theirs, ours in [
+        ("[-1.0, 1.5] (float32)", "[1.0, 1.5] (float32)"),  # a finite value's sign: a bug
+        ("[-inf, 1.5] (float32)", "[inf, 2.5] (float32)"),  # and another value differs
+        ("[-inf, 1.5] (float32)", "[nan, 1.5] (float32)"),
+    ]:
+        mm = [rp.Mismatch("value", "t1", theirs, ours)]
+        assert rp.deliberate(program, 0, mm, side) is None, (theirs, ours)
+    extra = [*signs, rp.Mismatch("grad_fn", "t1", "DivBackward0", "MulBackward0")]
+    assert rp.deliberate(program, 0, extra, side) is None
 
 
 def test_an_inplace_change_through_a_graph_view_is_no_deliberate_difference(

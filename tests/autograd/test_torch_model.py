@@ -796,6 +796,43 @@ def view_follows_its_base_into_requires_grad(L: ModuleType) -> Any:
     return v.requires_grad, node(v), v.is_leaf
 
 
+def write_into_an_expanded_view_of_a_non_leaf(L: ModuleType) -> Any:
+    x = L.tensor([[3.0], [2.5]], requires_grad=True)
+    e = ((x * x)[1] * 1).expand(2, 1)  # both rows are the one element
+    e[0] = 2.0  # so this overwrites it: no gradient reaches x
+    e.sum().backward()
+    return x.grad
+
+
+def _expanded_element_of_a_non_leaf(L: ModuleType) -> tuple[Any, Any]:
+    x = L.tensor([[3.0], [2.5]], requires_grad=True)
+    return x, ((x * x)[1] * 1).expand(2, 1)  # both rows are the one element
+
+
+def fill_an_expanded_view_of_a_non_leaf(L: ModuleType) -> Any:
+    x, e = _expanded_element_of_a_non_leaf(L)
+    e.fill_(2.0)  # written as a whole: PyTorch's backward raises (no one place for the grad)
+    (e.sum() * 3).backward()
+    return x.grad
+
+
+def masked_fill_an_expanded_view_of_a_non_leaf(L: ModuleType) -> Any:
+    x, e = _expanded_element_of_a_non_leaf(L)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (deprecated on expanded tensors, in both)
+        e.masked_fill_(L.tensor([[True], [False]]), 2.0)
+    (e.sum() * 3).backward()
+    return x.grad
+
+
+def write_a_tensor_into_an_expanded_view_of_a_non_leaf(L: ModuleType) -> Any:
+    x, e = _expanded_element_of_a_non_leaf(L)
+    v = L.tensor([5.0], requires_grad=True)
+    e[1:] = v  # overwrites the one element: its gradient goes to v only
+    (e.sum() * 3).backward()
+    return x.grad, v.grad
+
+
 def detach_in_place_on_a_view(L: ModuleType) -> Any:
     x = L.ones(2, 2, requires_grad=True)
     v = (x * 1)[0]
@@ -818,6 +855,10 @@ VIEW_GRAPH_CASES = cases(
     output_of_unbind_changed_in_place,
     iteration_over_a_non_leaf_changed_in_place,
     sibling_of_unbind_read_after_no_grad_change,
+    write_into_an_expanded_view_of_a_non_leaf,
+    fill_an_expanded_view_of_a_non_leaf,
+    masked_fill_an_expanded_view_of_a_non_leaf,
+    write_a_tensor_into_an_expanded_view_of_a_non_leaf,
 )
 
 

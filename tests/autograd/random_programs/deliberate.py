@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from .compare import STATEMENT_KINDS, Mismatch, Side, is_tensor
 
 
@@ -103,6 +105,39 @@ def _overlap_order(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) 
     )
 
 
+def _signed_zero(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> bool:
+    # Values that agree but for the sign of zeros or infinities: where -0.0 and 0.0 tie (in
+    # max, amax, a sum of zeros...) each library may return either, and a division by that
+    # zero gives -inf in one, inf in the other. (PyTorch's own max and amax differ here.)
+    return bool(mm) and all(
+        m.kind in ("value", "grad") and _same_but_signs(m.torch, m.microtorch) for m in mm
+    )
+
+
+def _same_but_signs(theirs: str, ours: str) -> bool:
+    # (zeros of either sign compare equal: only infinities of opposite signs differ)
+    a, b = _parsed(theirs), _parsed(ours)
+    if a is None or b is None or a.shape != b.shape:
+        return False
+    differ = (a != b) & ~(np.isnan(a) & np.isnan(b))
+    if not differ.any():
+        return False
+    magnitude = np.abs(a[differ])
+    return bool(np.all((magnitude == np.abs(b[differ])) & np.isinf(magnitude)))
+
+
+def _parsed(shown: str) -> np.ndarray | None:
+    # "[[0.0, -inf], [nan, 1.5]] (float32)" -> an array (None if it is not such a value)
+    match = re.fullmatch(r"(.*) \((float16|float32|float64)\)", shown)
+    if match is None:
+        return None
+    text = re.sub(r"\b(inf|nan)\b", r"float('\1')", match.group(1))
+    try:
+        return np.asarray(eval(text, {"float": float}), dtype=np.float64)  # noqa: S307
+    except (SyntaxError, ValueError, TypeError):
+        return None
+
+
 INPLACE = re.compile(r"(?:with torch\.no_grad\(\): )?(t\d+)(?:\.\w+_\(|\[.*\] = | \S+= )")
 
 
@@ -113,6 +148,12 @@ DELIBERATE: tuple[Deliberate, ...] = (
         _data_shares_version,
     ),
     Deliberate("create-graph", "create_graph=True is not supported (README)", _create_graph),
+    Deliberate(
+        "signed-zero",
+        "the sign of a zero where -0.0 and 0.0 tie, and so of an infinity divided out of it "
+        "(README)",
+        _signed_zero,
+    ),
     Deliberate(
         "overlap-order",
         "an in-place op whose operand shares memory with it, one of them not dense, is refused "
