@@ -75,6 +75,9 @@ CASES.update(
         "bool list columns": lambda lib: x(lib)[:, [True, False, True]],
         "bool list rows": lambda lib: x(lib)[[True, False]],
         "range out of bounds": lambda lib: x(lib)[range(3)],
+        "float list rows": lambda lib: x(lib)[[0.5, 1.9]],  # (rounded toward zero, in both)
+        "float and bool list columns": lambda lib: x(lib)[:, [2.5, True]],
+        "empty list": lambda lib: x(lib)[[]],
     }
 )
 
@@ -101,8 +104,8 @@ def test_argument_matches_torch(name: str, torch_module: ModuleType) -> None:
 
 @pytest.mark.parametrize(
     "index",
-    [range(2), [0, 2], [True, False, True], (range(1, 3),)],
-    ids=["range", "list", "bool list", "range in tuple"],
+    [range(2), [0, 2], [True, False, True], (range(1, 3),), [1.5, -0.5]],
+    ids=["range", "list", "bool list", "range in tuple", "float list"],
 )
 def test_range_and_list_indices_pass_gradients_and_assign(
     index: Any, torch_module: ModuleType

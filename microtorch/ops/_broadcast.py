@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["unbroadcast", "expand", "broadcast_error"]
+__all__ = ["unbroadcast", "expand", "broadcast_error", "first_broadcast_error"]
 
 
 def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -32,6 +32,18 @@ def expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     out = np.broadcast_to(a, shape)
     out.flags.writeable = a.flags.writeable
     return out
+
+
+def first_broadcast_error(*shapes: tuple[int, ...]) -> RuntimeError:
+    """PyTorch's error for several shapes broadcast in turn: the first that clashes with the
+    shape broadcast so far."""
+    so_far = shapes[0]
+    for shape in shapes[1:]:
+        try:
+            so_far = np.broadcast_shapes(so_far, shape)
+        except ValueError:
+            return broadcast_error(so_far, shape)
+    return broadcast_error(shapes[0], shapes[-1])
 
 
 def broadcast_error(a: tuple[int, ...], b: tuple[int, ...]) -> RuntimeError:

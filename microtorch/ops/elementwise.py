@@ -16,7 +16,7 @@ from microtorch.autograd.function import Function, NumpyFunction
 from microtorch.autograd.versions import cast_copy
 from microtorch.dtypes import bool as _BOOL
 from microtorch.dtypes import dtype, get_default_dtype, result_type
-from microtorch.ops._broadcast import broadcast_error, unbroadcast
+from microtorch.ops._broadcast import broadcast_error, first_broadcast_error, unbroadcast
 from microtorch.ops._checks import expect_tensor, type_name
 from microtorch.ops._layout import follow_inputs, row_major
 
@@ -557,8 +557,8 @@ def where(condition: Any, a: Operand, b: Operand) -> Any:
         a, b = as_operand(a, target, device), as_operand(b, target, device)
     try:
         out = Where.apply(cond, a, b)
-    except ValueError:
-        raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+    except ValueError:  # (PyTorch broadcasts condition, a, b in turn: the first clash speaks)
+        raise first_broadcast_error(cond.shape, np.shape(_data(a)), np.shape(_data(b))) from None
     return out if out._data.ndim < 2 else _laid_out(out, cond, a, b)  # (cond first, as PyTorch)
 
 

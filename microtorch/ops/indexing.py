@@ -230,7 +230,7 @@ def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
                 basic.append(i)
         a, items = _basic_index(a, tuple(basic)), tuple(rest)
     key = tuple(
-        i._data if hasattr(i, "_data") else np.asarray(i) if isinstance(i, (list, range)) else i
+        i._data if hasattr(i, "_data") else _list_index(i) if isinstance(i, (list, range)) else i
         for i in items
     )
     _check_key(a._data.shape, key)
@@ -239,6 +239,13 @@ def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
     except IndexError as e:
         text = str(e).replace(" for axis ", " for dimension ")
         raise IndexError(f"{text} (indexing a tensor of shape {list(a._data.shape)})") from None
+
+
+def _list_index(items: Any) -> np.ndarray:
+    # A list (or range) as an index, as PyTorch reads it: ints and bools as they are, a list
+    # holding a float as integers rounded toward zero (x[[0.5, 1.9]] is x[[0, 1]]).
+    key = np.asarray(items)
+    return key.astype(np.int64) if key.dtype.kind == "f" else key
 
 
 def _write_all(a: Any, value: Any) -> Any:
@@ -309,7 +316,10 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
     from microtorch.ops.elementwise import as_operand
 
     items = index if isinstance(index, tuple) else (index,)
-    key = tuple(i._data if hasattr(i, "_data") else i for i in items)
+    key = tuple(
+        i._data if hasattr(i, "_data") else _list_index(i) if isinstance(i, list) else i
+        for i in items
+    )
     if not isinstance(value, (int, float, np.ndarray, np.generic)) and not hasattr(value, "_data"):
         raise TypeError(f"can't assign a {type(value).__name__} to a microtorch.{a._dtype._legacy}")
     advanced = any(_advanced(i) for i in items)

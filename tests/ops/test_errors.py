@@ -73,6 +73,9 @@ ERRORS: dict[str, Callable[[ModuleType], Any]] = {
     "broadcast_add": lambda L: _x(L, 3) + _x(L, 4),
     "broadcast_mul_2d": lambda L: _x(L, 2, 3) * _x(L, 3, 2),
     "broadcast_where": lambda L: L.where(_x(L, 3) > 0, _x(L, 3), _x(L, 2)),
+    # (PyTorch broadcasts condition, input, other in turn: the first clash is named)
+    "broadcast_where_condition": lambda L: L.where(_x(L, 3) > 0, _x(L, 2), _x(L, 3)),
+    "broadcast_where_input": lambda L: L.where(_x(L, 2) > 0, _x(L, 2), _x(L, 3)),
     "expand": lambda L: _x(L, 3, 2).expand(3, 4),
     # values and scalars
     "item_many": lambda L: L.tensor([1.0, 2.0]).item(),
