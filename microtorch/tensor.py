@@ -498,12 +498,19 @@ class Tensor:
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is None:
+        try:
+            node = self.grad_fn
+        except RuntimeError:  # a view PyTorch no longer lets you use (see autograd/views.py)
+            if self._hooks is not None:  # PyTorch made its hook list before reading grad_fn:
+                self._hooks.append(hook)  # a second call succeeds; the hook is never called
+                return RemovableHandle(self._hooks, hook)
+            self._hooks = []
+            raise
+        if node is None:
             if self._hooks is None:
                 self._hooks = []
             self._hooks.append(hook)
             return RemovableHandle(self._hooks, hook)
-        node = self.grad_fn
         if not node._tensor_hooks:
             node._tensor_hooks = {}
         hooks = node._tensor_hooks.setdefault(self._output_nr, [])

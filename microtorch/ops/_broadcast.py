@@ -20,9 +20,8 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     axes = tuple(range(extra)) + tuple(
         extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1
     )
-    summed = grad.sum(axis=axes)
-    # Reshape only to put back size-1 dimensions: a fresh array can become .grad uncopied.
-    return summed if summed.shape == shape else summed.reshape(shape)
+    summed = grad.sum(axis=axes, keepdims=True)  # as PyTorch's sum_to: keep the summed
+    return summed.reshape(shape) if extra else summed  # dims, then drop the leading ones
 
 
 def expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -323,6 +323,7 @@ def written_places(target: np.ndarray, name: str, args: tuple[Any, ...]) -> np.n
         _deprecated("masked_fill_", "mask", "scalar")
         places[np.broadcast_to(args[0]._data, target.shape)] = True
     else:
+        views_first(*[a for a in args if isinstance(a, _node.Tensor)])  # (PyTorch's order)
         raise RuntimeError(OVERLAP_MESSAGE)
     return places
 

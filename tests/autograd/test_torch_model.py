@@ -1153,6 +1153,47 @@ def leaf_moved_into_the_graph_interior(L: ModuleType) -> Any:
     L.autograd.backward([y.sum()])
 
 
+def gradients_from_autograd_grad_are_views_where_pytorchs_are(L: ModuleType) -> Any:
+    views = []
+    for shape in [(3,), (1, 3), (2, 1), (1,)]:
+        x = L.ones(*shape, requires_grad=True)
+        (g,) = L.autograd.grad((x + L.ones(2, 3)).sum(), [x])
+        views.append(g._base is not None)  # (leading dims summed away: a view, in both)
+    return views
+
+
+def in_place_op_on_a_broadcast_gradient_from_autograd_grad(L: ModuleType) -> Any:
+    x = L.tensor([-0.5, 1.0, -2.75], dtype=L.float64, requires_grad=True)
+    h = x.log_softmax(-1)
+    (g,) = L.autograd.grad((h - L.ones(2, 3, dtype=L.float64)).sum(), [h])
+    g.mul_(L.tensor([2.0, 3.0, 4.0], dtype=L.float64, requires_grad=True))  # a no_grad view
+
+
+def register_hook_twice_on_a_stale_unbind_view(L: ModuleType) -> Any:
+    x = L.tensor([-2.5, -1.75, -2.25], dtype=L.float64, requires_grad=True)
+    _, second, third = x.unbind()
+    with L.no_grad():
+        second.relu_()  # third's base changed: reading third.grad_fn raises
+    log: list[Any] = []
+    outcomes = []
+    for _ in range(2):  # PyTorch's first call raises, its second succeeds (the hook never runs)
+        try:
+            third.register_hook(log.append)
+            outcomes.append("ok")
+        except RuntimeError as error:
+            outcomes.append(str(error).split(".")[0])
+    x.sum().backward()
+    return outcomes, log, x.grad
+
+
+def copy_into_an_expanded_view_from_a_stale_unbind_view(L: ModuleType) -> Any:
+    target = L.tensor([1.25], dtype=L.float64, requires_grad=True).amax(0, keepdim=True)
+    rows = L.ones(3, 2, dtype=L.float64, requires_grad=True).std(dim=1).unbind(0)
+    with L.no_grad():
+        rows[0].add_(1.0)
+    target.expand(2).view(1, -1).copy_(rows[1])  # the view's error, before the overlap's
+
+
 def saved_tensor_detached_in_place(L: ModuleType) -> Any:
     x = L.tensor([1.0, 2.0], requires_grad=True)
     y = x * 1
@@ -1186,6 +1227,10 @@ FLAG_CASES = cases(
     in_place_op_with_a_stale_unbind_view_that_overlaps,
     std_without_degrees_of_freedom_of_a_stale_split_view,
     leaf_moved_into_the_graph_interior,
+    register_hook_twice_on_a_stale_unbind_view,
+    copy_into_an_expanded_view_from_a_stale_unbind_view,
+    gradients_from_autograd_grad_are_views_where_pytorchs_are,
+    in_place_op_on_a_broadcast_gradient_from_autograd_grad,
     leaf_stops_requiring_grad_before_backward,
     requires_grad_on_a_non_leaf,
 )

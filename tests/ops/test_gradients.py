@@ -86,14 +86,15 @@ def test_unbroadcast_of_3x1_plus_1x4_sums_columns_for_one_and_rows_for_the_other
     assert unbroadcast(grad, (3, 4)) is grad
 
 
-def test_unbroadcast_returns_a_fresh_array_where_only_leading_dims_were_added() -> None:
-    # a bias's gradient: no view left over, so AccumulateGrad can keep it without a copy
+def test_unbroadcast_sums_as_pytorchs_sum_to() -> None:
+    # a bias's gradient (leading dims dropped) is a view of the sum with the dims kept, as
+    # PyTorch's sum_to squeezes one: autograd.grad returns it as a view (see test_torch_model)
     grad = np.arange(12.0).reshape(3, 4)
     got = unbroadcast(grad, (4,))
-    assert got.base is None and got.flags.writeable
+    assert got.base is not None and got.base.shape == (1, 4)
     assert_close(got, grad.sum(0))
-    kept = unbroadcast(grad, (1, 4))  # a size-1 dim put back: a reshape, still correct
-    assert kept.shape == (1, 4)
+    kept = unbroadcast(grad, (1, 4))  # only size-1 dims summed: the sum itself, no view
+    assert kept.shape == (1, 4) and kept.base is None
     assert_close(kept, grad.sum(0, keepdims=True))
 
 
