@@ -112,7 +112,7 @@ class BackwardNode(Node):
         # with its memory's version, and which output or input tensor it is (for messages).
         outputs = out if type(out) is tuple else (out,)
         kept: list[SavedTensor | None] = []
-        for value in self._saved:
+        for value in self._saved or ():
             kept.append(None if value is None else SavedTensor(value, inputs, outputs, results))
         self._saved = tuple(kept)
 
