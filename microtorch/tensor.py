@@ -498,24 +498,15 @@ class Tensor:
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        try:
-            node = self.grad_fn
-        except RuntimeError:  # a view PyTorch no longer lets you use (see autograd/views.py)
-            if self._hooks is not None:  # PyTorch made its hook list before reading grad_fn:
-                self._hooks.append(hook)  # a second call succeeds; the hook is never called
-                return RemovableHandle(self._hooks, hook)
-            self._hooks = []
-            raise
-        if node is None:
-            if self._hooks is None:
-                self._hooks = []
-            self._hooks.append(hook)
-            return RemovableHandle(self._hooks, hook)
-        if not node._tensor_hooks:
-            node._tensor_hooks = {}
-        hooks = node._tensor_hooks.setdefault(self._output_nr, [])
-        hooks.append(hook)
-        return RemovableHandle(hooks, hook)
+        if self._hooks is None:  # the first hook: as PyTorch, a list of the tensor's own, then
+            self._hooks = []  # handed to its grad_fn (a leaf's AccumulateGrad reads it there)
+            node = self.grad_fn  # (raises for a view PyTorch no longer lets you use: a second
+            if node is not None:  # call then succeeds, its hook never called, as PyTorch's)
+                if not node._tensor_hooks:
+                    node._tensor_hooks = {}
+                node._tensor_hooks[self._output_nr] = self._hooks
+        self._hooks.append(hook)  # (after an in-place change too: hooks stay with the values
+        return RemovableHandle(self._hooks, hook)  # they were registered on, as PyTorch's)
 
     def _accumulate_grad(self) -> AccumulateGrad:
         # One AccumulateGrad per leaf, held weakly: the graph keeps it alive, not the tensor.

@@ -64,7 +64,8 @@ class BackwardNode(Node):
         return tuple(values)
 
     def release_saved(self) -> None:
-        if self._saved or self._function.runs_once:  # (a node that saved nothing can run again)
+        saved = self._saved  # (a node that saved nothing, or only None, can run again)
+        if saved and saved.count(None) < len(saved) or self._function.runs_once:
             self._saved = None
 
     def mark_non_differentiable(self, *outputs: Any) -> None:

@@ -187,6 +187,7 @@ def rebase(view: Any, fn: BackwardNode, written: Any = None) -> None:
     base = view._base
     old = base._grad_fn
     base._grad_fn, base._output_nr, base._rg = CopySlices(base, view, fn, written), 0, True
+    base._hooks = None  # (later hooks go to CopySlices, as PyTorch's: see ops/inplace.py)
     move_retain_grad(base, old)
     view._view_version = -1  # out of date: refresh gives it its new grad_fn
     refresh(view)  # the view itself now reads its values out of the base: AsStridedBackward0

@@ -144,7 +144,8 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     if t._base is None:
         before = t._grad_fn
         t._grad_fn, t._output_nr, t._rg = out._grad_fn, out._output_nr, True
-        move_retain_grad(t, before)
+        t._hooks = None  # hooks from now on go to the new grad_fn (the old ones stay with the
+        move_retain_grad(t, before)  # old values), as PyTorch's
     else:  # written through a view: the base's graph is rewritten, as PyTorch does
         # (an expanded view written at an index of ints and slices: the places written)
         basic = name == "index_put_" and not _advanced_index(args[0])

@@ -1194,6 +1194,55 @@ def copy_into_an_expanded_view_from_a_stale_unbind_view(L: ModuleType) -> Any:
     target.expand(2).view(1, -1).copy_(rows[1])  # the view's error, before the overlap's
 
 
+def _hook_log(L: ModuleType, make: Any) -> Any:
+    x = L.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    log: list[Any] = []
+    out = make(L, x * 2, lambda name: lambda g: log.append((name, g.tolist())))
+    (out * out).sum().backward()
+    return log
+
+
+def hooks_before_and_after_an_in_place_change(L: ModuleType) -> Any:
+    def make(L: ModuleType, y: Any, hook: Any) -> Any:
+        y.register_hook(hook("before"))  # gets the gradient of the old values
+        y.mul_(3)
+        y.register_hook(hook("after"))  # of the new ones: it goes to the new grad_fn
+        return y
+
+    return _hook_log(L, make)
+
+
+def hooks_before_and_after_a_write_through_a_view(L: ModuleType) -> Any:
+    def make(L: ModuleType, y: Any, hook: Any) -> Any:
+        y.register_hook(hook("before"))
+        y[0].mul_(3)  # y's grad_fn becomes CopySlices
+        y.register_hook(hook("after"))
+        return y
+
+    return _hook_log(L, make)
+
+
+def hooks_of_a_view_whose_base_changed(L: ModuleType) -> Any:
+    def make(L: ModuleType, y: Any, hook: Any) -> Any:
+        v = y[0]
+        v.register_hook(hook("before"))
+        with L.no_grad():
+            y.mul_(3)  # v gets AsStridedBackward0; its hooks stay with the old node
+        v.register_hook(hook("after"))  # (added to them: never called, in both)
+        return v
+
+    return _hook_log(L, make)
+
+
+def second_backward_through_a_node_that_saved_only_none(L: ModuleType) -> Any:
+    x = L.tensor([[-2.0, 2.25], [2.75, -1.0]], requires_grad=True)
+    y = x.fmod(L.tensor(1.5))  # saves nothing: b needs no gradient
+    first, _ = y.unbind()
+    first.sum().backward()  # frees the graph, but nothing was saved: it can run again
+    first[1].backward()
+    return x.grad
+
+
 def saved_tensor_detached_in_place(L: ModuleType) -> Any:
     x = L.tensor([1.0, 2.0], requires_grad=True)
     y = x * 1
@@ -1227,6 +1276,10 @@ FLAG_CASES = cases(
     in_place_op_with_a_stale_unbind_view_that_overlaps,
     std_without_degrees_of_freedom_of_a_stale_split_view,
     leaf_moved_into_the_graph_interior,
+    hooks_before_and_after_an_in_place_change,
+    hooks_before_and_after_a_write_through_a_view,
+    hooks_of_a_view_whose_base_changed,
+    second_backward_through_a_node_that_saved_only_none,
     register_hook_twice_on_a_stale_unbind_view,
     copy_into_an_expanded_view_from_a_stale_unbind_view,
     gradients_from_autograd_grad_are_views_where_pytorchs_are,
