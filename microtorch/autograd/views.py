@@ -108,11 +108,12 @@ class AsStrided(NumpyFunction):
 
 def refresh(view: Any) -> None:
     """Give ``view`` a new ``grad_fn`` if its memory was changed in place since it got one."""
-    base = view._base
+    base, node = view._base, view._grad_fn
+    if node is None and not base._rg:  # nothing to renew: the change waits (as in PyTorch)
+        return
     version = version_of(view._data)
     if view._view_version == version:
         return
-    node = view._grad_fn
     if view._creation != "default" and (node is not None or base.requires_grad):
         raise RuntimeError(rebase_message(view, indirect=True))  # PyTorch refuses these views
     view._view_version = version

@@ -1243,6 +1243,26 @@ def second_backward_through_a_node_that_saved_only_none(L: ModuleType) -> Any:
     return x.grad
 
 
+def view_read_before_its_base_requires_grad(L: ModuleType) -> Any:
+    base = L.tensor([[-2.5, 0.5], [2.75, -0.5]], dtype=L.float64) * 1
+    row = base.select(0, 0)
+    row.mul_(-2)
+    seen = (row.grad_fn, row.is_leaf)  # read while nothing requires grad: nothing renewed
+    base.requires_grad_()
+    return seen, row.grad_fn.name(), row.is_leaf  # renewed now: AsStridedBackward0
+
+
+def split_views_read_before_their_base_requires_grad(L: ModuleType) -> Any:
+    base = L.ones(2, 2) * 3
+    first, second = base.split(1)
+    inner = second.squeeze(0)
+    with L.no_grad():
+        inner.mul_(0.5)
+    seen = (first.grad_fn, inner.grad_fn)
+    base.requires_grad_()
+    return seen, first.grad_fn  # raises: PyTorch refuses these views now
+
+
 def saved_tensor_detached_in_place(L: ModuleType) -> Any:
     x = L.tensor([1.0, 2.0], requires_grad=True)
     y = x * 1
@@ -1276,6 +1296,8 @@ FLAG_CASES = cases(
     in_place_op_with_a_stale_unbind_view_that_overlaps,
     std_without_degrees_of_freedom_of_a_stale_split_view,
     leaf_moved_into_the_graph_interior,
+    view_read_before_its_base_requires_grad,
+    split_views_read_before_their_base_requires_grad,
     hooks_before_and_after_an_in_place_change,
     hooks_before_and_after_a_write_through_a_view,
     hooks_of_a_view_whose_base_changed,
