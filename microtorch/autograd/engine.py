@@ -126,7 +126,8 @@ def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> li
     """The starting gradients: ``gradient=`` if given, else 1 for scalar outputs."""
     grads = []
     for i, t in enumerate(tensors):
-        if not t.requires_grad:
+        # (a view made before its base required grad has no node of its own to start from)
+        if t.grad_fn is None and not t._rg:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn "
                 "(Fix: create the inputs with requires_grad=True, and do not compute this "

@@ -1263,6 +1263,13 @@ def split_views_read_before_their_base_requires_grad(L: ModuleType) -> Any:
     return seen, first.grad_fn  # raises: PyTorch refuses these views now
 
 
+def backward_from_a_view_made_before_its_base_required_grad(L: ModuleType) -> Any:
+    base = L.tensor([[0.25, -0.75], [1.75, -1.0]])
+    corner = base[0, 0]
+    base.requires_grad_()  # corner requires grad now, but has no node to start a backward
+    corner.backward(L.ones_like(corner))
+
+
 def saved_tensor_detached_in_place(L: ModuleType) -> Any:
     x = L.tensor([1.0, 2.0], requires_grad=True)
     y = x * 1
@@ -1296,6 +1303,7 @@ FLAG_CASES = cases(
     in_place_op_with_a_stale_unbind_view_that_overlaps,
     std_without_degrees_of_freedom_of_a_stale_split_view,
     leaf_moved_into_the_graph_interior,
+    backward_from_a_view_made_before_its_base_required_grad,
     view_read_before_its_base_requires_grad,
     split_views_read_before_their_base_requires_grad,
     hooks_before_and_after_an_in_place_change,
