@@ -125,8 +125,10 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     )
     _check_allowed(t, name, recording, args[0] if name == "index_put_" else None)
     places = written_places(t._data, name, args) if overlaps_itself(t._data) else None
-    if name != "index_put_":  # (x[i] += 1 writes x[i] back into itself: that is fine)
-        _check_overlap(t, args)
+    if name == "index_put_":
+        _check_index_put_overlap(t, *args)
+    else:
+        _check_overlap(t._data, args)
     if not recording:
         if places is None and name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
             return t
@@ -153,17 +155,22 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     return t
 
 
-def _check_overlap(t: Any, args: tuple[Any, ...]) -> None:
+def _check_overlap(
+    target: np.ndarray, operands: tuple[Any, ...], refused: tuple[str, ...] = ("partial",)
+) -> None:
     # An operand that is another view of the memory being written (x[1:] += x[:-1]) would be
     # read where it was already overwritten. PyTorch refuses it when both are dense; when one
     # is not, its result depends on the order it writes the elements: microtorch refuses that.
-    target = t._data
-    for a in args:
-        if isinstance(a, _node.Tensor) and _may_overlap(a._data, target):
-            status = _overlap(a._data, target)
-            if status in ("partial", "too hard"):  # (PyTorch's kernel refuses it, after its
+    # (An operand is a tensor, or a tensor and the array of it the op reads.)
+    for a in operands:
+        a, data = a if isinstance(a, tuple) else (a, getattr(a, "_data", None))
+        if isinstance(a, _node.Tensor) and _may_overlap(data, target):
+            status = _overlap(data, target)
+            if status == "too hard" and not _shares_memory(data, target):
+                continue  # (x[:, 0].add_(x[:, 1]): apart, though neither is dense)
+            if status in (*refused, "too hard"):  # (PyTorch's kernel refuses it, after its
                 views_first(a)  # autograd layer looked at the operands)
-            if status == "partial":
+            if status in refused:
                 raise RuntimeError(
                     "unsupported operation: some elements of the input tensor and the written-to "
                     "tensor refer to a single memory location. Please clone() the tensor before "
@@ -173,11 +180,55 @@ def _check_overlap(t: Any, args: tuple[Any, ...]) -> None:
                 raise RuntimeError(OVERLAP_ORDER_MESSAGE)
 
 
+def _check_index_put_overlap(t: Any, index: Any, value: Any) -> None:
+    # PyTorch's x[k] = v: the ints, slices, None and ... in k pick a view of x; a 0-d v fills
+    # it (its value read first); else v, broadcast to the view's shape, is copied into it
+    # (copy_, which refuses a v that partly overlaps the view: x[k] += 1 writes x[k] into
+    # itself, which is fine) or, with an index tensor in k, put at the indexed places
+    # (index_put_, which refuses a v sharing memory with the view, but for one number put
+    # under one mask, which is masked_fill_ with that number).
+    if not isinstance(value, _node.Tensor) or value._data.ndim == 0:
+        return
+    items = index if isinstance(index, tuple) else (index,)
+    key = tuple(i._data if isinstance(i, _node.Tensor) else i for i in items)
+    if not any(_advanced_item(i) for i in key):
+        written = t._data[key]
+        try:  # (as PyTorch: v's leading size-1 dimensions dropped, then expanded)
+            data = np.broadcast_to(_drop_leading_ones(value._data), written.shape)
+        except ValueError:
+            return  # (the write raises PyTorch's error for shapes that do not fit)
+        if not _same_data(data, written):
+            _check_overlap(written, ((value, data),))
+        return
+    masks = [i for i in key if _advanced_item(i)]
+    if len(masks) == 1 and getattr(masks[0], "dtype", None) == np.bool_ and value._data.size == 1:
+        return
+    if any(type(i) is bool for i in key):
+        written = t._data  # (x[True] = v: rare, the whole tensor stands for the view)
+    else:  # each index array keeps the dimensions it indexes: the view has them whole
+        full = (slice(None),)
+        written = t._data[sum((full * np.ndim(i) if _advanced_item(i) else (i,) for i in key), ())]
+    _check_overlap(written, (value,), refused=("partial", "full"))
+
+
+def _drop_leading_ones(a: np.ndarray) -> np.ndarray:
+    size_one = next((d for d, n in enumerate(a.shape) if n != 1), a.ndim)
+    return a.reshape(a.shape[size_one:])
+
+
 def _may_overlap(a: np.ndarray, b: np.ndarray) -> bool:
     # Two arrays that own their memory (neither is a view) are apart, unless they are one.
     if a.base is None and b.base is None:
         return a is b
     return bool(np.may_share_memory(a, b))
+
+
+def _shares_memory(a: np.ndarray, b: np.ndarray) -> bool:
+    # exactly, where numpy can tell without much work; else as if they did
+    try:
+        return bool(np.shares_memory(a, b, max_work=10_000))
+    except np.exceptions.TooHardError:
+        return True
 
 
 OVERLAP_ORDER_MESSAGE = (
@@ -331,7 +382,7 @@ def written_places(target: np.ndarray, name: str, args: tuple[Any, ...]) -> np.n
 
 def _same_data(src: Any, target: np.ndarray) -> bool:
     # the very elements of target, in the same places (PyTorch's copy_ then changes nothing)
-    data = getattr(src, "_data", None)
+    data = getattr(src, "_data", src)
     return isinstance(data, np.ndarray) and (
         data.__array_interface__["data"][0] == target.__array_interface__["data"][0]
         and (data.shape, data.strides, data.dtype) == (target.shape, target.strides, target.dtype)

@@ -1322,3 +1322,72 @@ FLAG_CASES = cases(
 @pytest.mark.parametrize("case", FLAG_CASES)
 def test_requires_grad_and_detach_flags_as_in_torch(case: Case, torch_module: ModuleType) -> None:
     same(case, torch_module)
+
+
+# --------------------------------------------------------------- writes from memory they overlap
+
+
+def setitem_of_a_view_that_overlaps_the_written_view(L: ModuleType) -> Any:
+    # (a 3000-program sweep, seed 2: microtorch wrote it, without PyTorch's error)
+    t = L.tensor([[-0.5, -2.0, 1.75]], dtype=L.float64, requires_grad=True).relu()
+    t.unsqueeze(-1)[0] = t.T  # the same 3 elements as the view [0], with other strides
+
+
+def _written(statement: str) -> Case:
+    def case(L: ModuleType) -> Any:
+        x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        exec(statement, {"x": x, "torch": L})
+        return x
+
+    case.__name__ = statement
+    return case
+
+
+OVERLAPPING_WRITE_CASES = [
+    *cases(setitem_of_a_view_that_overlaps_the_written_view),
+    *(
+        pytest.param(_written(s), id=s)
+        for s in (
+            "x[0, :2] = x[0, 1:]",  # partly the written view: PyTorch's error
+            "x[[0]] = x[1]",  # index_put_: any memory shared with x is refused
+            "x[[True, False]] = x[1]",
+            "x[1, [0]] = x[0, :1]",  # (the view written is x[1]: apart from x[0])
+            "x[[0]] = x[[1]]",  # (an index gives a copy)
+            "x[x > 2] = x[0, :1]",  # one number under a mask: masked_fill_, no check
+            "x[0] = x[0, 0]",  # a 0-d value: fill_, no check
+            "x[0] = x[1:]",
+            "x[0] = x[0]",
+            "x[:, 1] += 1",  # x[:, 1] is written into itself
+            "x[:, ::2] *= 2",
+            "x[:, 0] = x[:, 1]",  # neither is dense, yet they are apart
+            "x[:, 0].add_(x[:, 1])",
+            "x.t()[0] = x[:, 1]",
+        )
+    ),
+]
+
+
+@pytest.mark.parametrize("case", OVERLAPPING_WRITE_CASES)
+def test_a_write_from_memory_it_overlaps_as_in_torch(case: Case, torch_module: ModuleType) -> None:
+    same(case, torch_module)
+
+
+SMEARED = [[1.0, 1.0, 1.0], [4.0, 4.0, 4.0]]
+
+
+@pytest.mark.parametrize(
+    ("statement", "torchs"),
+    [
+        ("x[:, 1:] = x[:, :2]", SMEARED),
+        ("x[:, [1, 2]] = x[:, :2]", SMEARED),
+        ("x[:, 1:].add_(x[:, :2])", [[1.0, 3.0, 6.0], [4.0, 9.0, 15.0]]),
+    ],
+)
+def test_a_write_whose_result_depends_on_the_order_is_refused(
+    statement: str, torchs: list[list[float]], torch_module: ModuleType
+) -> None:
+    # PyTorch's result is its loop's order: each element written reads the one written just
+    # before (numpy's copy would read every value first). microtorch refuses it (README).
+    assert _written(statement)(torch_module).tolist() == torchs
+    with pytest.raises(RuntimeError, match="depend on the order in which the elements"):
+        _written(statement)(microtorch)
