@@ -17,7 +17,7 @@ from microtorch.autograd.versions import cast_copy
 from microtorch.dtypes import bool as _BOOL
 from microtorch.dtypes import dtype, get_default_dtype, result_type
 from microtorch.ops._broadcast import broadcast_error, first_broadcast_error, unbroadcast
-from microtorch.ops._checks import expect_tensor, type_name
+from microtorch.ops._checks import expect_tensor, type_name, views_first
 from microtorch.ops._layout import follow_inputs, row_major
 
 __all__ = [
@@ -653,6 +653,7 @@ def isclose(
 ) -> Any:
     """|a - b| <= atol + rtol * |b|, element by element, as a bool tensor."""
     _same_dtype(a, b, "isclose")
+    _composite_views_first(a, b, rtol, atol)
     return wrap(np.isclose(_data(a), _data(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
@@ -665,6 +666,14 @@ def allclose(
         return bool(np.allclose(_data(a), _data(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
     except ValueError:
         raise broadcast_error(np.shape(_data(a)), np.shape(_data(b))) from None
+
+
+def _composite_views_first(a: Any, b: Any, rtol: float, atol: float) -> None:
+    # PyTorch's isclose is made of ops with gradients (rtol * b, then a - b), which refuse a
+    # view they no longer let you use, b's first; with no tolerance it is only a == b.
+    # (allclose is one op of its own: it refuses nothing.)
+    if rtol != 0 or atol != 0:
+        views_first(b, a)
 
 
 def _same_dtype(a: Any, b: Any, op: str) -> None:

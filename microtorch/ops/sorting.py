@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
-from microtorch.ops._checks import expect_tensor
+from microtorch.ops._checks import expect_tensor, views_first
 from microtorch.ops._layout import follow_inputs
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.keywords import torch_keywords
@@ -88,6 +88,7 @@ def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = 
 def argsort(a: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     """The indices that sort ``a`` along ``dim``."""
     expect_tensor(a, "argsort")
+    views_first(a)  # (PyTorch's argsort is its sort, which refuses a view it no longer allows)
     return wrap(_order(a, dim, descending, stable)[0])
 
 

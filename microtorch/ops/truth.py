@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.ops._checks import expect_tensor
+from microtorch.ops._checks import expect_tensor, views_first
 from microtorch.ops.elementwise import wrap
 from microtorch.ops.keywords import torch_keywords
 from microtorch.ops.reduction import normalize_dims
@@ -32,6 +32,8 @@ def isinf(input: Any) -> Any:  # noqa: A002
 def isfinite(input: Any) -> Any:  # noqa: A002
     """True where an element is neither nan nor infinite."""
     expect_tensor(input, "isfinite")
+    if input._data.dtype.kind == "f":  # (PyTorch's is (x == x) * (x.abs() != inf): its abs
+        views_first(input)  # refuses a view it no longer lets you use)
     return wrap(np.isfinite(input._data), input._device)
 
 

@@ -1145,6 +1145,39 @@ def std_without_degrees_of_freedom_of_a_stale_split_view(L: ModuleType) -> Any:
         return first.std(dim=0)
 
 
+def isfinite_of_a_stale_unbind_view(L: ModuleType) -> Any:
+    # (a 3000-program sweep, seed 2: PyTorch's isfinite is (x == x) * (x.abs() != inf), and
+    # its abs refuses the view; microtorch answered)
+    return _stale_unbind_view(L, 3).isfinite()
+
+
+def isfinite_of_a_stale_unbind_view_under_no_grad(L: ModuleType) -> Any:
+    view = _stale_unbind_view(L, 3)
+    with L.no_grad():
+        return view.isfinite()
+
+
+def isnan_of_a_stale_unbind_view(L: ModuleType) -> Any:
+    return _stale_unbind_view(L, 3).isnan()  # (x != x: no op with a gradient, no error)
+
+
+def isclose_of_stale_unbind_views(L: ModuleType) -> Any:
+    x = L.ones(3, 2, dtype=L.float64, requires_grad=True) * 1
+    a, b, _ = x.unbind()
+    with L.no_grad():
+        x.mul_(2)
+    return L.isclose(a, b)  # b's error: rtol * b comes before a - b
+
+
+def isclose_without_tolerance_of_a_stale_unbind_view(L: ModuleType) -> Any:
+    view = _stale_unbind_view(L, 3)
+    return L.isclose(view, view, rtol=0, atol=0), L.allclose(view, view)  # (only ==)
+
+
+def argsort_of_a_stale_unbind_view(L: ModuleType) -> Any:
+    return _stale_unbind_view(L, 3).argsort()  # (PyTorch's argsort is its sort)
+
+
 def leaf_moved_into_the_graph_interior(L: ModuleType) -> Any:
     x = L.tensor([[-2.0, 0.75], [-1.75, -0.5]], requires_grad=True)
     y = x + x
@@ -1302,6 +1335,12 @@ FLAG_CASES = cases(
     bitwise_and_of_a_stale_chunk_view_of_floats,
     in_place_op_with_a_stale_unbind_view_that_overlaps,
     std_without_degrees_of_freedom_of_a_stale_split_view,
+    isfinite_of_a_stale_unbind_view,
+    isfinite_of_a_stale_unbind_view_under_no_grad,
+    isnan_of_a_stale_unbind_view,
+    isclose_of_stale_unbind_views,
+    isclose_without_tolerance_of_a_stale_unbind_view,
+    argsort_of_a_stale_unbind_view,
     leaf_moved_into_the_graph_interior,
     backward_from_a_view_made_before_its_base_required_grad,
     view_read_before_its_base_requires_grad,
