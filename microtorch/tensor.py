@@ -484,7 +484,7 @@ class Tensor:
 
     def retain_grad(self) -> None:
         """Keep ``.grad`` for this non-leaf tensor during backward (leaves keep it anyway)."""
-        if not self._rg:
+        if not self.requires_grad:  # (a view's may be its base's)
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._retains or self.grad_fn is None:  # (already retained: nothing to look at)
             return

@@ -111,6 +111,9 @@ def nodes_leading_to(targets: set[Node], graph: dict[Node, int]) -> set[Node]:
 
 def roots_of(tensors: Sequence[Any], grads: list[np.ndarray]) -> list[Root]:
     """Where backward starts: each output's node (a leaf's AccumulateGrad) and its gradient."""
+    for i, t in enumerate(tensors):  # (a view made before its base's requires_grad_() has
+        if t.grad_fn is None and not t._rg:  # neither: it requires grad, yet is no root)
+            raise RuntimeError(_no_root(i))
     return [
         (input_node(t), t._output_nr if t.grad_fn is not None else 0, g)
         for t, g in zip(tensors, grads)
@@ -122,17 +125,20 @@ def input_node(t: Any) -> Node:
     return t.grad_fn if t.grad_fn is not None else t._accumulate_grad()
 
 
+def _no_root(i: int) -> str:
+    return (
+        f"element {i} of tensors does not require grad and does not have a grad_fn (Fix: "
+        "create the inputs with requires_grad=True, and do not compute this inside "
+        "torch.no_grad() or after .detach().)"
+    )
+
+
 def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> list[np.ndarray]:
     """The starting gradients: ``gradient=`` if given, else 1 for scalar outputs."""
     grads = []
     for i, t in enumerate(tensors):
-        # (a view made before its base required grad has no node of its own to start from)
-        if t.grad_fn is None and not t._rg:
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn "
-                "(Fix: create the inputs with requires_grad=True, and do not compute this "
-                "inside torch.no_grad() or after .detach().)"
-            )
+        if not t.requires_grad:
+            raise RuntimeError(_no_root(i))
         g = None if grad_tensors is None else grad_tensors[i]
         if g is None:
             if t._data.size != 1:

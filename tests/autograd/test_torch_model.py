@@ -796,6 +796,45 @@ def view_follows_its_base_into_requires_grad(L: ModuleType) -> Any:
     return v.requires_grad, node(v), v.is_leaf
 
 
+def grad_of_a_view_made_before_its_base_required_grad(L: ModuleType) -> Any:
+    # (a 3000-program sweep, seed 2: microtorch ran it) the view requires grad, through its
+    # base, but has neither a grad_fn nor an AccumulateGrad of its own: it cannot be a root
+    base = L.tensor([[-0.5, 0.5], [3.0, -2.75]]) ** 2
+    v = base[1, 1]
+    base.requires_grad_()
+    return L.autograd.grad(v, [v, base], allow_unused=True)
+
+
+def backward_from_a_view_of_a_view_made_before_its_base_required_grad(L: ModuleType) -> Any:
+    # (the same sweep: reshape and view of a result that did not require grad yet)
+    base = L.tensor([[1.75, -0.75, -0.25], [1.25, 2.0, 2.5]]) * 2
+    v = base.reshape(-1).view(-1)
+    base.requires_grad_()
+    v.backward(L.ones_like(v) * 0.5)
+
+
+def _root_made_before_its_base_required_grad(call: str) -> Case:
+    # PyTorch's _make_grads speaks first (the view requires grad, through its base), then
+    # the engine, which finds no node to start from
+    def case(L: ModuleType) -> Any:
+        base = L.zeros(2, 3)
+        v = base[0]
+        base.requires_grad_()
+        eval(call, {"v": v, "base": base, "torch": L})
+
+    case.__name__ = call
+    return case
+
+
+def retain_grad_of_a_view_made_before_its_base_required_grad(L: ModuleType) -> Any:
+    base = L.zeros(2, 2)
+    v = base[0]
+    base.requires_grad_()
+    v.retain_grad()  # (it requires grad, and is a leaf: nothing to do)
+    (v * base).sum().backward()
+    return v.grad, base.grad
+
+
 def write_into_an_expanded_view_of_a_non_leaf(L: ModuleType) -> Any:
     x = L.tensor([[3.0], [2.5]], requires_grad=True)
     e = ((x * x)[1] * 1).expand(2, 1)  # both rows are the one element
@@ -842,6 +881,13 @@ def detach_in_place_on_a_view(L: ModuleType) -> Any:
 
 VIEW_GRAPH_CASES = cases(
     view_follows_its_base_into_requires_grad,
+    grad_of_a_view_made_before_its_base_required_grad,
+    backward_from_a_view_of_a_view_made_before_its_base_required_grad,
+    retain_grad_of_a_view_made_before_its_base_required_grad,
+    _root_made_before_its_base_required_grad("v.backward()"),
+    _root_made_before_its_base_required_grad("torch.autograd.grad(v, [base])"),
+    _root_made_before_its_base_required_grad("v.backward(torch.ones(2))"),
+    _root_made_before_its_base_required_grad("v.backward(torch.ones(3))"),
     detach_in_place_on_a_view,
     view_of_non_leaf_changed,
     view_changed_by_a_tensor_that_requires_grad,
