@@ -835,6 +835,19 @@ def retain_grad_of_a_view_made_before_its_base_required_grad(L: ModuleType) -> A
     return v.grad, base.grad
 
 
+def view_changed_and_looked_at_before_its_base_required_grad(L: ModuleType) -> Any:
+    # (a 3000-program sweep, seed 4: microtorch's view kept no grad_fn) looking at the view
+    # before its base requires grad does not settle it: PyTorch renews it once it does
+    base = L.tensor([[0.25], [-2.0]])
+    v = base[1, 0]
+    v.relu_()
+    before = node(v), v.is_leaf, v.requires_grad
+    base.requires_grad_()
+    after = node(v), v.is_leaf, v.requires_grad
+    (v * 3).backward()
+    return before, after, base.grad
+
+
 def write_into_an_expanded_view_of_a_non_leaf(L: ModuleType) -> Any:
     x = L.tensor([[3.0], [2.5]], requires_grad=True)
     e = ((x * x)[1] * 1).expand(2, 1)  # both rows are the one element
@@ -888,6 +901,7 @@ VIEW_GRAPH_CASES = cases(
     _root_made_before_its_base_required_grad("torch.autograd.grad(v, [base])"),
     _root_made_before_its_base_required_grad("v.backward(torch.ones(2))"),
     _root_made_before_its_base_required_grad("v.backward(torch.ones(3))"),
+    view_changed_and_looked_at_before_its_base_required_grad,
     detach_in_place_on_a_view,
     view_of_non_leaf_changed,
     view_changed_by_a_tensor_that_requires_grad,
