@@ -848,6 +848,59 @@ def view_changed_and_looked_at_before_its_base_required_grad(L: ModuleType) -> A
     return before, after, base.grad
 
 
+def second_hook_on_a_stale_unbind_view(L: ModuleType) -> Any:
+    # (3000-program sweeps, seeds 5 and 7: microtorch raised the view's error) PyTorch looks
+    # at grad_fn for a tensor's first hook only: a later one joins it, on the old node
+    log: list[Any] = []
+    x = L.tensor([-0.5, 1.25, -1.25], dtype=L.float64, requires_grad=True)
+    _, middle, last = (x * 3).unbind()
+    out = last * 5
+    last.register_hook(lambda g: log.append(("first", g.tolist())))
+    with L.no_grad():
+        middle -= 0.25
+    last.register_hook(lambda g: log.append(("second", g.tolist())))
+    out.backward()
+    return log, x.grad
+
+
+def hook_after_a_refused_one_on_a_stale_split_view(L: ModuleType) -> Any:
+    # (3000-program sweeps, seeds 5 and 7, again) the first hook raises the view's error;
+    # PyTorch had made the tensor's hook list already, so the second goes there: no error,
+    # and never called, even when the old node runs
+    log: list[Any] = []
+    x = L.tensor([[-0.25], [1.75]], requires_grad=True)
+    first, second = x.split(1)
+    used = second * 2  # SplitBackward0 runs in backward
+    with L.no_grad():
+        second += second
+    try:
+        second.register_hook(lambda g: log.append(("first", g.tolist())))
+    except RuntimeError as error:
+        log.append(str(error).split(" is a view")[0])
+    second.register_hook(lambda g: log.append(("second", g.tolist())))
+    used.sum().backward()
+    return log, x.grad
+
+
+def second_hook_on_a_view_whose_base_changed(L: ModuleType) -> Any:
+    # the second hook goes where the first went (the view's old SliceBackward0), the third to
+    # the AsStridedBackward0 the view gets when next used (microtorch gave the second that
+    # one's gradient)
+    log: list[Any] = []
+    x = L.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    v = y[1:]
+    before = v * 3
+    v.register_hook(lambda g: log.append(("first", g.tolist())))
+    with L.no_grad():
+        y.mul_(2)
+    v.register_hook(lambda g: log.append(("second", g.tolist())))
+    after = v * 7
+    v.register_hook(lambda g: log.append(("third", g.tolist())))
+    (before.sum() + after.sum()).backward()
+    return log, x.grad, node(v)
+
+
 def write_into_an_expanded_view_of_a_non_leaf(L: ModuleType) -> Any:
     x = L.tensor([[3.0], [2.5]], requires_grad=True)
     e = ((x * x)[1] * 1).expand(2, 1)  # both rows are the one element
@@ -902,6 +955,9 @@ VIEW_GRAPH_CASES = cases(
     _root_made_before_its_base_required_grad("v.backward(torch.ones(2))"),
     _root_made_before_its_base_required_grad("v.backward(torch.ones(3))"),
     view_changed_and_looked_at_before_its_base_required_grad,
+    second_hook_on_a_stale_unbind_view,
+    hook_after_a_refused_one_on_a_stale_split_view,
+    second_hook_on_a_view_whose_base_changed,
     detach_in_place_on_a_view,
     view_of_non_leaf_changed,
     view_changed_by_a_tensor_that_requires_grad,
