@@ -13,6 +13,7 @@ import numpy as np
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import NumpyFunction
 from microtorch.dtypes import get_default_dtype, result_type
+from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._checks import expect_tensor
 from microtorch.ops.elementwise import as_operand
 from microtorch.ops.keywords import torch_keywords
@@ -231,6 +232,49 @@ class Clamp(NumpyFunction):
         return np.where(inside, grad_output, np.zeros((), grad_output.dtype))
 
 
+class ClampTensor(NumpyFunction):
+    """z = min(max(a, lo), hi) for tensor bounds, so dz/da = 1 inside [lo, hi], dz/dlo = 1
+    where a < lo (if lo < hi), dz/dhi = 1 where a > hi (or hi < lo), each else 0."""
+
+    node_name = "ClampBackward0"
+
+    @staticmethod
+    def forward(ctx, a, lo, hi, given, dtype):
+        ctx.save_for_backward(a, lo, hi)
+        ctx.given = given  # (a bound not given is a placeholder: see _clamp_tensor)
+        out = a.astype(dtype, copy=False)
+        if given[0]:
+            out = np.where(out < lo, lo.astype(dtype, copy=False), out)
+        return np.where(out > hi, hi.astype(dtype, copy=False), out) if given[1] else out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, lo, hi = ctx.saved_tensors
+        has_lo, has_hi = ctx.given
+        zero = np.zeros((), grad_output.dtype)
+        inside = np.ones(grad_output.shape, bool)  # (the grad's shape: a, lo, hi broadcast)
+        if has_lo:
+            inside &= a >= lo
+        if has_hi:
+            inside &= a <= hi
+        below = (a < lo) & (lo < hi) if has_lo and has_hi else a < lo
+        above = (a > hi) | (hi < lo) if has_lo and has_hi else a > hi
+        grads = [
+            np.where(inside, grad_output, zero),
+            np.where(below, grad_output, zero) if has_lo else None,
+            np.where(above, grad_output, zero) if has_hi else None,
+        ]
+        edges = [x.dtype.kind == "f" for x in (a, lo, hi)]  # (an int tensor has no edge)
+        return tuple(
+            None if g is None or not need else unbroadcast(g, x.shape)
+            for g, x, need in zip(
+                [g for g, e in zip(grads, edges) if e],
+                [x for x, e in zip((a, lo, hi), edges) if e],
+                ctx.needs_input_grad,
+            )
+        )
+
+
 class Reciprocal(NumpyFunction):
     """z = 1 / a, so dz/da = -1 / a**2 = -z**2."""
 
@@ -340,15 +384,33 @@ def clamp(a: Any, min: float | None = None, max: float | None = None) -> Any:  #
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     expect_tensor(a, "clamp")
+    lo, hi = _bound(min, "min"), _bound(max, "max")
+    if isinstance(lo, _node.Tensor) or isinstance(hi, _node.Tensor):
+        return _clamp_tensor(a, lo, hi)
     if not a._dtype.is_floating_point:  # int_tensor.clamp(min=0.5) is float32, as in PyTorch
         a = as_operand(a, result_type(a, *[b for b in (min, max) if b is not None]))
-    return Clamp.apply(a, _bound(min, "min"), _bound(max, "max"))
+    return Clamp.apply(a, lo, hi)
+
+
+def _clamp_tensor(a: Any, lo: Any, hi: Any) -> Any:
+    # PyTorch's clamp.Tensor, in the dtype of a and the bounds together; a missing bound is a
+    # constant that is not used (so the node has PyTorch's three edges).
+    if lo is not None and hi is not None and type(lo) is not type(hi):
+        got = ", ".join(type(b).__name__ for b in (lo, hi))
+        raise TypeError(
+            f"clamp() received an invalid combination of arguments - got ({got}), but expected "
+            "one of:\n * (Tensor min = None, Tensor max = None)\n * (Number min = None, Number "
+            "max = None)\n(Fix: give both bounds as tensors, or both as numbers)"
+        )
+    dtype = result_type(a, *[b for b in (lo, hi) if b is not None])
+    given = (lo is not None, hi is not None)
+    lo, hi = (b if b is not None else as_operand(0, dtype, a._device) for b in (lo, hi))
+    return ClampTensor.apply(a, lo, hi, given, dtype.numpy)
 
 
 def _bound(value: Any, name: str) -> Any:
-    # A tensor bound is used by value here (PyTorch would record ClampBackward0 for it).
-    if hasattr(value, "_data"):
-        return value._data
+    if isinstance(value, _node.Tensor):
+        return value
     if value is not None and not isinstance(value, (int, float, np.number)):
         raise TypeError(
             f"clamp(): argument '{name}' must be a number or a Tensor, not {type(value).__name__}"
