@@ -192,11 +192,11 @@ def _check_index_put_overlap(t: Any, index: Any, value: Any) -> None:
     items = index if isinstance(index, tuple) else (index,)
     key = tuple(i._data if isinstance(i, _node.Tensor) else i for i in items)
     if not any(_advanced_item(i) for i in key):
-        written = t._data[key]
-        try:  # (as PyTorch: v's leading size-1 dimensions dropped, then expanded)
-            data = np.broadcast_to(_drop_leading_ones(value._data), written.shape)
-        except ValueError:
-            return  # (the write raises PyTorch's error for shapes that do not fit)
+        written, data = t._data[key], value._data
+        if data.shape != written.shape:  # (as PyTorch: v's leading size-1 dimensions dropped,
+            data = _expanded(_drop_leading_ones(data), written.shape)  # then v expanded)
+            if data is None:
+                return  # (the write raises PyTorch's error for shapes that do not fit)
         if not _same_data(data, written):
             _check_overlap(written, ((value, data),))
         return
@@ -209,6 +209,27 @@ def _check_index_put_overlap(t: Any, index: Any, value: Any) -> None:
         full = (slice(None),)
         written = t._data[sum((full * np.ndim(i) if _advanced_item(i) else (i,) for i in key), ())]
     _check_overlap(written, (value,), refused=("partial", "full"))
+
+
+def _expanded(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    # PyTorch's expand, strides and all: a dimension that grows gets stride 0, a new one of
+    # size 1 the stride it would have in a row-major layout (numpy's broadcast_to gives 0)
+    extra = len(shape) - a.ndim
+    if extra < 0:
+        return None
+    strides: list[int] = []
+    for i in reversed(range(len(shape))):
+        d = i - extra
+        if d >= 0:
+            size, stride = a.shape[d], a.strides[d]
+        else:  # (a new dimension)
+            size, stride = 1, shape[i + 1] * strides[0] if strides else a.itemsize
+        if size != shape[i]:
+            if size != 1:
+                return None
+            stride = 0
+        strides.insert(0, stride)
+    return np.lib.stride_tricks.as_strided(a, shape, tuple(strides), writeable=False)
 
 
 def _drop_leading_ones(a: np.ndarray) -> np.ndarray:

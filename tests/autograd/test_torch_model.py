@@ -1550,6 +1550,24 @@ def setitem_of_a_view_that_overlaps_the_written_view(L: ModuleType) -> Any:
     t.unsqueeze(-1)[0] = t.T  # the same 3 elements as the view [0], with other strides
 
 
+def setitem_of_a_view_of_itself_under_no_grad(L: ModuleType) -> Any:
+    # (3000-program sweeps, seeds 5 and 7, on the first version of the overlap check: v of
+    # the view's shape is copied as it is, not expanded, so this is x[0] written into itself)
+    x = L.tensor([[-2.75, -0.75, 0.75]], dtype=L.float64)
+    y = x.unsqueeze(0)
+    with L.no_grad():
+        y[0] = x
+    return y, x._version
+
+
+def setitem_of_one_element_into_itself(L: ModuleType) -> Any:
+    x = L.tensor([[2.75, 2.0], [-2.5, -0.25]], requires_grad=True)
+    m = x.mean((0, 1), keepdim=True)  # (1, 1), saved by nothing
+    y = m.unsqueeze(0)
+    y[0] = m.detach()
+    return node(m), node(y), m._version
+
+
 def _written(statement: str) -> Case:
     def case(L: ModuleType) -> Any:
         x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
@@ -1561,7 +1579,11 @@ def _written(statement: str) -> Case:
 
 
 OVERLAPPING_WRITE_CASES = [
-    *cases(setitem_of_a_view_that_overlaps_the_written_view),
+    *cases(
+        setitem_of_a_view_that_overlaps_the_written_view,
+        setitem_of_a_view_of_itself_under_no_grad,
+        setitem_of_one_element_into_itself,
+    ),
     *(
         pytest.param(_written(s), id=s)
         for s in (
@@ -1579,6 +1601,8 @@ OVERLAPPING_WRITE_CASES = [
             "x[:, 0] = x[:, 1]",  # neither is dense, yet they are apart
             "x[:, 0].add_(x[:, 1])",
             "x.t()[0] = x[:, 1]",
+            "y = x[:1]; y[:] = x[0]",  # x[0] expanded to (1, 3): itself, as PyTorch's expand
+            "y = x[0].unsqueeze(0); y[0] = x[0, :]",
         )
     ),
 ]
