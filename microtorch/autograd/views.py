@@ -92,18 +92,23 @@ class AsStrided(NumpyFunction):
     element of z goes to the element of a stored at the same place, summed where places repeat."""
 
     node_name = "AsStridedBackward0"
-    ctx_fields = ("a_places", "z_places")
+    ctx_fields = ("a_places", "z_places", "a_strides")
 
     @staticmethod
     def forward(ctx, a, window):
         ctx.a_places, ctx.z_places = storage_positions(a, a), storage_positions(window, a)
+        ctx.a_strides = tuple(s // a.itemsize for s in a.strides)  # in elements
         return window  # the view's values: the same memory, now read through the base
 
     @staticmethod
     def backward(ctx, grad_output):
         memory = np.zeros(ctx.a_places.max() + 1, grad_output.dtype)
         np.add.at(memory, ctx.z_places, grad_output)
-        return memory[ctx.a_places]
+        if min(ctx.a_strides, default=0) < 0:
+            return memory[ctx.a_places]
+        # as PyTorch's: the gradient is a view of that memory, laid out as the base
+        strides = tuple(s * memory.itemsize for s in ctx.a_strides)
+        return np.ndarray(ctx.a_places.shape, memory.dtype, memory, strides=strides)
 
 
 def refresh(view: Any) -> None:

@@ -935,6 +935,30 @@ def second_hook_on_a_view_whose_base_changed(L: ModuleType) -> Any:
     return log, x.grad, node(v)
 
 
+def in_place_on_a_gradient_through_as_strided(L: ModuleType) -> Any:
+    # (a 3000-program sweep, seed 9: microtorch changed it) AsStridedBackward0's gradient is
+    # a view of a fresh memory, laid out as the base: autograd.grad returns it as a view made
+    # in no_grad mode, which an in-place op recording a gradient refuses
+    w = L.tensor(-0.25, requires_grad=True) ** 3
+    base = w * L.tensor([[-1.0, 0.0, 0.0]])
+    view = base[:, 0]
+    view.mul_(-1.5)  # view's grad_fn is AsStridedBackward0 from now on
+    (g,) = L.autograd.grad(view.sum(), [base], retain_graph=True)
+    seen = g._is_view(), g.stride(), list(g._base.shape)
+    g.mul_(view)
+    return seen
+
+
+def gradient_through_as_strided_is_laid_out_as_the_base(L: ModuleType) -> Any:
+    x = L.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    y = x.t() * 1  # laid out as x.t(): not contiguous
+    v = y[0]
+    v.mul_(2)
+    (g,) = L.autograd.grad((v * L.tensor([1.0, 2.0])).sum(), [y], retain_graph=True)
+    v.sum().backward()
+    return g, g.stride(), g.is_contiguous(), x.grad, x.grad.stride()
+
+
 def write_into_an_expanded_view_of_a_non_leaf(L: ModuleType) -> Any:
     x = L.tensor([[3.0], [2.5]], requires_grad=True)
     e = ((x * x)[1] * 1).expand(2, 1)  # both rows are the one element
@@ -992,6 +1016,8 @@ VIEW_GRAPH_CASES = cases(
     second_hook_on_a_stale_unbind_view,
     hook_after_a_refused_one_on_a_stale_split_view,
     second_hook_on_a_view_whose_base_changed,
+    in_place_on_a_gradient_through_as_strided,
+    gradient_through_as_strided_is_laid_out_as_the_base,
     detach_in_place_on_a_view,
     view_of_non_leaf_changed,
     view_changed_by_a_tensor_that_requires_grad,
