@@ -496,7 +496,9 @@ class Tensor:
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
-        if not self.requires_grad:
+        # (PyTorch's requires_grad, which does not renew a view's grad_fn: a view's second hook
+        # joins its first, on the old grad_fn, even after its base changed in place)
+        if not (self._rg or self._base is not None and self._base._rg):
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._hooks is None:  # the first hook: as PyTorch, a list of the tensor's own, then
             self._hooks = []  # handed to its grad_fn (a leaf's AccumulateGrad reads it there)

@@ -126,9 +126,11 @@ def refresh(view: Any) -> None:
         with enable_grad():
             out = AsStrided.apply(base, view._data)
         view._grad_fn, view._output_nr, view._rg = out._grad_fn, 0, True
+        view._hooks = None  # (hooks from now on go to the new grad_fn, as PyTorch's)
         move_retain_grad(view, node)
     elif node is not None:  # its base no longer requires grad: PyTorch renews it all the same,
         view._grad_fn, view._output_nr = _as_strided_node(base, view), 0  # leading nowhere
+        view._hooks = None
         move_retain_grad(view, node)
 
 
