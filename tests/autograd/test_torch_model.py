@@ -196,15 +196,11 @@ def row_pow_in_place_under_no_grad(L: ModuleType) -> Any:
 
 # Cases that still fail, by function name -> what is wrong (issue 12). The other cases of the
 # issue's table and families pass since the autograd rewrite (their entries were removed here).
-# Whether a gradient autograd.grad returns is a view is PyTorch's sum_to's: it sums with
-# keepdim, then views the result without the leading dimensions. microtorch's unbroadcast
-# sums them away (a fresh array, kept as .grad without a copy) and reshapes to put back
-# size-1 dimensions (a view): the other way round.
-_SUM_TO = "autograd.grad's result is a view where PyTorch's is not, and the other way round"
+# PyTorch's sum_to returns a 0-d gradient as tensor.sum(), not a view; microtorch's
+# unbroadcast keeps the dims and reshapes them away, a view: autograd.grad returns a no_grad
+# view, which detach_() and an in-place op recording a gradient then refuse.
 XFAIL: dict[str, str] = {
-    "detach_in_place_of_a_gradient_summed_over_a_broadcast": _SUM_TO,
-    "gradient_of_(3,)_broadcast_to_(2, 3)": _SUM_TO,
-    "gradient_of_(1, 3)_broadcast_to_(2, 3)": _SUM_TO,
+    "gradient_of_()_broadcast_to_(2, 3)": "a 0-d gradient summed over a broadcast is a view",
 }
 
 
