@@ -245,9 +245,10 @@ def _may_overlap(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _shares_memory(a: np.ndarray, b: np.ndarray) -> bool:
-    # exactly, where numpy can tell without much work; else as if they did
+    # exactly, where numpy can tell without much work; else as if they did (numpy's stubs
+    # know only max_work=-1 and 0, but any bound works)
     try:
-        return bool(np.shares_memory(a, b, max_work=10_000))
+        return bool(np.shares_memory(a, b, max_work=10_000))  # type: ignore[arg-type]
     except np.exceptions.TooHardError:
         return True
 
