@@ -16,6 +16,8 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """
     if grad.shape == shape:
         return grad
+    if not shape:  # a number's gradient: the sum of everything
+        return np.asarray(grad.sum())
     extra = grad.ndim - len(shape)  # leading dimensions the input did not have
     axes = tuple(range(extra)) + tuple(
         extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1

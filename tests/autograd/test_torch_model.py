@@ -196,12 +196,7 @@ def row_pow_in_place_under_no_grad(L: ModuleType) -> Any:
 
 # Cases that still fail, by function name -> what is wrong (issue 12). The other cases of the
 # issue's table and families pass since the autograd rewrite (their entries were removed here).
-# PyTorch's sum_to returns a 0-d gradient as tensor.sum(), not a view; microtorch's
-# unbroadcast keeps the dims and reshapes them away, a view: autograd.grad returns a no_grad
-# view, which detach_() and an in-place op recording a gradient then refuse.
-XFAIL: dict[str, str] = {
-    "gradient_of_()_broadcast_to_(2, 3)": "a 0-d gradient summed over a broadcast is a view",
-}
+XFAIL: dict[str, str] = {}
 
 
 def cases(*functions: Case) -> list[Any]:
