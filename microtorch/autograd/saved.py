@@ -9,6 +9,7 @@ by an inplace operation"), because the formula would then compute a wrong gradie
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,8 @@ class SavedTensor:
     are kept: the result tensor holds its node, which would then hold the result).
     """
 
-    __slots__ = ("value", "data", "version", "tensor", "output_nr", "had_grad_fn")
+    # (view_fn: set only for an in-place op's result on a view, see saved_in_place)
+    __slots__ = ("value", "data", "version", "tensor", "output_nr", "had_grad_fn", "view_fn")
     tensor: Any  # the input tensor it is, if it is one (for the error message)
     output_nr: int | None  # which output of the node it is, if it is one
     had_grad_fn: bool  # did that input have a grad_fn (detach_() may take it away)?
@@ -102,8 +104,9 @@ def saved_in_place(node: Any, t: Any) -> None:
             was_tensor = saved.value is not saved.data
             saved.value = _node.plain_tensor(t._data) if was_tensor else t._data
             saved.data, saved.version = t._data, version_of(t._data)
-            if t._base is not None:  # a view: its error names the view's grad_fn then
-                saved.tensor, saved.output_nr = t, None  # (AsStrided), as PyTorch's
+            if t._base is not None:  # a view: its error names the view's grad_fn of now
+                saved.view_fn = weakref.ref(t._grad_fn)  # (AsStrided) while that node lives,
+                saved.output_nr = t._output_nr  # else the node that saved it, as PyTorch's
 
 
 def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int) -> str:
@@ -112,6 +115,9 @@ def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int)
     from microtorch.dtypes import from_numpy_dtype
 
     made_by, output_nr = (node, saved.output_nr) if saved.output_nr is not None else (None, 0)
+    view_fn = getattr(saved, "view_fn", None)  # (an in-place op's result on a view)
+    if view_fn is not None:
+        made_by = view_fn() or node
     if saved.tensor is not None:
         made_by, output_nr = saved.tensor.grad_fn, saved.tensor._output_nr
     original = versions.original_of(data)

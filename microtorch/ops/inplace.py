@@ -142,7 +142,6 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     old._rg = t.requires_grad
     out = op(old, *args, **kwargs)
     _write(t, out._data, name, places)
-    saved_in_place(out._grad_fn, t)
     if t._base is None:
         before = t._grad_fn
         t._grad_fn, t._output_nr, t._rg = out._grad_fn, out._output_nr, True
@@ -152,6 +151,7 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
         # (an expanded view written at an index of ints and slices: the places written)
         basic = name == "index_put_" and not _advanced_index(args[0])
         views.rebase(t, out._grad_fn, places if basic else None)
+    saved_in_place(out._grad_fn, t)  # (after the rebase: a view's new grad_fn is known)
     return t
 
 

@@ -1488,6 +1488,35 @@ def backward_from_a_view_made_before_its_base_required_grad(L: ModuleType) -> An
     corner.backward(L.ones_like(corner))
 
 
+def _relu_of_a_view_then(L: ModuleType, change: str) -> Any:
+    # relu_ on a view saves its result; the error names the view's AsStridedBackward0 while
+    # that node is alive, else the node that saved it (Relu), as PyTorch's SavedVariable
+    x = L.tensor([[-1.5], [2.25]], requires_grad=True)
+    y = x - -2
+    v = y.select(-2, 0)
+    v.relu_()
+    if change == "view":
+        v.mul_(2)  # a new AsStrided for v; the old one goes when backward frees the graph
+    elif change == "view_no_grad":
+        with L.no_grad():
+            v.mul_(2)
+    else:
+        y.mul_(2)
+    y.sum().backward()
+
+
+def relu_of_a_view_then_the_view_changed(L: ModuleType) -> Any:
+    return _relu_of_a_view_then(L, "view")
+
+
+def relu_of_a_view_then_the_view_changed_under_no_grad(L: ModuleType) -> Any:
+    return _relu_of_a_view_then(L, "view_no_grad")
+
+
+def relu_of_a_view_then_its_base_changed(L: ModuleType) -> Any:
+    return _relu_of_a_view_then(L, "base")
+
+
 def saved_tensor_detached_in_place(L: ModuleType) -> Any:
     x = L.tensor([1.0, 2.0], requires_grad=True)
     y = x * 1
@@ -1528,6 +1557,9 @@ FLAG_CASES = cases(
     isclose_without_tolerance_of_a_stale_unbind_view,
     argsort_of_a_stale_unbind_view,
     leaf_moved_into_the_graph_interior,
+    relu_of_a_view_then_the_view_changed,
+    relu_of_a_view_then_the_view_changed_under_no_grad,
+    relu_of_a_view_then_its_base_changed,
     backward_from_a_view_made_before_its_base_required_grad,
     view_read_before_its_base_requires_grad,
     split_views_read_before_their_base_requires_grad,
