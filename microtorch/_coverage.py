@@ -39,6 +39,16 @@ _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kerne
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
 
+# functions and methods both, each a line of the operations microtorch has
+_SHORTHANDS = {
+    "clamp_min": _PLAIN.format("x.clamp(min=m)"),
+    "clamp_max": _PLAIN.format("x.clamp(max=m)"),
+    "isposinf": _PLAIN.format("x.isinf() & (x > 0)"),
+    "isneginf": _PLAIN.format("x.isinf() & (x < 0)"),
+    "signbit": _PLAIN.format("x < 0 (for -0.0: (1 / x) < 0)"),
+    "frac": _PLAIN.format("x - x.trunc()"),
+}
+
 NOT_COVERED: dict[str, dict[str, str]] = {
     "torch": {
         "fft": _NUMPY, "linalg": _NUMPY + "; x.norm() gives vector norms", "special": _NUMPY,
@@ -50,12 +60,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "quantization": "train in float32", "func": _LOOP, "vmap": _LOOP,
         "einsum": "write it with matmul, permute, unsqueeze and sum",
         "tensordot": "reshape both to 2-d and use matmul", "tril": _TRIL, "triu": _TRIU,
-        "clamp_min": _PLAIN.format("x.clamp(min=m)"),
-        "clamp_max": _PLAIN.format("x.clamp(max=m)"),
-        "isposinf": _PLAIN.format("x.isinf() & (x > 0)"),
-        "isneginf": _PLAIN.format("x.isinf() & (x < 0)"),
-        "signbit": _PLAIN.format("x < 0 (for -0.0: (1 / x) < 0)"),
-        "frac": _PLAIN.format("x - x.trunc()"),
+        **_SHORTHANDS,
         "outer": _PLAIN.format("a[:, None] * b[None, :]"),
         "diag": _PLAIN.format("torch.eye(n) * v, or x[torch.arange(n), torch.arange(n)]"),
         "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"),
@@ -118,12 +123,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "nan_to_num": _PLAIN.format("torch.where(x.isnan(), 0, x)"),
         "nansum": _PLAIN.format("x[~x.isnan()].sum()"),
         "nanmean": _PLAIN.format("x[~x.isnan()].mean()"),
-        "clamp_min": _PLAIN.format("x.clamp(min=m)"),
-        "clamp_max": _PLAIN.format("x.clamp(max=m)"),
-        "isposinf": _PLAIN.format("x.isinf() & (x > 0)"),
-        "isneginf": _PLAIN.format("x.isinf() & (x < 0)"),
-        "signbit": _PLAIN.format("x < 0 (for -0.0: (1 / x) < 0)"),
-        "frac": _PLAIN.format("x - x.trunc()"),
+        **_SHORTHANDS,
         "clamp_min_": _PLAIN.format("x.clamp_(min=m)"),
         "clamp_max_": _PLAIN.format("x.clamp_(max=m)"),
         "narrow": _PLAIN.format("x[:, start:stop]"), "movedim": "use permute",
