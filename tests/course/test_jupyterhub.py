@@ -240,6 +240,16 @@ def _memory(server: psutil.Process) -> tuple[int, int]:
     return server.memory_full_info().pss, kernels[0].memory_full_info().pss
 
 
+def _answers(hub: Hub, path: str, token: str) -> bool:
+    try:
+        hub.request("GET", path, token)
+    except urllib.error.HTTPError as error:
+        if error.code == 404:
+            return False
+        raise
+    return True
+
+
 def _student(hub: Hub, name: str) -> Run:
     """One student's session: log in, start a server, run the chapter, stop the server."""
     token = hub.request(
@@ -255,6 +265,11 @@ def _student(hub: Hub, name: str) -> Run:
         time.sleep(0.5)
     hub.note_processes()
     base = f"/user/{name}/api"
+    # "ready" in the hub's API can come a moment before the proxy routes /user/<name>/ to the
+    # server (a request then gets a 404): wait until the server itself answers
+    while not _answers(hub, f"{base}/status", token):
+        assert time.monotonic() < deadline, f"{name}'s server is not reachable through the hub"
+        time.sleep(0.5)
     chapter = nbformat.read(CHAPTER, as_version=4)
     hub.request("PUT", f"{base}/contents/{CHAPTER.name}", token,
                 {"type": "notebook", "format": "json", "content": chapter})  # fmt: skip
