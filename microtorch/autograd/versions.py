@@ -40,11 +40,10 @@ def version_of(a: np.ndarray) -> int:
     """How many in-place changes the memory of array ``a`` has had."""
     if not counters:  # nothing was changed in place yet
         return 0
-    while isinstance(a.base, np.ndarray):  # a view: the count of the memory's owner
-        a = a.base
-    if stands_for and id(a) in stands_for:  # a cast copy: the original's count
-        a = _owner(stands_for[id(a)]._data)
-    return counters.get(id(a), 0)
+    owner = _owner(a)  # (a view counts its memory's owner's changes)
+    if stands_for and id(owner) in stands_for:  # a cast copy: the original's count
+        owner = _owner(stands_for[id(owner)]._data)
+    return counters.get(id(owner), 0)
 
 
 def original_of(a: np.ndarray) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -131,10 +132,10 @@ def _parsed(shown: str) -> np.ndarray | None:
     match = re.fullmatch(r"(.*) \((float16|float32|float64)\)", shown)
     if match is None:
         return None
-    text = re.sub(r"\b(inf|nan)\b", r"float('\1')", match.group(1))
+    text = re.sub(r"\binf\b", "Infinity", re.sub(r"\bnan\b", "NaN", match.group(1)))
     try:
-        return np.asarray(eval(text, {"float": float}), dtype=np.float64)  # noqa: S307
-    except (SyntaxError, ValueError, TypeError):
+        return np.asarray(json.loads(text), dtype=np.float64)  # (json reads NaN, Infinity)
+    except (ValueError, TypeError):
         return None
 
 
