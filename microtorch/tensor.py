@@ -518,12 +518,14 @@ class Tensor:
             self._acc = weakref.ref(node)
         return node
 
-    def _add_to_grad(self, grad: np.ndarray, out_of_place: bool = False) -> None:
+    def _add_to_grad(
+        self, grad: np.ndarray, out_of_place: bool = False, owned: bool = False
+    ) -> None:
         """``.grad += grad``: gradients accumulate. In place, as PyTorch does for leaves;
         a retained non-leaf gets a new ``.grad`` each time (``out_of_place``)."""
         grad = grad.astype(self._data.dtype, copy=False)
-        if self._grad is None:  # a copy: .grad owns its memory, so += changes nothing else
-            self._grad = plain_tensor(grad.copy(), self._device)
+        if self._grad is None:  # .grad owns its memory (a copy, unless nothing else holds
+            self._grad = plain_tensor(grad if owned else grad.copy(), self._device)  # grad)
         elif out_of_place:
             self._grad = plain_tensor(self._grad._data + grad, self._device)
         else:

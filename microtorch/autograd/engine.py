@@ -60,6 +60,8 @@ def run_backward(
         for child, output_nr, grad in zip(node._next_nodes, node._next_nrs, grad_inputs):
             if child is None or (visit is not None and child not in visit):
                 continue
+            if visit is None and type(child) is AccumulateGrad:  # .grad keeps only a gradient
+                grad = private(grad, node, grad_outputs, grad_inputs)  # that nothing else holds
             add_into(buffers, child, output_nr, grad)
             pending[child] -= 1
             if pending[child] == 0:
@@ -74,6 +76,19 @@ def add_into(buffers: dict[Node, list[Any]], node: Node, output_nr: int, grad: A
     if grad is not None:
         current = slots[output_nr]
         slots[output_nr] = grad if current is None else current + grad  # out of place: shared
+
+
+def private(grad: Any, node: Node, grad_outputs: list[Any], grad_inputs: tuple[Any, ...]) -> Any:
+    """``grad`` on its way to a leaf: as it is if ``node``'s formula made it for this edge alone,
+    else a view of it. AccumulateGrad keeps an array that owns its memory as the leaf's ``.grad``
+    and copies a view, so ``.grad += ...`` later changes nothing else, as in PyTorch (which
+    keeps a gradient no other tensor refers to, and copies a shared one)."""
+    if grad is None or grad.base is not None:  # (a view is copied anyway)
+        return grad
+    shared = any(grad is g for g in grad_outputs)  # passed through, as AddBackward0 does
+    if shared or node._hooks or sum(grad is g for g in grad_inputs) > 1:  # (a hook saw it)
+        return grad.view()
+    return grad
 
 
 def count_dependencies(roots: Iterable[Node]) -> dict[Node, int]:
@@ -161,7 +176,9 @@ def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> li
                 f"torch.Size({list(g_data.shape)}) and output[{i}] has a shape of "
                 f"torch.Size({list(t._data.shape)})."
             )
-        grads.append(g_data.astype(t._data.dtype, copy=False))  # in the output's dtype, as PyTorch
+        grads.append(
+            np.array(g_data, dtype=t._data.dtype)
+        )  # the engine's own copy, in the output's dtype
     return grads
 
 
@@ -250,7 +267,8 @@ def _copy(value: Any) -> Any:
 
 
 def _tensors(arrays: Sequence[Any]) -> tuple[Any, ...]:
-    return tuple(None if a is None else _node.plain_tensor(a) for a in arrays)
+    # copies: a step's gradients stay as they were when a later pass adds into a .grad
+    return tuple(None if a is None else _node.plain_tensor(np.array(a)) for a in arrays)
 
 
 def warn_if_stale(roots: list[Root]) -> None:

@@ -289,6 +289,7 @@ class Function:
         for i, shape in shapes:
             g = grads[i]
             g = None if g is None else g._data if isinstance(g, _node.Tensor) else np.asarray(g)
+            g = None if g is None else g.view()  # (your tensors' memory: a leaf's .grad copies it)
             if g is not None and g.shape != shape:
                 raise RuntimeError(
                     f"Function {ctx.name()} returned an invalid gradient at index {i} - got "

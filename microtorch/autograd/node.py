@@ -166,7 +166,9 @@ class AccumulateGrad(Node):
         if self.variable._grad_fn is not None:  # an in-place op made it a result since
             raise RuntimeError(INTERIOR_MESSAGE)
         if self.variable._rg:  # (requires_grad_(False) since?)
-            self.variable._add_to_grad(grad_outputs[0])
+            grad = grad_outputs[0]  # kept as .grad if nothing else holds it (engine.private)
+            owned = grad.base is None and grad.flags.writeable and not self.variable._hooks
+            self.variable._add_to_grad(grad, owned=owned)
         return ()
 
 

@@ -185,8 +185,39 @@ def compare_state(t_side: Side, m_side: Side) -> list[Mismatch]:
     m_ids = [sorted(n for n in names if m_all[n] is m_all[k]) for k in names]
     if t_ids != m_ids:
         out.append(Mismatch("identity", "", repr(t_ids), repr(m_ids)))
+    if _grad_sharing(t_all) != _grad_sharing(m_all):  # (.grad must own its memory)
+        out.append(Mismatch("grad-shares", "", _grad_sharing(t_all), _grad_sharing(m_all)))
     out += _compare_log(t_side.ns["log"], m_side.ns["log"])
     return out
+
+
+def _grad_sharing(tensors: dict[str, Any]) -> str:
+    # Which live values and other .grads share memory with each .grad: a gradient kept as .grad
+    # without a copy must be one nothing else holds, so this is the same in both libraries.
+    memory: list[tuple[str, Any]] = []
+    for name, t in tensors.items():
+        if is_tensor(t):
+            memory.append((name, _storage(t)))
+            g = _grad(t)
+            if g is not None:
+                memory.append((f"{name}.grad", _storage(g)))
+    shares = {
+        a: sorted(b for b, kb in memory if kb == ka and b != a)
+        for a, ka in memory
+        if a.endswith(".grad") and ka is not None
+    }
+    return repr({a: b for a, b in shares.items() if b})
+
+
+def _storage(t: Any) -> Any:
+    # The memory a tensor's values live in: PyTorch's storage, microtorch's owning numpy array
+    if t.numel() == 0:
+        return None
+    if hasattr(t, "untyped_storage") and type(t).__module__.startswith("torch"):
+        return t.untyped_storage().data_ptr()
+    from microtorch.autograd.versions import _owner
+
+    return id(_owner(t._data))
 
 
 def _compare_value(name: str, t: Any, m: Any, loosest: str) -> list[Mismatch]:
