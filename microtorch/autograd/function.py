@@ -25,7 +25,7 @@ from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
 from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _sequence
 from microtorch.autograd.quiet import hush, unhush
-from microtorch.autograd.saved import FREED_MESSAGE, SavedTensor
+from microtorch.autograd.saved import FREED_MESSAGE, SavedTensor, keep_saved
 
 __all__ = [
     "Node", "AccumulateGrad", "BackwardNode", "Function", "NumpyFunction", "FunctionCtx",
@@ -51,7 +51,7 @@ class BackwardNode(Node):
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep ``values`` for ``backward``; they are checked against in-place changes."""
-        self._saved = values  # (raw until apply has the outputs: see _keep_saved)
+        self._saved = values  # (raw until apply has the outputs: see saved.keep_saved)
 
     @property
     def saved_tensors(self) -> tuple[Any, ...]:
@@ -73,6 +73,12 @@ class BackwardNode(Node):
 
     def set_materialize_grads(self, value: bool) -> None:
         """Accepted for PyTorch compatibility; missing gradients are always zeros here."""
+
+    def input_shape(self, i: int) -> tuple[int, ...]:
+        """The shape of the input whose gradient goes along edge ``i``: the shape of the output
+        it was of the node at the other end (PyTorch reads an edge's input metadata so)."""
+        node = self._next_nodes[i]
+        return node._out_shape if node._num_outputs == 1 else node._out_shape[self._next_nrs[i]]
 
     def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
         """Apply the op's ``backward`` to the gradients of its outputs (the chain rule)."""
@@ -107,15 +113,6 @@ class BackwardNode(Node):
         from types import SimpleNamespace
 
         return [SimpleNamespace(shape=shape, dtype=dt) for shape, dt in self._out_meta]
-
-    def _keep_saved(self, inputs: list[Any], out: Any, results: tuple[Any, ...]) -> None:
-        # What forward passed to save_for_backward, now that the outputs exist: each value
-        # with its memory's version, and which output or input tensor it is (for messages).
-        outputs = out if type(out) is tuple else (out,)
-        kept: list[SavedTensor | None] = []
-        for value in self._saved or ():
-            kept.append(None if value is None else SavedTensor(value, inputs, outputs, results))
-        self._saved = tuple(kept)
 
 
 class FunctionCtx:
@@ -227,8 +224,10 @@ class Function:
             result = _node.op_result(out, node, 0, device)
             node._out_shape, node._out_dtype = result._data.shape, result._dtype
             results = (result,)
-        if node._saved:
-            node._keep_saved(inputs, out, results)
+        if node._saved:  # each value with its version, and which tensor it is (for messages)
+            node._saved = keep_saved(
+                node._saved, inputs, out if type(out) is tuple else (out,), results
+            )
         if _switches.anomaly:
             import traceback
 

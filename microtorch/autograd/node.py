@@ -148,6 +148,11 @@ class AccumulateGrad(Node):
         # are filled as soon as they are ready.
         self.sequence_nr = 1 << 62
 
+    @property
+    def _out_shape(self) -> tuple[int, ...]:
+        """The shape of the gradient it takes: its leaf's."""
+        return self.variable._data.shape
+
     def name(self) -> str:
         """``'torch::autograd::AccumulateGrad'``, the C++ name PyTorch reports."""
         return "torch::autograd::AccumulateGrad"

@@ -19,7 +19,13 @@ from microtorch.autograd import versions
 from microtorch.autograd.node import op_name
 from microtorch.autograd.versions import version_of
 
-__all__ = ["SavedTensor", "FREED_MESSAGE", "INFERENCE_SAVED_MESSAGE", "saved_in_place"]
+__all__ = [
+    "SavedTensor",
+    "FREED_MESSAGE",
+    "INFERENCE_SAVED_MESSAGE",
+    "keep_saved",
+    "saved_in_place",
+]
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -45,30 +51,20 @@ INFERENCE_SAVED_MESSAGE = (
 class SavedTensor:
     """One value saved for backward, with the version of its memory when it was saved.
 
-    ``SavedTensor(value, inputs, outputs, results)`` also notes which tensor the value is: an
-    input of the op (kept, for the error message), or output ``output_nr`` (only its values
-    are kept: the result tensor holds its node, which would then hold the result).
+    ``tensor`` is the input tensor it is, if it is one (for the error message), ``output_nr``
+    which output of the node it is, if it is one (only its values are kept then: the result
+    tensor holds its node, which would hold the result). ``keep_saved`` finds out which.
     """
 
     # (view_fn: set only for an in-place op's result on a view, see saved_in_place)
     __slots__ = ("value", "data", "version", "tensor", "output_nr", "had_grad_fn", "view_fn")
-    tensor: Any  # the input tensor it is, if it is one (for the error message)
-    output_nr: int | None  # which output of the node it is, if it is one
-    had_grad_fn: bool  # did that input have a grad_fn (detach_() may take it away)?
 
-    def __init__(self, value: Any, inputs: list[Any], outputs: tuple[Any, ...], results: Any):
-        is_tensor = type(value) is not np.ndarray and isinstance(value, _node.Tensor)
-        data = value._data if is_tensor else value  # (your own Function saves tensors)
-        self.tensor, self.output_nr, self.had_grad_fn = _which(data, inputs, outputs)
-        if self.output_nr is not None:  # an output: the result's own array (numpy may give
-            data = results[self.output_nr]._data  # a scalar), as a tensor without grad_fn:
-            value = _node.plain_tensor(data) if is_tensor else data  # it would hold itself
-        elif self.tensor is None:  # a value of forward's own (or a numpy scalar)
-            data = np.asarray(data)
-            value = value if is_tensor else data
+    def __init__(self, value: Any, data: Any, tensor: Any = None, output_nr: int | None = None):
         self.value = value  # what backward reads: a numpy array (a Tensor, in your own Function)
         self.data = data  # its memory, whose version is checked
         self.version = version_of(data)  # (see versions.py)
+        self.tensor, self.output_nr = tensor, output_nr
+        self.had_grad_fn = tensor is not None and tensor._grad_fn is not None  # (see unpack)
 
     def unpack(self, node: Any) -> Any:
         """The saved value, checked: it must not have changed since it was saved."""
@@ -80,19 +76,40 @@ class SavedTensor:
         return self.value
 
 
-def _which(data: Any, inputs: list[Any], outputs: tuple[Any, ...]) -> tuple[Any, Any, bool]:
-    # (the input tensor, the output number, whether the input had a grad_fn) that data is
-    if outputs[0] is data:  # (the usual output: the only one)
-        return None, 0, False
-    for nr in range(1, len(outputs)):
+def keep_saved(values: Any, inputs: list[Any], outputs: Any, results: Any) -> tuple[Any, ...]:
+    """What ``forward`` passed to ``save_for_backward``, as SavedTensors, now that its outputs
+    exist: each value is an output of the op, one of its input tensors, or its own value."""
+    kept: list[SavedTensor | None] = []
+    for value in values:
+        if value is None:
+            kept.append(None)
+            continue
+        is_tensor = isinstance(value, _node.Tensor)  # (your own Function saves tensors)
+        data = value._data if is_tensor else value
+        nr = 0 if data is outputs[0] else _output_nr(data, outputs) if len(outputs) > 1 else None
+        if nr is not None:  # an output: the result's own array (numpy may have returned a
+            data = results[nr]._data  # scalar), as a tensor without grad_fn if it was a tensor
+            kept.append(
+                SavedTensor(_node.plain_tensor(data) if is_tensor else data, data, None, nr)
+            )
+            continue  # (the result holds its node: the node must not hold the result)
+        for t in inputs:
+            if t._data is data:
+                if t._inference:
+                    raise RuntimeError(INFERENCE_SAVED_MESSAGE)
+                kept.append(SavedTensor(value, data, t))
+                break
+        else:  # a value of forward's own (or a numpy scalar)
+            data = np.asarray(data)
+            kept.append(SavedTensor(value if is_tensor else data, data))
+    return tuple(kept)
+
+
+def _output_nr(data: Any, outputs: tuple[Any, ...]) -> int | None:
+    for nr in range(1, len(outputs)):  # (output 0 was looked at first)
         if outputs[nr] is data:
-            return None, nr, False
-    for t in inputs:
-        if t._data is data:
-            if t._inference:
-                raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-            return t, None, t._grad_fn is not None
-    return None, None, False
+            return nr
+    return None
 
 
 def saved_in_place(node: Any, t: Any) -> None:

@@ -162,6 +162,7 @@ class CopySlices(Node):
         self._next_nodes = (before,) + fn._next_nodes[1:]  # fn's first input was the view
         self._next_nrs = (base._output_nr,) + fn._next_nrs[1:]
         self.sequence_nr = next_sequence_nr()
+        self._out_shape = base._data.shape  # (the base's gradient it takes)
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"

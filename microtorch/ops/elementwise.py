@@ -33,21 +33,20 @@ class Add(NumpyFunction):
     """z = a + alpha * b, so dz/da = 1 and dz/db = alpha (usually 1: the gradient passes)."""
 
     node_name = "AddBackward0"
-    ctx_fields = ("shapes", "alpha")
+    ctx_fields = ("alpha",)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.shapes, ctx.alpha = (a.shape, b.shape), alpha
+        ctx.alpha = alpha
         return a + b if alpha == 1 else a + (alpha * b).astype(b.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad_output):
-        sa, sb = ctx.shapes
         need_a, need_b = ctx.needs_input_grad[:2]  # e.g. no gradient for a constant
         gb = grad_output if ctx.alpha == 1 else grad_output * ctx.alpha
         return (
-            unbroadcast(grad_output, sa) if need_a else None,
-            unbroadcast(gb, sb) if need_b else None,
+            unbroadcast(grad_output, ctx.input_shape(0)) if need_a else None,
+            unbroadcast(gb, ctx.input_shape(1)) if need_b else None,
         )
 
 
@@ -55,20 +54,19 @@ class Sub(NumpyFunction):
     """z = a - alpha * b, so dz/da = 1 and dz/db = -alpha."""
 
     node_name = "SubBackward0"
-    ctx_fields = ("shapes", "alpha")
+    ctx_fields = ("alpha",)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.shapes, ctx.alpha = (a.shape, b.shape), alpha
+        ctx.alpha = alpha
         return a - b if alpha == 1 else a - (alpha * b).astype(b.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad_output):
-        sa, sb = ctx.shapes
         need_a, need_b = ctx.needs_input_grad[:2]
         return (
-            unbroadcast(grad_output, sa) if need_a else None,
-            unbroadcast(-grad_output * ctx.alpha, sb) if need_b else None,
+            unbroadcast(grad_output, ctx.input_shape(0)) if need_a else None,
+            unbroadcast(-grad_output * ctx.alpha, ctx.input_shape(1)) if need_b else None,
         )
 
 
@@ -90,22 +88,19 @@ class Mul(NumpyFunction):
     """z = a * b, so dz/da = b and dz/db = a."""
 
     node_name = "MulBackward0"
-    ctx_fields = ("shapes",)
 
     @staticmethod
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad  # e.g. no gradient for the 3 in x * 3
         ctx.save_for_backward(b if need_a else None, a if need_b else None)  # only what's used
-        ctx.shapes = (a.shape, b.shape)
         return a * b
 
     @staticmethod
     def backward(ctx, grad_output):
         b, a = ctx.saved_tensors  # (b first: PyTorch checks b before a for in-place changes)
-        sa, sb = ctx.shapes
-        return (
-            unbroadcast(grad_output * b, sa) if b is not None else None,
-            unbroadcast(grad_output * a, sb) if a is not None else None,
+        return (  # (summed back to each input's shape, if forward broadcast it)
+            unbroadcast(grad_output * b, ctx.input_shape(0)) if b is not None else None,
+            unbroadcast(grad_output * a, ctx.input_shape(1)) if a is not None else None,
         )
 
 
@@ -113,24 +108,21 @@ class Div(NumpyFunction):
     """z = a / b, so dz/da = 1 / b and dz/db = -a / b**2."""
 
     node_name = "DivBackward0"
-    ctx_fields = ("shapes",)
 
     @staticmethod
     def forward(ctx, a, b):
         need_b = ctx.needs_input_grad[1]
         ctx.save_for_backward(b, a if need_b else None)  # a only for b's gradient
-        ctx.shapes = (a.shape, b.shape)
         return a / b
 
     @staticmethod
     def backward(ctx, grad_output):
         b, a = ctx.saved_tensors  # (b first: PyTorch checks b before a for in-place changes)
         need_a, need_b = ctx.needs_input_grad
-        sa, sb = ctx.shapes
         ga = grad_output / b
         return (
-            unbroadcast(ga, sa) if need_a else None,
-            unbroadcast(-ga * a / b, sb) if need_b else None,
+            unbroadcast(ga, ctx.input_shape(0)) if need_a else None,
+            unbroadcast(-ga * a / b, ctx.input_shape(1)) if need_b else None,
         )
 
 
