@@ -77,7 +77,7 @@ class BackwardNode(Node):
     def input_shape(self, i: int) -> tuple[int, ...]:
         """The shape of the input whose gradient goes along edge ``i``: the shape of the output
         it was of the node at the other end (PyTorch reads an edge's input metadata so)."""
-        node = self._next_nodes[i]
+        node: Any = self._next_nodes[i]  # (not None: a gradient goes along it)
         return node._out_shape if node._num_outputs == 1 else node._out_shape[self._next_nrs[i]]
 
     def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
