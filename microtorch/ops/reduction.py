@@ -121,7 +121,7 @@ class Mean(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.broadcast_to(grad_output, ctx.shape) / ctx.n
+        return np.full(ctx.shape, grad_output / ctx.n)  # 1 / n of the gradient, everywhere
 
 
 class MeanDim(NumpyFunction):
