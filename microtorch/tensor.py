@@ -484,9 +484,11 @@ class Tensor:
 
     def retain_grad(self) -> None:
         """Keep ``.grad`` for this non-leaf tensor during backward (leaves keep it anyway)."""
-        if not self.requires_grad:  # (a view's may be its base's)
+        # (PyTorch's requires_grad and is_leaf, which do not renew a view's grad_fn: a view
+        # made without one counts as a leaf here, even after its base changed in place)
+        if not (self._rg or self._base is not None and self._base._rg):
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._retains or self.grad_fn is None:  # (already retained: nothing to look at)
+        if self._retains or self._grad_fn is None:  # (already retained, or a leaf)
             return
         node = self.grad_fn
         if not node._retain_grad:

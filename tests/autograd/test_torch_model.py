@@ -1539,6 +1539,22 @@ def requires_grad_on_a_non_leaf(L: ModuleType) -> Any:
     (x * 2).requires_grad_(False)
 
 
+def retain_grad_of_a_view_made_without_a_grad_fn(L: ModuleType) -> Any:
+    # (a 4000-program sweep, seed 6: microtorch renewed the view and raised PyTorch's error for
+    # its grad_fn; PyTorch's retain_grad reads the grad_fn the view has, none: a leaf, a no-op)
+    w = L.ones(2, 2, requires_grad=True)
+    x = L.zeros(2, 2)
+    a, b = x.chunk(2)
+    v = x[0]
+    x.mul_(w)
+    b.retain_grad()
+    v.retain_grad()
+    v.sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (reading a non-leaf's .grad warns, in both)
+        return b.retains_grad, v.retains_grad, v.grad, node(v)
+
+
 FLAG_CASES = cases(
     saved_tensor_detached_in_place,
     matmul_of_a_stale_unbind_view_of_another_dtype,
@@ -1573,6 +1589,7 @@ FLAG_CASES = cases(
     in_place_op_on_a_broadcast_gradient_from_autograd_grad,
     leaf_stops_requiring_grad_before_backward,
     requires_grad_on_a_non_leaf,
+    retain_grad_of_a_view_made_without_a_grad_fn,
 ) + cases(
     *(
         _broadcast_gradient(x, w)
