@@ -40,7 +40,7 @@ def version_of(a: np.ndarray) -> int:
     """How many in-place changes the memory of array ``a`` has had."""
     if not counters:  # nothing was changed in place yet
         return 0
-    owner = _owner(a)  # (a view counts its memory's owner's changes)
+    owner = a if a.base is None else _owner(a)  # (a view counts its memory's owner's)
     if stands_for and id(owner) in stands_for:  # a cast copy: the original's count
         owner = _owner(stands_for[id(owner)]._data)
     return counters.get(id(owner), 0)
