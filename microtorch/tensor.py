@@ -467,7 +467,9 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """The same values, cut out of the graph: no gradient flows back through it."""
-        return plain_tensor(self._data, self._device)  # one memory, so one version count
+        # (one memory, so one version count; a numpy view of its own, so that a value saved
+        # from it is told apart from the tensor it was detached from)
+        return plain_tensor(self._data.view(), self._device)
 
     def detach_(self) -> Tensor:
         """Cut this tensor out of the graph in place."""

@@ -449,7 +449,19 @@ def remainder_changed_divisor_that_needs_a_gradient(L: ModuleType) -> Any:
     y.sum().backward()
 
 
+def saved_detached_alias_changed_in_place(L: ModuleType) -> Any:
+    # (a 4000-program sweep, seed 7: the saved b, a detach() of the other input a, was named
+    # as a, "output 0 of Logsumexp"; PyTorch names b, which has no grad_fn)
+    a = L.tensor([[1.75, -1.75, 0.75]], requires_grad=True).logsumexp(dim=-1)
+    b = a.detach()
+    y = L.matmul(a, b)  # saves b only: a's gradient is the one needed
+    with L.no_grad():
+        b *= -2
+    y.backward()
+
+
 SAVED = cases(
+    saved_detached_alias_changed_in_place,
     _second_backward_through_a_divisor_that_needs_no_gradient("x % b"),
     _second_backward_through_a_divisor_that_needs_no_gradient("x.fmod(b)"),
     remainder_changed_divisor_that_needs_a_gradient,
@@ -1380,6 +1392,15 @@ def gradients_from_autograd_grad_are_views_where_pytorchs_are(L: ModuleType) -> 
     return views
 
 
+def in_place_op_on_a_zero_d_gradient_of_a_sum(L: ModuleType) -> Any:
+    # (a 4000-program sweep, seed 7: 0.5 * t of 0-d arrays is a numpy scalar, which is
+    # read-only, and SumBackward0's expanded gradient of it was too: clamp_ raised)
+    t = L.tensor(0.5, requires_grad=True) * 1
+    (g,) = L.autograd.grad(0.5 / t.sum(), [t])
+    g.clamp_(min=0)
+    return g
+
+
 def in_place_op_on_a_broadcast_gradient_from_autograd_grad(L: ModuleType) -> Any:
     x = L.tensor([-0.5, 1.0, -2.75], dtype=L.float64, requires_grad=True)
     h = x.log_softmax(-1)
@@ -1587,6 +1608,7 @@ FLAG_CASES = cases(
     copy_into_an_expanded_view_from_a_stale_unbind_view,
     gradients_from_autograd_grad_are_views_where_pytorchs_are,
     in_place_op_on_a_broadcast_gradient_from_autograd_grad,
+    in_place_op_on_a_zero_d_gradient_of_a_sum,
     leaf_stops_requiring_grad_before_backward,
     requires_grad_on_a_non_leaf,
     retain_grad_of_a_view_made_without_a_grad_fn,
