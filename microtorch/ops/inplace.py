@@ -385,8 +385,9 @@ def written_places(target: np.ndarray, name: str, args: tuple[Any, ...]) -> np.n
         items = args[0] if isinstance(args[0], tuple) else (args[0],)
         key = tuple(i._data if isinstance(i, _node.Tensor) else i for i in items)
         if not any(_advanced_item(i) for i in key):
-            if overlaps_itself(target[key]):  # x[:] = v writes one place many times
-                raise RuntimeError(OVERLAP_MESSAGE)
+            view = target[key]  # x[:] = v writes one place many times, unless v is the
+            if overlaps_itself(view) and not _same_data(args[1], view):  # very same elements
+                raise RuntimeError(OVERLAP_MESSAGE)  # (PyTorch's copy_ then changes nothing)
         else:
             _deprecated("index_put_", "indices", "tensor")
             mask = len(key) == 1 and getattr(key[0], "dtype", None) == np.bool_

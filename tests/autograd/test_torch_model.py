@@ -1691,6 +1691,10 @@ OVERLAPPING_WRITE_CASES = [
             "x.t()[0] = x[:, 1]",
             "y = x[:1]; y[:] = x[0]",  # x[0] expanded to (1, 3): itself, as PyTorch's expand
             "y = x[0].unsqueeze(0); y[0] = x[0, :]",
+            # (a 2500-program sweep, seed 11: an expanded view written with its very elements,
+            # which PyTorch's copy_ skips before it looks for overlap)
+            "e = x[0, :1].expand(3); y = e.view(1, -1); y[0] = e",
+            "e = x[0, :1].expand(3); y = e.view(1, -1); y[0] = e + 0",  # (other memory: refused)
         )
     ),
 ]
