@@ -404,11 +404,17 @@ def written_places(target: np.ndarray, name: str, args: tuple[Any, ...]) -> np.n
 
 
 def _same_data(src: Any, target: np.ndarray) -> bool:
-    # the very elements of target, in the same places (PyTorch's copy_ then changes nothing)
+    # the very elements of target, in the same places and strides (PyTorch's copy_ then
+    # changes nothing); a stride 0 of a size-1 dimension stands for any: numpy's broadcast_to
+    # (expand) sets it to 0 where PyTorch's expand keeps the stride the input had
     data = getattr(src, "_data", src)
     return isinstance(data, np.ndarray) and (
         data.__array_interface__["data"][0] == target.__array_interface__["data"][0]
-        and (data.shape, data.strides, data.dtype) == (target.shape, target.strides, target.dtype)
+        and (data.shape, data.dtype) == (target.shape, target.dtype)
+        and all(
+            a == b or n == 1 and 0 in (a, b)
+            for a, b, n in zip(data.strides, target.strides, data.shape)
+        )
     )
 
 

@@ -1695,6 +1695,7 @@ OVERLAPPING_WRITE_CASES = [
             # which PyTorch's copy_ skips before it looks for overlap)
             "e = x[0, :1].expand(3); y = e.view(1, -1); y[0] = e",
             "e = x[0, :1].expand(3); y = e.view(1, -1); y[0] = e + 0",  # (other memory: refused)
+            "e = x[1, :1]; y = e.expand(2, 1); y[1] = e",  # (seed 16: a size-1 dimension's stride)
         )
     ),
 ]
