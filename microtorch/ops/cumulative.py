@@ -93,6 +93,8 @@ class Cumsum(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         g, axis = np.atleast_1d(grad_output), ctx.axis
+        if g.shape[axis] == 1:  # sums of one value: the gradient itself, as PyTorch gives it
+            return grad_output
         return np.flip(np.cumsum(np.flip(g, axis), axis), axis).reshape(grad_output.shape)
 
 
