@@ -114,8 +114,8 @@ class Cumprod(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        if a.ndim == 0:
-            return grad_output
+        if a.ndim == 0 or a.shape[ctx.axis] == 1:  # products of one value: the gradient
+            return grad_output  # itself, as PyTorch gives it
         a, g, z = (np.moveaxis(v, ctx.axis, -1) for v in (a, grad_output, out))
         with np.errstate(divide="ignore", invalid="ignore"):  # rows with a zero: below
             grad = np.flip(np.cumsum(np.flip(g * z, -1), -1), -1) / a

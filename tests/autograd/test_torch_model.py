@@ -1392,15 +1392,17 @@ def gradients_from_autograd_grad_are_views_where_pytorchs_are(L: ModuleType) -> 
     return views
 
 
-def write_into_a_gradient_through_a_cumsum_of_one(L: ModuleType) -> Any:
+def write_into_a_gradient_through_a_cumsum_or_cumprod_of_one(L: ModuleType) -> Any:
     # (a 2500-program sweep, seed 17: CumsumBackward0 along a size-1 dimension hands on the
     # gradient itself in PyTorch, here SumBackward0's expanded one: a write lands everywhere)
     x = L.tensor([[0.25], [-2.0]], requires_grad=True)
     (g,) = L.autograd.grad(x.cumsum(1).sum(), [x])
     g[0] = -1.5
+    (h,) = L.autograd.grad(x.cumprod(1).sum(), [x])  # (cumprod's trivial case too)
+    h[1] = 4.0
     y = L.tensor([1.0, 2.0], requires_grad=True)
     (y.cumsum(0) * L.tensor([1.0, 3.0])).sum().backward()  # (a longer dimension: summed)
-    return g, y.grad
+    return g, h, y.grad
 
 
 def in_place_op_on_a_zero_d_gradient_of_a_sum(L: ModuleType) -> Any:
@@ -1620,7 +1622,7 @@ FLAG_CASES = cases(
     gradients_from_autograd_grad_are_views_where_pytorchs_are,
     in_place_op_on_a_broadcast_gradient_from_autograd_grad,
     in_place_op_on_a_zero_d_gradient_of_a_sum,
-    write_into_a_gradient_through_a_cumsum_of_one,
+    write_into_a_gradient_through_a_cumsum_or_cumprod_of_one,
     leaf_stops_requiring_grad_before_backward,
     requires_grad_on_a_non_leaf,
     retain_grad_of_a_view_made_without_a_grad_fn,
