@@ -123,6 +123,8 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
     recording = grad_mode.state.grad_enabled and (
         t.requires_grad or any(isinstance(a, _node.Tensor) and a.requires_grad for a in args)
     )
+    if name == "index_put_":
+        _value_viewed_first(t, *args)
     _check_allowed(t, name, recording, args[0] if name == "index_put_" else None)
     places = written_places(t._data, name, args) if overlaps_itself(t._data) else None
     if name == "index_put_":
@@ -178,6 +180,24 @@ def _check_overlap(
                 )
             if status == "too hard":
                 raise RuntimeError(OVERLAP_ORDER_MESSAGE)
+
+
+def _value_viewed_first(t: Any, index: Any, value: Any) -> None:
+    # x[k] = v, v of another shape than the view x[k] (and not 0-d): PyTorch first views v
+    # without its leading size-1 dimensions, which renews a stale view v or raises its error,
+    # before its in-place checks of x[k]
+    if not isinstance(value, _node.Tensor) or value._data.ndim == 0:
+        return
+    items = index if isinstance(index, tuple) else (index,)
+    key = tuple(i._data if isinstance(i, _node.Tensor) else i for i in items)
+    if any(_advanced_item(i) for i in key):
+        return
+    try:
+        shape = t._data[key].shape
+    except (IndexError, TypeError, ValueError):  # (PyTorch's error for the index comes later)
+        return
+    if shape != value._data.shape:
+        views_first(value)
 
 
 def _check_index_put_overlap(t: Any, index: Any, value: Any) -> None:

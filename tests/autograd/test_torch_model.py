@@ -1589,6 +1589,24 @@ def retain_grad_of_a_view_made_without_a_grad_fn(L: ModuleType) -> Any:
         return b.retains_grad, v.retains_grad, v.grad, node(v)
 
 
+def setitem_of_a_stale_unbind_view_into_a_leaf(L: ModuleType) -> Any:
+    # (a 2500-program sweep, seed 20: PyTorch views v first when its shape differs from x[k]'s,
+    # which raises the stale view's error before the leaf's)
+    x = L.tensor([[2.0, 2.25, -0.75], [3.0, 0.25, -2.25]], dtype=L.float64, requires_grad=True)
+    _, b = L.tensor([[1.0], [2.25]], dtype=L.float64, requires_grad=True).unbind()
+    with L.no_grad():
+        b.fill_(3)
+    x[1] = b
+
+
+def setitem_of_a_stale_unbind_view_of_the_same_shape_into_a_leaf(L: ModuleType) -> Any:
+    x = L.tensor([[2.0], [3.0]], dtype=L.float64, requires_grad=True)
+    _, b = L.tensor([[1.0], [2.25]], dtype=L.float64, requires_grad=True).unbind()
+    with L.no_grad():
+        b.fill_(3)
+    x[1] = b  # (the same shape: copied as it is, the leaf's error first)
+
+
 FLAG_CASES = cases(
     saved_tensor_detached_in_place,
     matmul_of_a_stale_unbind_view_of_another_dtype,
@@ -1626,6 +1644,8 @@ FLAG_CASES = cases(
     leaf_stops_requiring_grad_before_backward,
     requires_grad_on_a_non_leaf,
     retain_grad_of_a_view_made_without_a_grad_fn,
+    setitem_of_a_stale_unbind_view_into_a_leaf,
+    setitem_of_a_stale_unbind_view_of_the_same_shape_into_a_leaf,
 ) + cases(
     *(
         _broadcast_gradient(x, w)
