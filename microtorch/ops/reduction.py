@@ -376,9 +376,8 @@ class Var(NumpyFunction):
         ctx.save_for_backward(a)
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
-        centred = a - _mean(a, axes)
-        var = (centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor  # n <= correction: nan
-        return row_major(var)
+        var = _sum_of_squares(a, axes, keepdim) / ctx.divisor  # n <= correction: nan
+        return row_major(np.asarray(var.astype(a.dtype, copy=False)))
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -398,9 +397,8 @@ class Std(NumpyFunction):
     def forward(ctx, a, axes, keepdim, correction):
         ctx.axes, ctx.keepdim = axes, keepdim
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
-        centred = a - _mean(a, axes)
-        out = np.asarray(np.sqrt((centred**2).sum(axis=axes, keepdims=keepdim) / ctx.divisor))
-        out = row_major(out)
+        std = np.sqrt(_sum_of_squares(a, axes, keepdim) / ctx.divisor)
+        out = row_major(np.asarray(std.astype(a.dtype, copy=False)))
         ctx.save_for_backward(a, out)
         return out
 
@@ -411,6 +409,13 @@ class Std(NumpyFunction):
         g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
         out = _expand_back(out, a.shape, ctx.axes, ctx.keepdim)
         return np.where(out == 0, 0, g * centred / (ctx.divisor * out))  # z = 0: 0 (PyTorch)
+
+
+def _sum_of_squares(a: np.ndarray, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    # sum((a - mean(a))**2) in float64, as PyTorch's CPU kernel adds it up (in float32 the
+    # squares of values near 1e20 overflow): the caller gives its result in a's dtype
+    wide = a.astype(np.float64, copy=False)
+    return ((wide - _mean(wide, axes)) ** 2).sum(axis=axes, keepdims=keepdim)
 
 
 def _mean(a: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:

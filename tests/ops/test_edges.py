@@ -117,3 +117,21 @@ def test_division_by_a_number_matches_torch(dtype: str, divisor: float, torch_mo
         warnings.simplefilter("error")
         mine = run(microtorch)
     assert mine == run(torch_module)
+
+
+@pytest.mark.parametrize("dim", [None, 0, 1])
+def test_std_and_var_of_large_float32_values_match_torch(
+    dim: Any, torch_module: ModuleType
+) -> None:
+    # (a 5000-program sweep, seed 25: the squares of values near 1e21 overflow float32; PyTorch
+    # adds them up in float64, so its std stays finite where float32 squares gave inf)
+    values = [[2.0e21, 1.0e10], [5.0e21, 3.0]]
+
+    def run(lib: ModuleType) -> list[Any]:
+        x = lib.tensor(values, dtype=lib.float32)
+        std, var = (x.std(), x.var()) if dim is None else (x.std(dim), x.var(dim))
+        return [np.asarray(std.numpy()).tolist(), np.asarray(var.numpy()).tolist()]
+
+    ours, theirs = run(microtorch), run(torch_module)
+    assert np.allclose(ours, theirs, rtol=1e-6, equal_nan=True), (ours, theirs)
+    assert np.array_equal(np.isinf(ours), np.isinf(theirs))
