@@ -176,9 +176,8 @@ def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> li
                 f"torch.Size({list(g_data.shape)}) and output[{i}] has a shape of "
                 f"torch.Size({list(t._data.shape)})."
             )
-        grads.append(
-            np.array(g_data, dtype=t._data.dtype)
-        )  # the engine's own copy, in the output's dtype
+        # the engine's own copy (a leaf may keep it as .grad), in the output's dtype, as PyTorch
+        grads.append(np.array(g_data, dtype=t._data.dtype))
     return grads
 
 

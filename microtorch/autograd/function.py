@@ -287,8 +287,8 @@ class Function:
         out: list[np.ndarray | None] = []
         for i, shape in shapes:
             g = grads[i]
-            g = None if g is None else g._data if isinstance(g, _node.Tensor) else np.asarray(g)
-            g = None if g is None else g.view()  # (your tensors' memory: a leaf's .grad copies it)
+            if g is not None:  # a view: the memory stays your tensor's (a leaf's .grad copies it)
+                g = (g._data if isinstance(g, _node.Tensor) else np.asarray(g)).view()
             if g is not None and g.shape != shape:
                 raise RuntimeError(
                     f"Function {ctx.name()} returned an invalid gradient at index {i} - got "

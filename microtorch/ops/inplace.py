@@ -188,8 +188,7 @@ def _value_viewed_first(t: Any, index: Any, value: Any) -> None:
     # before its in-place checks of x[k]
     if not isinstance(value, _node.Tensor) or value._data.ndim == 0:
         return
-    items = index if isinstance(index, tuple) else (index,)
-    key = tuple(i._data if isinstance(i, _node.Tensor) else i for i in items)
+    key = _numpy_key(index)
     if any(_advanced_item(i) for i in key):
         return
     try:
@@ -209,8 +208,7 @@ def _check_index_put_overlap(t: Any, index: Any, value: Any) -> None:
     # under one mask, which is masked_fill_ with that number).
     if not isinstance(value, _node.Tensor) or value._data.ndim == 0:
         return
-    items = index if isinstance(index, tuple) else (index,)
-    key = tuple(i._data if isinstance(i, _node.Tensor) else i for i in items)
+    key = _numpy_key(index)
     if not any(_advanced_item(i) for i in key):
         written, data = t._data[key], value._data
         if data.shape != written.shape:  # (as PyTorch: v's leading size-1 dimensions dropped,
@@ -310,8 +308,7 @@ def _dense(a: np.ndarray) -> bool:
 def _written_view(t: Any, name: str, index: Any) -> Any:
     # What PyTorch writes into for ``t[index] = v``: with ints and slices, the view t[index]
     # (its Select or Slice node is the one its error names); else t itself (index_put_).
-    items = index if isinstance(index, tuple) else (index,)
-    if name != "index_put_" or any(_advanced_item(getattr(i, "_data", i)) for i in items):
+    if name != "index_put_" or _advanced_index(index):
         return t
     with grad_mode.enable_grad():
         return t[index]
@@ -402,8 +399,7 @@ def written_places(target: np.ndarray, name: str, args: tuple[Any, ...]) -> np.n
     if one_value or (name == "copy_" and _same_data(args[0], target)):  # x.copy_(x)
         places[...] = True
     elif name == "index_put_":
-        items = args[0] if isinstance(args[0], tuple) else (args[0],)
-        key = tuple(i._data if isinstance(i, _node.Tensor) else i for i in items)
+        key = _numpy_key(args[0])
         if not any(_advanced_item(i) for i in key):
             view = target[key]  # x[:] = v writes one place many times, unless v is the
             if overlaps_itself(view) and not _same_data(args[1], view):  # very same elements
@@ -441,6 +437,12 @@ def _same_data(src: Any, target: np.ndarray) -> bool:
 def _deprecated(op: str, index: str, value: str) -> None:
     text = _DEPRECATED_ON_EXPANDED.format(op, index, value)
     warnings.warn(text, UserWarning, stacklevel=5)  # (at the line of yours that wrote)
+
+
+def _numpy_key(index: Any) -> tuple[Any, ...]:
+    # x[k]'s index as numpy reads it: a tuple, with each index tensor's array
+    items = index if isinstance(index, tuple) else (index,)
+    return tuple(i._data if isinstance(i, _node.Tensor) else i for i in items)
 
 
 def _advanced_index(index: Any) -> bool:
