@@ -7,6 +7,50 @@ import builtins
 
 from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
+from microtorch.api._checks import expect_tensor as _expect_tensor
+from microtorch.api.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, positive
+from microtorch.api.cumulative import cumprod, cumsum, prod
+from microtorch.api.division import floor_divide, fmod, remainder
+from microtorch.api.elementwise import logical_and, logical_not, logical_or, masked_fill
+from microtorch.api.elementwise import where as _where
+from microtorch.api.histogram import histc, histogram
+from microtorch.api.join import cat, chunk, split, stack, unbind
+from microtorch.api.keywords import torch_keywords
+from microtorch.api.linalg import addmm, bmm, dot, matmul, mm, mv, norm
+from microtorch.api.logarithms import log2, log10
+from microtorch.api.reduction import (
+    amax,
+    amin,
+    argmax,
+    argmin,
+    log_softmax,
+    logsumexp,
+    max,
+    mean,
+    min,
+    softmax,
+    std,
+    sum,
+    var,
+)
+from microtorch.api.rounding import ceil, floor, round, sign, trunc
+from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from microtorch.api.truth import all, any, isfinite, isinf, isnan
+from microtorch.api.unary import (
+    abs,
+    clamp,
+    cos,
+    exp,
+    log,
+    log1p,
+    neg,
+    reciprocal,
+    relu,
+    sigmoid,
+    sin,
+    sqrt,
+    tanh,
+)
 from microtorch.autograd import (
     enable_grad,
     inference_mode,
@@ -65,63 +109,6 @@ from microtorch.dtypes import (
     short,
     uint8,
 )  # fmt: skip
-from microtorch.ops.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, positive
-from microtorch.ops.cumulative import cumprod, cumsum, prod
-from microtorch.ops.division import floor_divide, fmod, remainder
-from microtorch.ops.elementwise import (
-    logical_and,
-    logical_not,
-    logical_or,
-    masked_fill,
-)  # fmt: skip
-from microtorch.ops.elementwise import where as _where
-from microtorch.ops.histogram import histc, histogram
-from microtorch.ops.join import cat, chunk, split, stack, unbind
-from microtorch.ops.keywords import torch_keywords
-from microtorch.ops.linalg import addmm, bmm, dot, matmul, mm, mv, norm
-from microtorch.ops.logarithms import log2, log10
-from microtorch.ops.reduction import (
-    amax,
-    amin,
-    argmax,
-    argmin,
-    log_softmax,
-    logsumexp,
-    max,
-    mean,
-    min,
-    softmax,
-    std,
-    sum,
-    var,
-)  # fmt: skip
-from microtorch.ops.rounding import ceil, floor, round, sign, trunc
-from microtorch.ops.shape import (
-    clone,
-    flatten,
-    permute,
-    reshape,
-    squeeze,
-    t,
-    transpose,
-    unsqueeze,
-)  # fmt: skip
-from microtorch.ops.truth import all, any, isfinite, isinf, isnan
-from microtorch.ops.unary import (
-    abs,
-    clamp,
-    cos,
-    exp,
-    log,
-    log1p,
-    neg,
-    reciprocal,
-    relu,
-    sigmoid,
-    sin,
-    sqrt,
-    tanh,
-)  # fmt: skip
 from microtorch.tensor import Size, Tensor
 
 clip = clamp
@@ -155,7 +142,7 @@ __all__ += [
     "absolute", "concat", "concatenate", "divide", "multiply", "negative", "square", "subtract",
     "swapaxes", "swapdims",
 ]  # fmt: skip
-# issue 13: operators and functions beginner code uses (ops/division.py, ops/bitwise.py ...)
+# issue 13: operators and functions beginner code uses (api/division.py, api/bitwise.py ...)
 __all__ += [
     "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "floor_divide", "fmod",
     "positive", "remainder", "round", "floor", "ceil", "trunc", "sign", "isnan", "isinf",
@@ -177,18 +164,17 @@ multiply, divide, subtract = mul, div, sub
 
 def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
     """The number of elements of ``input``."""
-    from microtorch.ops._checks import expect_tensor
 
-    expect_tensor(input, "numel")
+    _expect_tensor(input, "numel")
     return input.numel()
 
 
 from microtorch import cuda, nn, optim, testing, utils  # noqa: E402 - after the core they use
-from microtorch.ops.elementwise import allclose, equal, isclose  # noqa: E402
+from microtorch.api.elementwise import allclose, equal, isclose  # noqa: E402
 
 __all__ += ["allclose", "cuda", "equal", "isclose", "load", "nn", "optim", "save", "utils"]
 __all__ += ["testing"]
-from microtorch.ops.sorting import argsort, nonzero, sort, topk  # noqa: E402
+from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
 from microtorch import accelerator  # noqa: E402

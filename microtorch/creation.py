@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
+from microtorch.api._checks import expect_tensor
 from microtorch.autograd import grad_mode
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import dtype, from_numpy_dtype, get_default_dtype, int64, promote_types
-from microtorch.ops._checks import expect_tensor
 from microtorch.ops._layout import preserved_full
 from microtorch.tensor import Tensor, plain_tensor
 

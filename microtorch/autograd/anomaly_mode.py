@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import traceback  # here, not at the top: only an anomaly report needs it
 import warnings
 from typing import Any
 
@@ -58,7 +59,6 @@ class detect_anomaly(set_detect_anomaly):  # noqa: N801
 def check_nan(node: Any, grad_inputs: tuple[Any, ...]) -> None:
     """Raise PyTorch's anomaly error if this node's backward produced NaN."""
     # PyTorch's error and warning, plus the line of the user's code that made the operation.
-    import traceback  # here, not at the top: only an anomaly report needs it
 
     for i, g in enumerate(grad_inputs):
         if g is not None and np.issubdtype(g.dtype, np.floating) and np.isnan(g).any():

@@ -20,6 +20,7 @@ from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
 from microtorch.autograd.node import AccumulateGrad, Node
 from microtorch.autograd.quiet import quiet_numpy
+from microtorch.autograd.teaching_mode import warn_stale_grads
 
 __all__ = ["BackwardStep", "iter_backward", "run_backward", "root_grads", "roots_of"]
 
@@ -273,6 +274,4 @@ def _tensors(arrays: Sequence[Any]) -> tuple[Any, ...]:
 def warn_if_stale(roots: list[Root]) -> None:
     """Teaching warnings (opt-in): hint when backward adds into a .grad left from before."""
     if grad_mode.switches.teaching:
-        from microtorch.autograd.teaching_mode import warn_stale_grads
-
         warn_stale_grads(count_dependencies(node for node, _, _ in roots))

@@ -15,17 +15,21 @@ Two kinds of ``Function``, differing only in what ``forward`` and ``backward`` r
 
 from __future__ import annotations
 
+import traceback
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numpy as np
 
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
+from microtorch.autograd.anomaly_mode import check_nan
 from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
 from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _sequence
 from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import FREED_MESSAGE, SavedTensor, keep_saved
+from microtorch.device import check_same_device
 
 __all__ = [
     "Node", "AccumulateGrad", "BackwardNode", "Function", "NumpyFunction", "FunctionCtx",
@@ -91,8 +95,6 @@ class BackwardNode(Node):
             ]
         grad_inputs = self._function.call_backward(self, grad_outputs)
         if _switches.anomaly and _switches.anomaly_check_nan:
-            from microtorch.autograd.anomaly_mode import check_nan
-
             check_nan(self, grad_inputs)
         for hook in self._hooks:
             new = hook(_node._tensors(list(grad_inputs)), _node._tensors(grad_outputs))
@@ -110,7 +112,6 @@ class BackwardNode(Node):
     @property
     def _input_metadata(self) -> list[Any]:
         """Shape and dtype of each gradient this node receives (PyTorch's private name)."""
-        from types import SimpleNamespace
 
         return [SimpleNamespace(shape=shape, dtype=dt) for shape, dt in self._out_meta]
 
@@ -229,8 +230,6 @@ class Function:
                 node._saved, inputs, out if type(out) is tuple else (out,), results
             )
         if _switches.anomaly:
-            import traceback
-
             node._trace = traceback.extract_stack()[:-1]  # the caller of apply, outwards
         return results if type(out) is tuple else result
 
@@ -383,7 +382,6 @@ def _note_dtypes(node: BackwardNode, inputs: list[Any]) -> None:
 
 
 def _device_error(cls: type[Function], args: tuple[Any, ...]) -> None:
-    from microtorch.device import check_same_device
 
     name = cls.node_name or cls.__name__
     op = name[: name.rfind("Backward")] if "Backward" in name else name

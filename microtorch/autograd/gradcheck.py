@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from microtorch.autograd import node as _node
+from microtorch.autograd.grad_mode import no_grad
 
 __all__ = ["GradcheckError", "gradcheck", "numerical_jacobian", "analytical_jacobian"]
 
@@ -28,7 +30,6 @@ def numerical_jacobian(
 
     Returns, for each input, an array of shape (input.numel(), output.numel()).
     """
-    from microtorch.autograd.grad_mode import no_grad
 
     jac = []
     for x in inputs:
@@ -84,8 +85,6 @@ def gradcheck(
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     for k, x in enumerate(inputs):
         if isinstance(x, _node.Tensor) and x.requires_grad and x._data.dtype != np.float64:
-            import warnings
-
             warnings.warn(
                 f"Input #{k} requires gradient and is not a double precision floating point or "
                 "complex. This check will likely fail if all the inputs are not of double "

@@ -24,13 +24,22 @@ __all__ = [
     "move_retain_grad",
     "next_sequence_nr",
     "op_name",
+    "use_tensor_type",
 ]
 
-# Set by microtorch.tensor when it is imported: the one link from autograd up to the tensor
-# layer, because what autograd hands out (op results, gradients for hooks) are Tensors.
+# Set by use_tensor_type, which microtorch.tensor calls when it is imported: the one link from
+# autograd up to the tensor layer, because what autograd hands out (op results, gradients for
+# hooks) are Tensors.
 Tensor: Any = None
 plain_tensor: Any = None  # plain_tensor(data, device=None): a tensor outside any graph
 op_result: Any = None  # op_result(data, node, output_nr, device): output output_nr of node
+
+
+def use_tensor_type(tensor_type: type, make_plain: Any, make_result: Any) -> None:
+    """Hand autograd the Tensor class and its two constructors (``tensor.py`` calls this)."""
+    global Tensor, plain_tensor, op_result
+    Tensor, plain_tensor, op_result = tensor_type, make_plain, make_result
+
 
 _NONE: Mapping[int, Any] = MappingProxyType({})  # a node's hooks until one is registered
 _sequence = itertools.count()  # creation order: the engine runs later-created nodes first

@@ -18,6 +18,7 @@ from microtorch.autograd import node as _node
 from microtorch.autograd import versions
 from microtorch.autograd.node import op_name
 from microtorch.autograd.versions import version_of
+from microtorch.dtypes import from_numpy_dtype
 
 __all__ = [
     "SavedTensor",
@@ -129,7 +130,6 @@ def saved_in_place(node: Any, t: Any) -> None:
 def _modified_message(saved: SavedTensor, node: Any, data: np.ndarray, now: int) -> str:
     # PyTorch's text: "[torch.FloatTensor [3]], which is output 0 of Mul, is at version 1; ...".
     # An input is described by the node that makes it now; an output by this node.
-    from microtorch.dtypes import from_numpy_dtype
 
     made_by, output_nr = (node, saved.output_nr) if saved.output_nr is not None else (None, 0)
     view_fn = getattr(saved, "view_fn", None)  # (an in-place op's result on a view)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from microtorch.api import unary
 from microtorch.nn import functional as F
 from microtorch.nn.module import Module
-from microtorch.ops import unary
 from microtorch.tensor import Tensor
 
 __all__ = ["ReLU", "LeakyReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax"]

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api import reduction as red
+from microtorch.api._checks import expect_tensor, type_name, views_first
 from microtorch.nn import conv_ops
-from microtorch.ops import reduction as red
-from microtorch.ops._checks import expect_tensor, type_name, views_first
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]

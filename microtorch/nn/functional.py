@@ -14,6 +14,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from microtorch import _coverage
+from microtorch.api import elementwise as ew
+from microtorch.api import linalg, unary
+from microtorch.api import reduction as red
+from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api.inplace import apply_inplace
 from microtorch.autograd.versions import bump_version
 from microtorch.autograd.views import as_view
 from microtorch.creation import default_generator
@@ -34,11 +39,6 @@ from microtorch.nn.loss_functions import (
     nll_loss,
 )
 from microtorch.nn.norm_functions import batch_norm, layer_norm
-from microtorch.ops import elementwise as ew
-from microtorch.ops import linalg, unary
-from microtorch.ops import reduction as red
-from microtorch.ops._checks import expect_tensor, views_first
-from microtorch.ops.inplace import apply_inplace
 from microtorch.ops.shape import UnsafeView
 from microtorch.tensor import Tensor, plain_tensor
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.device import as_device
 from microtorch.dtypes import dtype as dtype_
 from microtorch.dtypes import get_default_dtype
 from microtorch.nn import functional as F
@@ -19,7 +20,6 @@ __all__ = ["Linear", "Identity"]
 
 
 def _empty(shape: tuple[int, ...], dtype: dtype_ | None, device: Any) -> Tensor:
-    from microtorch.device import as_device
 
     for pos, n in enumerate(shape, 1):
         if not isinstance(n, (int, np.integer)):

@@ -10,13 +10,14 @@ import warnings
 
 import numpy as np
 
+from microtorch.api import elementwise as ew
+from microtorch.api import reduction as red
+from microtorch.api import unary
+from microtorch.api._checks import expect_tensor
+from microtorch.api.operands import as_operand
 from microtorch.dtypes import result_type
 from microtorch.nn import layer_ops, loss_ops
-from microtorch.ops import elementwise as ew
-from microtorch.ops import reduction as red
-from microtorch.ops import unary
 from microtorch.ops._broadcast import broadcast_error
-from microtorch.ops._checks import expect_tensor
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
@@ -225,7 +226,7 @@ def mse_loss(
     both_float = input._dtype.is_floating_point and target._dtype.is_floating_point
     if target._dtype is not input._dtype and not both_float:  # (two floats: numpy promotes)
         common = result_type(input, target)
-        input, target = ew.as_operand(input, common), ew.as_operand(target, common)
+        input, target = as_operand(input, common), as_operand(target, common)
     if not input._dtype.is_floating_point:
         raise NotImplementedError(
             f"\"mse_cpu\" not implemented for '{input._dtype._legacy[:-6]}' (Fix: the loss needs "
@@ -281,7 +282,7 @@ def binary_cross_entropy(
             "all elements of input should be between 0 and 1 (Fix: apply torch.sigmoid first, "
             "or use binary_cross_entropy_with_logits on the raw scores)"
         )
-    target = ew.as_operand(target, input._dtype)
+    target = as_operand(target, input._dtype)
     return loss_ops.BinaryCrossEntropy.apply(input, target, _values(weight), reduction)
 
 

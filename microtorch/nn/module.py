@@ -18,6 +18,8 @@ import numpy as np
 from microtorch import _coverage
 from microtorch.autograd.function import _scope_stack
 from microtorch.autograd.versions import bump_version
+from microtorch.device import as_device
+from microtorch.dtypes import dtype
 from microtorch.nn import state_dict as _state
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor, plain_tensor
@@ -383,8 +385,6 @@ class Module:
 
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """Convert floating parameters and buffers to a dtype; devices other than cpu fail."""
-        from microtorch.device import as_device
-        from microtorch.dtypes import dtype
 
         target, where = kwargs.get("dtype"), kwargs.get("device")
         for a in args:

@@ -7,9 +7,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from microtorch.api._checks import expect_tensor, type_name
 from microtorch.autograd.versions import bump_version
 from microtorch.nn import norm_ops
-from microtorch.ops._checks import expect_tensor, type_name
 from microtorch.tensor import Size, Tensor
 
 __all__ = ["batch_norm", "check_batch_norm", "layer_norm"]

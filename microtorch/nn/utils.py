@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from microtorch import _coverage
+from microtorch.api.inplace import overlaps_itself
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.versions import bump_version
-from microtorch.ops.inplace import OVERLAP_MESSAGE, overlaps_itself
+from microtorch.autograd.views import OVERLAP_MESSAGE
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_"]

@@ -29,7 +29,7 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
 def expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """``a`` repeated along the dimensions it is broadcast over, without a copy (stride 0):
     as PyTorch's ``expand``, writeable where ``a`` is (``np.broadcast_to`` alone is read-only).
-    Writing one element writes them all; in-place ops refuse it (see ``ops/inplace.py``)."""
+    Writing one element writes them all; in-place ops refuse it (see ``api/inplace.py``)."""
     a = np.asarray(a)  # (numpy gives a scalar for arithmetic on 0-d arrays: read-only)
     out = np.broadcast_to(a, shape)
     out.flags.writeable = a.flags.writeable

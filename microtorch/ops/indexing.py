@@ -1,5 +1,9 @@
 """Indexing: ``x[0]``, ``x[1:]``, ``x[None]``, ``x[idx]``, ``x[mask]``, and ``x[i] = v``.
 
+The formulas: one ``Function`` per op, forward and backward side by side. The public
+functions that call them (argument checks, dtypes, PyTorch's errors) are in
+``microtorch/api/indexing.py``.
+
 Ints, slices, ``None`` and ``...`` give views, recorded one dimension at a time as PyTorch
 does (``SelectBackward0``, ``SliceBackward0``); integer or boolean tensors give a copy
 (``IndexBackward0``) whose backward adds up where an index repeats.
@@ -7,16 +11,12 @@ does (``SelectBackward0``, ``SliceBackward0``); integer or boolean tensors give 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from microtorch.autograd.function import FREED_MESSAGE, NumpyFunction
-from microtorch.autograd.views import as_view
 from microtorch.ops._broadcast import unbroadcast
-from microtorch.ops.shape import Unsqueeze, expand, reshape
 
-__all__ = ["getitem", "index_put"]
+__all__ = ["Select", "Slice", "Index", "Alias", "IndexPut", "AdvancedIndexPut"]
 
 
 class Select(NumpyFunction):
@@ -64,33 +64,6 @@ class Index(NumpyFunction):
         return grad
 
 
-def _advanced(item: Any) -> bool:
-    return isinstance(item, (list, range, np.ndarray, bool)) or hasattr(item, "_data")
-
-
-def getitem(a: Any, index: Any) -> Any:
-    """``a[index]``: ints, slices, None and ... give views, recorded one dimension at a time
-    as PyTorch does (``x[0, 1:]`` is a Select then a Slice); integer or boolean tensors and
-    lists give a copy (``IndexBackward0``)."""
-    items = index if isinstance(index, tuple) else (index,)
-    # a 0-d integer tensor indexes like an int (a view, SelectBackward0), as in PyTorch
-    items = tuple(
-        int(i._data)
-        if hasattr(i, "_data") and i._data.ndim == 0 and i._data.dtype.kind in "iu"
-        else i
-        for i in items
-    )
-    if any(_advanced(i) for i in items):
-        return _advanced_index(a, items)
-    out = _basic_index(a, items)
-    if out is not a:
-        return out
-    # nothing to do: PyTorch records x[:] as a Slice, but x[...] or x[:, :] as an Alias
-    if isinstance(index, slice):
-        return as_view(Slice.apply(a, (slice(None),)), a)
-    return as_view(Alias.apply(a), a)
-
-
 class Alias(NumpyFunction):
     """z = a, the same memory under a new name (``x[...]``): the gradient passes through."""
 
@@ -103,184 +76,6 @@ class Alias(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output
-
-
-def _check_step(item: slice) -> None:
-    # PyTorch's errors: no reversed slices (x.flip(0) reverses), no step 0
-    if item.step == 0:
-        raise ValueError("slice step cannot be zero")
-    if item.step is not None and item.step < 0:
-        raise ValueError(
-            "step must be greater than zero (Fix: to reverse, index with reversed positions, "
-            "e.g. x[torch.arange(len(x) - 1, -1, -1)])"
-        )
-
-
-def _check_count(ndim: int, items: tuple[Any, ...]) -> int:
-    # PyTorch's errors for more ints and slices than dimensions; how many there are
-    used = sum(1 for i in items if i is not None and i is not Ellipsis)
-    if ndim == 0 and used:
-        if any(isinstance(i, slice) for i in items):
-            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-        raise IndexError(
-            "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
-        )
-    if used > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    return used
-
-
-def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
-    ndim = a._data.ndim
-    used = _check_count(ndim, items)
-    out, d = a, 0
-    for item in items:
-        if item is Ellipsis:
-            d += ndim - used
-        elif item is None:
-            out, d = as_view(Unsqueeze.apply(out, d), a), d + 1
-        elif isinstance(item, slice):
-            size = out._data.shape[d]
-            _check_step(item)
-            if item.indices(size) != (0, size, 1):
-                key = (slice(None),) * d + (item,)
-                out = as_view(Slice.apply(out, key), a)
-            d += 1
-        else:
-            if not isinstance(item, (int, np.integer)):
-                _bad_index(item)
-            i, size = int(item), out._data.shape[d]
-            if not -size <= i < size:
-                raise IndexError(f"index {i} is out of bounds for dimension {d} with size {size}")
-            out = as_view(Select.apply(out, (slice(None),) * d + (i,)), a)
-    return out
-
-
-def _bad_index(item: Any) -> None:
-    error = IndexError if isinstance(item, (float, complex)) else TypeError
-    raise error(
-        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
-        f"valid indices (got {type(item).__name__})"
-    )
-
-
-def _check_key(shape: tuple[int, ...], key: tuple[Any, ...]) -> None:
-    # PyTorch's errors for a key with arrays that does not fit (numpy's would name arrays).
-    used = sum(_dims_used(k) for k in key)
-    if used > len(shape):
-        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
-    _check_index_arrays(shape, key)
-    shapes = [k.shape for k in key if isinstance(k, np.ndarray) and k.ndim]
-    try:
-        np.broadcast_shapes(*shapes)
-    except ValueError:
-        raise IndexError(
-            "shape mismatch: indexing tensors could not be broadcast together with shapes "
-            + ", ".join(str(list(s)) for s in shapes)
-        ) from None
-
-
-def _dims_used(k: Any) -> int:
-    # how many dimensions of the tensor an item of a key indexes (None and ... none)
-    if k is None or k is Ellipsis:
-        return 0
-    return k.ndim if isinstance(k, np.ndarray) and k.dtype == np.bool_ else 1
-
-
-def _check_index_arrays(shape: tuple[int, ...], key: tuple[Any, ...]) -> None:
-    # PyTorch's errors for float index tensors and for boolean masks of the wrong shape.
-    d = 0
-    for k in key:
-        if isinstance(k, np.ndarray):
-            if k.dtype.kind not in "iub":
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if k.dtype == np.bool_ and not any(i is Ellipsis for i in key):
-                for j, n in enumerate(k.shape):
-                    if d + j < len(shape) and n != shape[d + j]:
-                        raise IndexError(
-                            f"The shape of the mask {list(k.shape)} at index {j} does not match "
-                            f"the shape of the indexed tensor {list(shape)} at index {d + j}"
-                        )
-                d += k.ndim
-                continue
-        if k is not None:
-            d += 1
-
-
-def _advanced_index(a: Any, items: tuple[Any, ...]) -> Any:
-    # As PyTorch: ints, slices and None are applied first (as views: SelectBackward0 ...),
-    # then the integer/boolean arrays index what is left (one IndexBackward0). So x[1, idx]
-    # is a Select then an Index, and x[1, :, idx] has PyTorch's shape, not numpy's.
-    if not any(isinstance(i, bool) for i in items) and any(_changes_view(i) for i in items):
-        basic: list[Any] = []
-        rest: list[Any] = []
-        for i in items:
-            if _advanced(i):
-                dims = np.ndim(_value(i)) if _value(i).dtype == np.bool_ else 1
-                basic += [slice(None)] * dims
-                rest.append(i)
-            elif isinstance(i, (slice, type(None))):
-                basic.append(i)
-                rest.append(slice(None))
-            elif i is Ellipsis:
-                basic.append(i)
-                rest.append(i)
-            else:  # an int: its dimension is gone
-                basic.append(i)
-        a, items = _basic_index(a, tuple(basic)), tuple(rest)
-    key = tuple(
-        i._data if hasattr(i, "_data") else _list_index(i) if isinstance(i, (list, range)) else i
-        for i in items
-    )
-    _check_key(a._data.shape, key)
-    try:
-        return Index.apply(a, key if len(key) != 1 else key[0])
-    except IndexError as e:
-        text = str(e).replace(" for axis ", " for dimension ")
-        raise IndexError(f"{text} (indexing a tensor of shape {list(a._data.shape)})") from None
-
-
-def _list_index(items: Any) -> np.ndarray:
-    # A list (or range) as an index, as PyTorch reads it: ints and bools as they are, a list
-    # holding a float as integers rounded toward zero (x[[0.5, 1.9]] is x[[0, 1]]).
-    key = np.asarray(items)
-    return key.astype(np.int64) if key.dtype.kind == "f" else key
-
-
-def _write_all(a: Any, value: Any) -> Any:
-    # x[...] = v or x[:] = v writes every element: PyTorch records a fill (FillBackward3)
-    # for a number or a 0-d tensor into n-d, else a copy (CopyBackwards), not a CopySlices.
-    from microtorch.ops.elementwise import as_operand
-    from microtorch.ops.inplace import copy, fill
-
-    v = value if hasattr(value, "_data") else as_operand(value, a._dtype, a._device)
-    if v._data.ndim == 0 and a._data.ndim:
-        return fill(a, v)
-    if v._data.shape != a._data.shape and a._data.ndim:  # as PyTorch: a view without the
-        shape = v._data.shape  # leading size-1 dims, expanded to a's shape (ExpandBackward0)
-        while shape and shape[0] == 1:
-            shape = shape[1:]
-        v = expand(reshape(v, shape), *a._data.shape)
-    return copy(a, v)
-
-
-def _broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
-    try:
-        return np.broadcast_shapes(shape, target) == target
-    except ValueError:
-        return False
-
-
-def _value(item: Any) -> np.ndarray:
-    return item._data if hasattr(item, "_data") else np.asarray(item)
-
-
-def _changes_view(item: Any) -> bool:
-    # ints, None and slices other than ``:`` are recorded as view nodes before the Index
-    if _advanced(item) or item is Ellipsis:
-        return False
-    return not (isinstance(item, slice) and item == slice(None))
 
 
 class IndexPut(NumpyFunction):
@@ -309,47 +104,3 @@ class AdvancedIndexPut(IndexPut):
     """z = a with z[indices] = v for integer or boolean indices."""
 
     node_name = "IndexPutBackward0"
-
-
-def index_put(a: Any, index: Any, value: Any) -> Any:
-    """``a`` with ``a[index] = value`` applied, as a new tensor (``a[index] = v`` uses it)."""
-    from microtorch.ops.elementwise import as_operand
-
-    items = index if isinstance(index, tuple) else (index,)
-    key = tuple(
-        i._data if hasattr(i, "_data") else _list_index(i) if isinstance(i, list) else i
-        for i in items
-    )
-    if not isinstance(value, (int, float, np.ndarray, np.generic)) and not hasattr(value, "_data"):
-        raise TypeError(f"can't assign a {type(value).__name__} to a microtorch.{a._dtype._legacy}")
-    advanced = any(_advanced(i) for i in items)
-    if advanced:
-        _check_key(a._data.shape, tuple(np.asarray(k) if isinstance(k, list) else k for k in key))
-    else:
-        _check_count(a._data.ndim, items)
-    for item in items:
-        if isinstance(item, slice):
-            _check_step(item)
-    try:
-        selected = a._data[key if len(key) != 1 else key[0]].shape
-    except IndexError as e:
-        raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
-    given = np.shape(getattr(value, "_data", value))
-    if advanced and not _broadcasts(given, selected):
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(given)} cannot be broadcast to "
-            f"indexing result of shape {list(selected)}"
-        )
-    if not advanced and selected == a._data.shape and None not in items:
-        return _write_all(a, value)
-    fn = AdvancedIndexPut if advanced else IndexPut
-    lead = len(selected) - len(given)
-    for i, n in enumerate(given):
-        if n != 1 and (lead + i < 0 or n != selected[lead + i]):
-            raise RuntimeError(
-                f"The expanded size of the tensor ({selected[lead + i] if lead + i >= 0 else 1}) "
-                f"must match the existing size ({n}) at non-singleton dimension {lead + i}.  "
-                f"Target sizes: {list(selected)}.  Tensor sizes: {list(given)} (Fix: the value "
-                "needs the shape of the part it replaces, or one that broadcasts to it)"
-            )
-    return fn.apply(a, as_operand(value, a._dtype), key if len(key) != 1 else key[0])

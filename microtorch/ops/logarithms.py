@@ -1,16 +1,19 @@
-"""Logarithms in base 10 and 2 (the natural log is ``unary.log``)."""
+"""Logarithms in base 10 and 2 (the natural log is ``unary.log``).
+
+The formulas: one ``Function`` per op, forward and backward side by side. The public
+functions that call them (argument checks, dtypes, PyTorch's errors) are in
+``microtorch/api/logarithms.py``.
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
-from microtorch.ops.unary import _float
 
-__all__ = ["log10", "log2"]
+__all__ = ["Log10", "Log2"]
 
 
 class Log10(NumpyFunction):
@@ -47,13 +50,3 @@ class Log2(NumpyFunction):
         (a,) = ctx.saved_tensors
         with np.errstate(divide="ignore", invalid="ignore"):
             return grad_output / (a * np.asarray(math.log(2), a.dtype))
-
-
-def log10(input: Any) -> Any:  # noqa: A002 - PyTorch's name
-    """Logarithm in base 10 (log10(0) = -inf, of a negative number nan)."""
-    return Log10.apply(_float(input, "log10"))
-
-
-def log2(input: Any) -> Any:  # noqa: A002
-    """Logarithm in base 2."""
-    return Log2.apply(_float(input, "log2"))

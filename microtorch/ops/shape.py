@@ -1,5 +1,9 @@
 """Shape ops: view/reshape/flatten, squeeze/unsqueeze, expand, transpose/permute, clone, casts.
 
+The formulas: one ``Function`` per op, forward and backward side by side. The public
+functions that call them (argument checks, dtypes, PyTorch's errors) are in
+``microtorch/api/shape.py``.
+
 Views share memory with their input (``y = x.view(4)`` changes when ``x`` does) and its
 version counter; their backward only rearranges the gradient. Indexing is in
 ``ops/indexing.py``, joining and splitting in ``ops/join.py``.
@@ -7,58 +11,28 @@ version counter; their backward only rearranges the gradient. Indexing is in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
-from microtorch.autograd.views import as_view
 from microtorch.ops._broadcast import expand as expanded
 from microtorch.ops._broadcast import unbroadcast
-from microtorch.ops._checks import expect_tensor
 from microtorch.ops._layout import preserved_astype, preserved_copy
-from microtorch.ops.elementwise import wrap
-from microtorch.ops.keywords import torch_keywords
-from microtorch.ops.reduction import distinct_dims, normalize_dims
 
 __all__ = [
-    "as_view", "parse_shape", "view", "reshape", "flatten", "squeeze", "unsqueeze", "expand",
-    "transpose", "t", "permute", "clone", "contiguous", "to_dtype",
-]  # fmt: skip
-
-
-def parse_shape(shape: Sequence[Any], numel: int) -> tuple[int, ...]:
-    """``view(2, -1)`` or ``view((2, -1))`` as a full shape; PyTorch's error if it can't fit."""
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = shape[0]
-    for i, s in enumerate(shape):
-        if not hasattr(s, "__index__"):
-            raise TypeError(
-                f"a shape must be made of ints, but got {type(s).__name__} {s!r} at position {i} "
-                "(Fix: use whole numbers, e.g. n // 2 rather than n / 2)"
-            )
-    dims = [int(s) for s in shape]
-    if dims.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    known = int(np.prod([d for d in dims if d != -1]))
-    if -1 in dims:
-        if known == 0 or numel % known:
-            raise RuntimeError(
-                f"shape '{_fmt(dims)}' is invalid for input of size {numel} (Fix: the sizes other "
-                f"than -1 multiply to {known}, which must divide {numel})"
-            )
-        dims[dims.index(-1)] = numel // known
-    elif known != numel:
-        raise RuntimeError(
-            f"shape '{_fmt(dims)}' is invalid for input of size {numel} (Fix: the new shape holds "
-            f"{known} elements, the tensor {numel}; the sizes must multiply to {numel})"
-        )
-    return tuple(dims)
-
-
-def _fmt(dims: list[int]) -> str:
-    return "[" + ", ".join(str(d) for d in dims) + "]"
+    "View",
+    "UnsafeView",
+    "ReshapeAlias",
+    "Squeeze",
+    "SqueezeDim",
+    "SqueezeDims",
+    "Unsqueeze",
+    "Expand",
+    "Permute",
+    "Transpose",
+    "T",
+    "Clone",
+    "ToCopy",
+]
 
 
 class View(NumpyFunction):
@@ -84,56 +58,10 @@ class UnsafeView(View):
     node_name = "UnsafeViewBackward0"
 
 
-def view(a: Any, *shape: Any) -> Any:
-    """The same memory with a new shape; fails when the strides don't allow it."""
-    new = parse_shape(shape, a._data.size)
-    try:
-        return as_view(View.apply(a, new), a)
-    except AttributeError:
-        raise RuntimeError(
-            "view size is not compatible with input tensor's size and stride (at least one "
-            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
-        ) from None
-
-
 class ReshapeAlias(View):
     """z = a non-contiguous a viewed with a new shape: the gradient is reshaped back."""
 
     node_name = "ReshapeAliasBackward0"
-
-
-def reshape(a: Any, *shape: Any) -> Any:
-    """A view with the new shape when possible, otherwise a copy."""
-    new = parse_shape(shape, a._data.size)
-    if _viewable(a._data, new):
-        # PyTorch records a non-contiguous input's view as ReshapeAliasBackward0
-        fn = View if a._data.flags.c_contiguous else ReshapeAlias
-        return as_view(fn.apply(a, new), a)
-    return UnsafeView.apply(Clone.apply(a, True), new)  # (a row-major copy, viewable)
-
-
-def _viewable(data: np.ndarray, shape: tuple[int, ...]) -> bool:
-    probe = data.view()
-    try:
-        probe.shape = shape
-    except AttributeError:
-        return False
-    return True
-
-
-@torch_keywords("input", "start_dim", "end_dim")
-def flatten(a: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
-    """Merge dimensions ``start_dim..end_dim`` into one."""
-    shape = a._data.shape
-    if not shape:
-        normalize_dims((start_dim, end_dim), 0)  # a 0-d tensor accepts only 0 and -1
-        return reshape(a, 1)
-    s, e = normalize_dims((start_dim, end_dim), len(shape))
-    if s > e:
-        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    if s == e:
-        return a
-    return reshape(a, *shape[:s], -1, *shape[e + 1 :])
 
 
 class Squeeze(NumpyFunction):
@@ -163,19 +91,6 @@ class SqueezeDims(Squeeze):
     node_name = "SqueezeBackward2"
 
 
-@torch_keywords("input", "dim", numpy_aliases=True)
-def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
-    """Drop size-1 dimensions (all of them, or only ``dim`` if it has size 1)."""
-    shape = a._data.shape
-    if dim is None:
-        axes = tuple(i for i, n in enumerate(shape) if n == 1)
-        return as_view(Squeeze.apply(a, axes), a)
-    dims = distinct_dims(normalize_dims(dim, len(shape)))
-    axes = tuple(d for d in dims if shape and shape[d] == 1)
-    fn = SqueezeDims if isinstance(dim, (tuple, list)) else SqueezeDim
-    return as_view(fn.apply(a, axes), a)
-
-
 class Unsqueeze(NumpyFunction):
     """z = a with a new size-1 dim: the gradient drops it again."""
 
@@ -191,13 +106,6 @@ class Unsqueeze(NumpyFunction):
         return np.squeeze(grad_output, axis=ctx.dim)
 
 
-@torch_keywords("input", "dim", numpy_aliases=True)
-def unsqueeze(a: Any, dim: int) -> Any:
-    """Insert a size-1 dimension at ``dim``."""
-    (d,) = normalize_dims(dim, a._data.ndim + 1)
-    return as_view(Unsqueeze.apply(a, d), a)
-
-
 class Expand(NumpyFunction):
     """z = a repeated along size-1 dims (no copy): the gradient sums over the repeats."""
 
@@ -211,37 +119,6 @@ class Expand(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         return unbroadcast(grad_output, ctx.shape)
-
-
-def expand(a: Any, *sizes: Any) -> Any:
-    """Repeat size-1 dimensions to ``sizes`` without copying (-1 keeps a size)."""
-    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
-        sizes = tuple(sizes[0])
-    shape = a._data.shape
-    lead = len(sizes) - len(shape)
-    if lead < 0:
-        raise RuntimeError(
-            f"expand(microtorch.{a._dtype._legacy}{{{list(shape)}}}, size={list(sizes)}): the "
-            f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
-            f"dimensions in the tensor ({len(shape)})"
-        )
-    target = tuple(
-        shape[i - lead] if s == -1 and i >= lead else int(s) for i, s in enumerate(sizes)
-    )
-    for i, n in enumerate(target[:lead]):
-        if n < 0:  # (-1 keeps a size: a new leading dimension has none to keep)
-            raise RuntimeError(
-                f"The expanded size of the tensor ({n}) isn't allowed in a leading, non-existing "
-                f"dimension {i}"
-            )
-    for i, n in enumerate(shape):
-        if n != 1 and n != target[lead + i]:
-            raise RuntimeError(
-                f"The expanded size of the tensor ({target[lead + i]}) must match the existing "
-                f"size ({n}) at non-singleton dimension {lead + i}.  Target sizes: "
-                f"{list(sizes)}.  Tensor sizes: {list(shape)}"
-            )
-    return as_view(Expand.apply(a, target), a)
 
 
 class Permute(NumpyFunction):
@@ -271,43 +148,6 @@ class T(Permute):
     node_name = "TBackward0"
 
 
-def permute(a: Any, *dims: Any) -> Any:
-    """Reorder the dimensions (a view)."""
-    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-        dims = tuple(dims[0])
-    order = normalize_dims(dims, a._data.ndim)
-    if len(order) == a._data.ndim and len(set(order)) != len(order):
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
-    if sorted(order) != list(range(a._data.ndim)):
-        raise RuntimeError(
-            f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            f"length of the desired ordering of dimensions i.e. input.dim() = {a._data.ndim} is "
-            f"not equal to len(dims) = {len(dims)}"
-        )
-    return as_view(Permute.apply(a, order), a)
-
-
-@torch_keywords("input", "dim0", "dim1")
-def transpose(a: Any, dim0: int, dim1: int) -> Any:
-    """Swap two dimensions (a view)."""
-    d0, d1 = normalize_dims((dim0, dim1), a._data.ndim)
-    if a._data.ndim == 0:  # transpose(0, 0) of a 0-d tensor, as PyTorch allows
-        return as_view(Transpose.apply(a, ()), a)
-    order = list(range(a._data.ndim))
-    order[d0], order[d1] = order[d1], order[d0]
-    return as_view(Transpose.apply(a, tuple(order)), a)
-
-
-@torch_keywords("input")
-def t(a: Any) -> Any:
-    """Transpose of a matrix (1-D and 0-D tensors are returned as they are)."""
-    if a._data.ndim > 2:
-        raise RuntimeError(
-            f"t() expects a tensor with <= 2 dimensions, but self is {a._data.ndim}D"
-        )
-    return as_view(T.apply(a, tuple(range(a._data.ndim))[::-1]), a)
-
-
 class Clone(NumpyFunction):
     """z = a copy of a: the gradient passes through unchanged."""
 
@@ -324,18 +164,6 @@ class Clone(NumpyFunction):
         return grad_output
 
 
-@torch_keywords("input")
-def clone(a: Any) -> Any:
-    """A copy with its own memory; gradients flow back to ``a``."""
-    expect_tensor(a, "clone")
-    return Clone.apply(a)
-
-
-def contiguous(a: Any) -> Any:
-    """``a`` itself if its memory is in row-major order, else a row-major copy."""
-    return a if a._data.flags.c_contiguous else Clone.apply(a, True)
-
-
 class ToCopy(NumpyFunction):
     """z = a converted to another dtype: the gradient is converted back."""
 
@@ -349,12 +177,3 @@ class ToCopy(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output.astype(ctx.dtype)
-
-
-def to_dtype(a: Any, dtype: Any) -> Any:
-    """``a`` converted to ``dtype`` (``a`` itself if it already has it)."""
-    if a._dtype is dtype:
-        return a
-    if a.requires_grad and not dtype.is_floating_point:
-        return wrap(preserved_astype(a._data, dtype.numpy))
-    return ToCopy.apply(a, dtype.numpy)

@@ -1,22 +1,18 @@
-"""Ordering: sort, argsort, topk, nonzero. The values are differentiable; indices are not."""
+"""Ordering: sort, argsort, topk, nonzero. The values are differentiable; indices are not.
+
+The formulas: one ``Function`` per op, forward and backward side by side. The public
+functions that call them (argument checks, dtypes, PyTorch's errors) are in
+``microtorch/api/sorting.py``.
+"""
 
 from __future__ import annotations
-
-from collections import namedtuple
-from typing import Any
 
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
-from microtorch.ops._checks import expect_tensor, views_first
 from microtorch.ops._layout import follow_inputs
-from microtorch.ops.elementwise import wrap
-from microtorch.ops.keywords import torch_keywords
-from microtorch.ops.reduction import normalize_dims
 
-__all__ = ["sort", "argsort", "topk", "nonzero"]
-
-_Sorted = namedtuple("_Sorted", ["values", "indices"])  # what torch.sort returns: a named pair
+__all__ = ["_TakeAlong", "Sort", "SortStable", "Topk"]
 
 
 class _TakeAlong(NumpyFunction):
@@ -56,67 +52,3 @@ class Topk(_TakeAlong):
     rest get 0."""
 
     node_name = "TopkBackward0"
-
-
-def _order(a: Any, dim: int, descending: bool, stable: bool) -> tuple[np.ndarray, int]:
-    data = a._data
-    if data.ndim == 0:
-        return np.zeros((), np.int64), 0
-    (d,) = normalize_dims(dim, data.ndim)
-    # Descending with ties kept in order: sort the negated values, stably.
-    signed = data.astype(np.int64) if data.dtype.kind == "u" else data  # -uint8 would wrap
-    keys = -signed if descending and data.dtype != np.bool_ else data
-    order = np.argsort(keys, axis=d, kind="stable" if stable or descending else "quicksort")
-    if descending and data.dtype == np.bool_:
-        order = np.flip(np.argsort(data, axis=d, kind="stable"), axis=d)
-    return follow_inputs(order.astype(np.int64), data), d  # (sort's results: laid out as a)
-
-
-@torch_keywords("input", "dim")
-def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = None) -> Any:
-    """``(values, indices)``: the elements along ``dim`` in order, and where each came from."""
-    expect_tensor(a, "sort")
-    if a._data.ndim == 0:
-        return _Sorted(a.clone(), wrap(np.zeros((), np.int64)))
-    order, d = _order(a, dim, descending, bool(stable))
-    # PyTorch records a different overload when stable= is passed at all.
-    fn = Sort if stable is None else SortStable
-    return _Sorted(fn.apply(a, order, d), wrap(order))
-
-
-@torch_keywords("input", "dim")
-def argsort(a: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
-    """The indices that sort ``a`` along ``dim``."""
-    expect_tensor(a, "argsort")
-    views_first(a)  # (PyTorch's argsort is its sort, which refuses a view it no longer allows)
-    return wrap(_order(a, dim, descending, stable)[0])
-
-
-@torch_keywords("input", "k", "dim")
-def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
-    """``(values, indices)`` of the ``k`` largest (or smallest) elements along ``dim``."""
-    expect_tensor(a, "topk")
-    if not hasattr(k, "__index__"):
-        raise TypeError(f"topk(): argument 'k' (position 2) must be int, not {type(k).__name__}")
-    data = a._data
-    (d,) = normalize_dims(dim, max(data.ndim, 1)) if data.ndim else (0,)
-    size = data.shape[d] if data.ndim else 1
-    if not 0 <= k <= size:
-        raise RuntimeError(
-            f"selected index k out of range (k={k}, but dimension {d} has size {size})"
-        )
-    if data.ndim == 0:
-        return _Sorted(a.clone(), wrap(np.zeros((), np.int64)))
-    order, _ = _order(a, d, largest, True)
-    picked = np.take(order, np.arange(k), axis=d)
-    return _Sorted(Topk.apply(a, picked, d), wrap(picked))
-
-
-@torch_keywords("input")
-def nonzero(a: Any, *, as_tuple: bool = False) -> Any:
-    """The indices of the non-zero elements: one row per element, one column per dimension."""
-    expect_tensor(a, "nonzero")
-    where = np.nonzero(a._data if a._data.ndim else a._data.reshape(1))
-    if as_tuple:
-        return tuple(wrap(w.astype(np.int64)) for w in where)
-    return wrap(np.stack(where, axis=1).astype(np.int64).reshape(-1, max(a._data.ndim, 1)))

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from microtorch import _coverage
+from microtorch.api.join import stack
 from microtorch.creation import Generator, default_generator
-from microtorch.ops.join import stack
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["Dataset", "TensorDataset", "Subset", "random_split", "DataLoader", "default_collate"]

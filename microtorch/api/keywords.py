@@ -12,7 +12,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from microtorch.ops.out_argument import call_with_out
+from microtorch.api.out_argument import call_with_out
 
 __all__ = ["torch_keywords", "without_torch_keywords"]
 

@@ -14,7 +14,37 @@ import numpy as np
 from microtorch.autograd import node as _node
 from microtorch.autograd.grad_mode import state as _grad_state
 
-__all__ = ["expect_tensor", "type_name", "views_first"]
+__all__ = ["expect_tensor", "type_name", "views_first", "written_number"]
+
+
+# C++'s names for the types PyTorch converts a written number to
+_CTYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "int"}
+
+
+def written_number(value: Any, dtype: np.dtype) -> Any:
+    """A Python number written into a tensor of ``dtype`` (``x[0] = v``, ``x.fill_(v)``), as
+    PyTorch converts it: PyTorch's error where it would overflow (a float32 keeps inf and nan;
+    float16 and float64 never refuse), and a negative int wrapped into an unsigned type."""
+    if type(value) is bool or not isinstance(value, (int, float)):
+        return value
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    kind = dtype.kind
+    if kind in "iu":
+        info = np.iinfo(dtype)
+        low = -int(info.max) if kind == "u" else int(info.min)  # (uint8 takes -255 ... 255)
+        if not (value == value and low <= value <= int(info.max)):  # (nan, inf: no)
+            raise RuntimeError(
+                f"value cannot be converted to type {_CTYPES.get(dtype.name, dtype.name + '_t')} "
+                f"without overflow (Fix: {dtype.name} holds {int(info.min)} ... {int(info.max)})"
+            )
+        return int(np.asarray(int(value)).astype(dtype)) if value < 0 and kind == "u" else value
+    if dtype == np.float32 and abs(value) != float("inf") and abs(value) > 3.4028234663852886e38:
+        raise RuntimeError(
+            "value cannot be converted to type float without overflow (Fix: float32 holds at "
+            "most 3.4e38; use a float64 tensor, e.g. .double())"
+        )
+    return value
 
 
 def type_name(value: Any) -> str:

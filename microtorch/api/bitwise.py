@@ -11,11 +11,12 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api.elementwise import eq
+from microtorch.api.operands import wrap
 from microtorch.autograd import node as _node
 from microtorch.dtypes import result_type
 from microtorch.ops._broadcast import broadcast_error
-from microtorch.ops._checks import expect_tensor, views_first
-from microtorch.ops.elementwise import eq, wrap
 
 __all__ = [
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "invert", "positive",

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.ops._checks import expect_tensor, views_first
-from microtorch.ops.elementwise import wrap
-from microtorch.ops.keywords import torch_keywords
-from microtorch.ops.reduction import normalize_dims
+from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api.keywords import torch_keywords
+from microtorch.api.operands import wrap
+from microtorch.api.reduction import normalize_dims
 
 __all__ = ["isnan", "isinf", "isfinite", "any", "all"]
 

@@ -1,0 +1,300 @@
+"""Reductions over dimensions: sum, mean, max/min, amax/amin, var/std, softmax, log_softmax.
+
+The public functions: argument checks, dtypes and PyTorch's errors around the formulas
+in ``microtorch/ops/reduction.py``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api.elementwise import maximum, minimum
+from microtorch.api.keywords import torch_keywords
+from microtorch.api.operands import as_operand, wrap
+from microtorch.dtypes import get_default_dtype, int64
+from microtorch.ops.reduction import (
+    Amax,
+    Amin,
+    LogSoftmax,
+    Logsumexp,
+    MaxAll,
+    MaxDim,
+    Mean,
+    MeanDim,
+    MinAll,
+    MinDim,
+    Softmax,
+    Std,
+    Sum,
+    SumDim,
+    Var,
+    _count,
+)
+
+__all__ = [
+    "normalize_dims",
+    "distinct_dims",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "amax",
+    "amin",
+    "argmax",
+    "argmin",
+    "var",
+    "std",
+    "softmax",
+    "log_softmax",
+    "logsumexp",
+]
+
+Dims = int | tuple[int, ...] | list[int] | None
+_MinMax = namedtuple("_MinMax", ["values", "indices"])
+
+
+def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
+    """Dims as non-negative ints; PyTorch's IndexError for one out of range."""
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else () if dim is None else (dim,)
+    n = builtins.max(ndim, 1)  # this module's max() is the tensor op, not the builtin
+    lo, hi = -n, n - 1
+    out = []
+    for d in dims:
+        if not isinstance(d, (int, np.integer)):
+            raise TypeError(f"dim must be an int or a tuple of ints, not {type(d).__name__}")
+        if not lo <= d <= hi:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {d})"
+            )
+        out.append(d % n)
+    return tuple(out)
+
+
+def _axes(dim: Dims, ndim: int) -> tuple[int, ...]:
+    # a 0-d tensor accepts dim 0 or -1 (as PyTorch), but has no axis to reduce
+    dims = distinct_dims(normalize_dims(dim, ndim))
+    return dims if ndim else ()
+
+
+def distinct_dims(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """``dims``, with PyTorch's error if one is listed twice (``sum(dim=(1, -1))`` in 2-d)."""
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims
+
+
+def _reduce_dtype(a: Any, dtype: Any) -> Any:
+    if dtype is not None:
+        return dtype.numpy
+    return None if a._dtype.is_floating_point else int64.numpy  # ints and bools sum to int64
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
+def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A001
+    """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
+    expect_tensor(a, "sum")
+    if dim is None:
+        return Sum.apply(a, _reduce_dtype(a, dtype))
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))  # dim=(): all, as PyTorch
+    return SumDim.apply(a, axes, keepdim, _reduce_dtype(a, dtype))
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
+def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """Average of all elements, or along ``dim``; needs a floating dtype."""
+    if dtype is not None:
+        a = as_operand(a, dtype)
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {a._dtype._legacy[:-6]} (Fix: x.float().mean())"
+        )
+    if dim is None:
+        return Mean.apply(a)
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))  # dim=(): all, as PyTorch
+    return MeanDim.apply(a, axes, keepdim)
+
+
+def _check_nonempty(
+    a: Any, name: str, axes: tuple[int, ...] | None = None, error: type[Exception] = RuntimeError
+) -> None:
+    if a._data.size != 0:
+        return
+    if axes is None:
+        raise error(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+        )
+    for d in axes:
+        if a._data.shape[d] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
+    name = "max" if largest else "min"
+    if dim is None:
+        _check_nonempty(a, name)
+        return (MaxAll if largest else MinAll).apply(a, None, False)
+    (d,) = normalize_dims(dim, a._data.ndim)
+    if a._data.ndim == 0:
+        values = (MaxDim if largest else MinDim).apply(a, None, keepdim, None)
+        return _MinMax(values, wrap(np.zeros((), np.int64)))
+    _check_nonempty(a, name, (d,))
+    idx = (np.argmax if largest else np.argmin)(a._data, axis=d, keepdims=keepdim)
+    idx = idx.astype(np.int64, copy=False)  # one array: the node saves what it returns
+    values = (MaxDim if largest else MinDim).apply(a, d, keepdim, idx)
+    return _MinMax(values, wrap(idx))
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+def max(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """The largest element; with ``dim``, a ``(values, indices)`` pair; with a tensor,
+    the element-wise maximum."""
+    if hasattr(dim, "_data"):
+        return maximum(a, dim)
+    return _minmax(a, dim, keepdim, True)
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """The smallest element; with ``dim``, a ``(values, indices)`` pair."""
+    if hasattr(dim, "_data"):
+        return minimum(a, dim)
+    return _minmax(a, dim, keepdim, False)
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
+def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
+    """Largest values along ``dim`` (all dims if empty); ties share the gradient."""
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    _check_nonempty(a, "amax", axes if dim not in ((), None) else None)
+    return Amax.apply(a, axes, keepdim)
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
+def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
+    """Smallest values along ``dim`` (all dims if empty); ties share the gradient."""
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    _check_nonempty(a, "amin", axes if dim not in ((), None) else None)
+    return Amin.apply(a, axes, keepdim)
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
+    """Index of the largest element (of the flattened tensor if ``dim`` is None)."""
+    if a._dtype.name == "bool":
+        raise RuntimeError("argmax(): does not support bool input (Fix: convert, e.g. x.int())")
+    if dim is None:
+        _check_nonempty(a, "argmax", None, IndexError)
+        return wrap(np.asarray(np.argmax(a._data), dtype=np.int64))
+    (d,) = normalize_dims(dim, a._data.ndim)
+    _check_nonempty(a, "argmax", (d,))
+    return wrap(np.argmax(a._data, axis=d, keepdims=keepdim).astype(np.int64))
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
+    """Index of the smallest element (of the flattened tensor if ``dim`` is None)."""
+    if a._dtype.name == "bool":
+        raise RuntimeError("argmin(): does not support bool input (Fix: convert, e.g. x.int())")
+    if dim is None:
+        _check_nonempty(a, "argmin", None, IndexError)
+        return wrap(np.asarray(np.argmin(a._data), dtype=np.int64))
+    (d,) = normalize_dims(dim, a._data.ndim)
+    _check_nonempty(a, "argmin", (d,))
+    return wrap(np.argmin(a._data, axis=d, keepdims=keepdim).astype(np.int64))
+
+
+def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, op: str) -> tuple:
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(
+            "std and var only support floating point and complex dtypes (Fix: x.float().var())"
+        )
+    if isinstance(dim, bool):  # var(x, False): the old (input, unbiased) form
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    axes = _axes(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
+    if _count(a._data.shape, axes) - correction <= 0:  # the result is nan (or inf)
+        views_first(a)  # (PyTorch's kernel warns, after its autograd layer looked at a)
+        warnings.warn(
+            f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=3,
+        )
+    return axes, correction
+
+
+@torch_keywords("input", "dim", numpy_aliases=True)
+def var(
+    a: Any,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: int | None = None,
+) -> Any:
+    """Variance, with Bessel's correction (divide by n - 1) by default, as PyTorch."""
+    axes, c = _var_args(a, dim, unbiased, correction, "var")
+    return Var.apply(a, axes, keepdim, c)
+
+
+@torch_keywords("input", "dim", numpy_aliases=True)
+def std(
+    a: Any,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: int | None = None,
+) -> Any:
+    """Standard deviation: the square root of ``var``."""
+    axes, c = _var_args(a, dim, unbiased, correction, "std")
+    return Std.apply(a, axes, keepdim, c)
+
+
+def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any, int]:
+    if dim is None:
+        raise TypeError(
+            f'{name}() missing 1 required positional arguments: "dim" (e.g. dim=-1, the last)'
+        )
+    (d,) = normalize_dims(dim, a._data.ndim) if a._data.ndim else (0,)
+    if dtype is None and not a._dtype.is_floating_point:
+        kernel = "lastdim_kernel_impl" if d == builtins.max(a._data.ndim - 1, 0) else "kernel_impl"
+        raise NotImplementedError(
+            f"\"{name}_{kernel}\" not implemented for '{a._dtype._legacy[: -len('Tensor')]}' "
+            f"(Fix: convert first, x.float().{name}(dim), or pass dtype=torch.float32)"
+        )
+    return as_operand(a, dtype or a._dtype), d
+
+
+@torch_keywords("input", "dim", numpy_aliases=True)
+def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
+    """exp(a) / sum(exp(a)) along ``dim``: probabilities that sum to 1."""
+    a, d = _softmax_input(a, dim, dtype, "softmax")
+    return Softmax.apply(a, d if a._data.ndim else None)
+
+
+@torch_keywords("input", "dim", numpy_aliases=True)
+def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
+    """log(softmax(a)) along ``dim``, computed stably."""
+    a, d = _softmax_input(a, dim, dtype, "log_softmax")
+    return LogSoftmax.apply(a, d if a._data.ndim else None)
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
+def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
+    """log(sum(exp(a))) along ``dim``, computed stably."""
+    expect_tensor(a, "logsumexp")
+    if not a._dtype.is_floating_point:
+        a = as_operand(a, get_default_dtype())
+    axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    return Logsumexp.apply(a, axes, keepdim)

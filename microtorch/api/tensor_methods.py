@@ -1,0 +1,391 @@
+"""The methods of ``Tensor`` that hand over to an op: ``x.sum()``, ``x.add_(y)``, ``x.float()``.
+
+``Tensor`` (``microtorch/tensor.py``) is the data: values, dtype, device, ``requires_grad``,
+``grad``, ``grad_fn``, version and view state, and Python's protocols. Its op methods live here,
+in a base class it inherits from, as PyTorch's generated methods live in ``torch._C.TensorBase``.
+Most are the api functions themselves (``sum = reduction.sum``); the rest are one-line hand-overs.
+"""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+from typing import Any
+
+import numpy as np
+
+from microtorch.api import (
+    bitwise,
+    cumulative,
+    division,
+    indexing,
+    join,
+    linalg,
+    logarithms,
+    reduction,
+    rounding,
+    sorting,
+    truth,
+    unary,
+)
+from microtorch.api import elementwise as ew
+from microtorch.api import histogram as histogram_ops
+from microtorch.api import inplace as inplace_ops
+from microtorch.api import shape as shape_ops
+from microtorch.api.inplace import apply_inplace
+from microtorch.api.keywords import torch_keywords, without_torch_keywords
+from microtorch.api.operands import as_operand
+from microtorch.autograd import node as _node
+from microtorch.device import as_device
+from microtorch.dtypes import bool as bool_
+from microtorch.dtypes import dtype, float16, float32, float64, int32, int64
+
+__all__ = ["TensorMethods"]
+
+# Inside the class, "float" and "dtype" name methods; annotations use these.
+Number = float
+DType = dtype
+Tensor = Any  # (microtorch.tensor.Tensor, which inherits these methods)
+
+
+class TensorMethods:
+    """Base class of ``Tensor``: its methods that run an op."""
+
+    __slots__ = ()
+    _data: np.ndarray  # (the fields are Tensor's: see microtorch/tensor.py)
+    _dtype: Any
+    _device: Any
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        """All dimensions reversed (``PermuteBackward0``)."""
+        return shape_ops.permute(self, tuple(range(self._data.ndim))[::-1])
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802
+        """The last two dimensions swapped."""
+        if self._data.ndim < 2:
+            _matrices_only(self, "mT")
+            return self
+        return shape_ops.transpose(self, -2, -1)
+
+    # --- conversion ---------------------------------------------------------------------
+    def to(self, *args: Any, **kwargs: Any) -> Tensor:
+        """Convert dtype and/or device: ``x.to(torch.float64)``, ``x.to('cpu')``, ``x.to(y)``."""
+        target_dtype, target_device = kwargs.get("dtype"), kwargs.get("device")
+        for a in args:
+            if isinstance(a, dtype):
+                target_dtype = a
+            elif isinstance(a, _node.Tensor):
+                target_dtype, target_device = a._dtype, a._device
+            else:
+                target_device = a
+        out: Any = self if target_dtype is None else shape_ops.to_dtype(self, target_dtype)
+        if target_device is not None and as_device(target_device) is not self._device:
+            if self._device.type == "meta":  # a meta tensor has a shape but no values to copy
+                raise NotImplementedError(
+                    "Cannot copy out of meta tensor; no data! (Fix: create the tensor on the "
+                    "device you need, e.g. torch.zeros(2, 2, device='cpu').)"
+                )
+            moved = _node.plain_tensor(out._data.copy(), as_device(target_device))
+            moved._rg, moved._grad_fn, moved._output_nr = out._rg, out._grad_fn, out._output_nr
+            out = moved
+        return out
+
+    def float(self) -> Tensor:
+        return shape_ops.to_dtype(self, float32)
+
+    def double(self) -> Tensor:
+        return shape_ops.to_dtype(self, float64)
+
+    def half(self) -> Tensor:
+        return shape_ops.to_dtype(self, float16)
+
+    def long(self) -> Tensor:
+        return shape_ops.to_dtype(self, int64)
+
+    def int(self) -> Tensor:
+        return shape_ops.to_dtype(self, int32)
+
+    def bool(self) -> Tensor:
+        return shape_ops.to_dtype(self, bool_)
+
+    def type(self, dtype_: DType | None = None) -> Any:
+        if dtype_ is None:
+            return f"microtorch.{self._dtype._legacy}"
+        return shape_ops.to_dtype(self, dtype_)
+
+    def cpu(self) -> Tensor:
+        return self.to("cpu")
+
+    def cuda(self, device: Any = None) -> Tensor:
+        """``self.to("cuda")``: raises PyTorch's error, as there is no GPU here."""
+        return self.to("cuda" if device is None else device)
+
+    def clone(self) -> Tensor:
+        return shape_ops.clone(self)
+
+    def contiguous(self) -> Tensor:
+        return shape_ops.contiguous(self)
+
+    # --- in-place ops: version counters, leaf checks, graph rebasing in api/inplace.py ---
+    def add_(self, other: Any, *, alpha: Number = 1) -> Tensor:
+        return apply_inplace(self, "add_", ew.add, other, alpha=alpha)
+
+    def sub_(self, other: Any, *, alpha: Number = 1) -> Tensor:
+        return apply_inplace(self, "sub_", ew.sub, other, alpha=alpha)
+
+    def mul_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "mul_", ew.mul, other)
+
+    def div_(self, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+        if rounding_mode is None:
+            return apply_inplace(self, "div_", ew.div, other)
+        return apply_inplace(self, "div_", ew.div, other, rounding_mode=rounding_mode)
+
+    def pow_(self, exponent: Any) -> Tensor:
+        return apply_inplace(self, "pow_", ew.pow, exponent)
+
+    def clamp_(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002
+        return apply_inplace(self, "clamp_", unary.clamp, min, max)
+
+    def zero_(self) -> Tensor:
+        return apply_inplace(self, "zero_", inplace_ops.zero)
+
+    def fill_(self, value: Any) -> Tensor:
+        if not isinstance(value, (_node.Tensor, int, Number, np.generic)):
+            kind = type(value).__name__
+            raise TypeError(f"fill_(): value must be a number or a Tensor, not {kind}")
+        return apply_inplace(self, "fill_", inplace_ops.fill, value)
+
+    def copy_(self, src: Any) -> Tensor:
+        if isinstance(src, (int, float)):  # a number fills, as in PyTorch (CopyBackwards)
+            src = as_operand(src, self._dtype, self._device)
+        if not isinstance(src, _node.Tensor):
+            raise TypeError(
+                f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
+            )
+        return apply_inplace(self, "copy_", inplace_ops.copy, src)
+
+    def masked_fill_(self, mask: Any, value: Any) -> Tensor:
+        return apply_inplace(self, "masked_fill_", ew.masked_fill, mask, value)
+
+    def relu_(self) -> Tensor:
+        return apply_inplace(self, "relu_", unary.relu)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        apply_inplace(self, "index_put_", _index_put, index, value)
+
+    def __iadd__(self, other: Any) -> Tensor:
+        return self.add_(other)
+
+    def __isub__(self, other: Any) -> Tensor:
+        return self.sub_(other)
+
+    def __imul__(self, other: Any) -> Tensor:
+        return self.mul_(other)
+
+    def __itruediv__(self, other: Any) -> Tensor:
+        return self.div_(other)
+
+    def __ipow__(self, other: Any) -> Tensor:
+        return self.pow_(other)
+
+    def remainder_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "remainder_", division.remainder, other)
+
+    def floor_divide_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "floor_divide_", division.floor_divide, other)
+
+    def bitwise_and_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "bitwise_and_", bitwise.bitwise_and, other)
+
+    def bitwise_or_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "bitwise_or_", bitwise.bitwise_or, other)
+
+    def bitwise_xor_(self, other: Any) -> Tensor:
+        return apply_inplace(self, "bitwise_xor_", bitwise.bitwise_xor, other)
+
+    __imod__, __ifloordiv__ = remainder_, floor_divide_
+    __iand__, __ior__, __ixor__ = bitwise_and_, bitwise_or_, bitwise_xor_
+
+    # --- methods that mirror the functions in microtorch.ops ----------------------------
+    # (with PyTorch's keyword names, x.add(other=y), and out= for torch.add(a, b, out=c);
+    # the operators above skip both)
+    add, sub, mul, div, maximum, minimum, eq, ne, lt, le, gt, ge = (
+        torch_keywords("input", "other", out=True)(f)
+        for f in (ew.add, ew.sub, ew.mul, ew.div, ew.maximum, ew.minimum)
+        + (ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge)
+    )
+    pow, masked_fill = torch_keywords("input", "exponent", out=True)(ew.pow), ew.masked_fill
+    logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
+    # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper
+    neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, clamp, reciprocal = (
+        without_torch_keywords(f)
+        for f in (unary.neg, unary.exp, unary.log, unary.log1p, unary.sqrt, unary.abs)
+        + (unary.sin, unary.cos, unary.sigmoid, unary.tanh, unary.relu, unary.clamp)
+        + (unary.reciprocal,)
+    )
+    clip = clamp
+    sum, mean, max, min, amax, amin = (
+        reduction.sum,
+        reduction.mean,
+        reduction.max,
+        reduction.min,
+        reduction.amax,
+        reduction.amin,
+    )
+    argmax, argmin, var, std = reduction.argmax, reduction.argmin, reduction.var, reduction.std
+    softmax, log_softmax, logsumexp = reduction.softmax, reduction.log_softmax, reduction.logsumexp
+    view, reshape, flatten, squeeze, unsqueeze = (
+        shape_ops.view,
+        shape_ops.reshape,
+        shape_ops.flatten,
+        shape_ops.squeeze,
+        shape_ops.unsqueeze,
+    )
+    expand, transpose, t, permute = (
+        shape_ops.expand,
+        shape_ops.transpose,
+        shape_ops.t,
+        shape_ops.permute,
+    )
+    split, chunk, unbind = join.split, join.chunk, join.unbind
+    matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
+    sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
+    # PyTorch's other names for the same methods:
+    absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
+    swapaxes = swapdims = transpose
+    logical_and, logical_or = ew.logical_and, ew.logical_or
+    floor_divide, remainder, fmod = division.floor_divide, division.remainder, division.fmod
+    bitwise_and, bitwise_or, bitwise_xor = (
+        bitwise.bitwise_and,
+        bitwise.bitwise_or,
+        bitwise.bitwise_xor,
+    )
+    bitwise_not, positive = bitwise.bitwise_not, bitwise.positive
+    round, floor, ceil, trunc, sign = (
+        rounding.round,
+        rounding.floor,
+        rounding.ceil,
+        rounding.trunc,
+        rounding.sign,
+    )
+    isnan, isinf, isfinite, any, all = (
+        truth.isnan,
+        truth.isinf,
+        truth.isfinite,
+        truth.any,
+        truth.all,
+    )
+    log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
+    prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum, cumulative.cumprod
+    histc, histogram = histogram_ops.histc, histogram_ops.histogram
+
+    def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
+        """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
+        (d,) = reduction.normalize_dims(dim, self._data.ndim)
+        return indexing.getitem(self, (slice(None),) * d + (index,))
+
+    def square(self) -> Tensor:
+        return ew.pow(self, 2)
+
+    def view_as(self, other: Tensor) -> Tensor:
+        return shape_ops.view(self, other._data.shape)
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return shape_ops.reshape(self, other._data.shape)
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return shape_ops.expand(self, other._data.shape)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return shape_ops.to_dtype(self, other._dtype)
+
+    # --- new tensors like this one: its dtype and device unless told otherwise -----------
+    def new_tensor(
+        self,
+        data: Any,
+        dtype: DType | None = None,
+        device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:
+        """``data`` (copied) as a new leaf tensor."""
+        if isinstance(data, _node.Tensor):
+            warnings.warn(_NEW_TENSOR_WARNING, UserWarning, stacklevel=2)
+            data = data._data
+        return self._new(np.array(data, (dtype or self._dtype).numpy), device, requires_grad)
+
+    def new_zeros(
+        self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """Zeros of the given size."""
+        data = np.zeros(_dims(sizes, size), (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
+
+    def new_ones(
+        self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """Ones of the given size."""
+        data = np.ones(_dims(sizes, size), (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
+
+    def new_empty(
+        self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """A tensor of the given size (zeros here; PyTorch leaves the memory uninitialised)."""
+        return self.new_zeros(
+            *sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad
+        )
+
+    def new_full(
+        self, size: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
+        requires_grad: builtins.bool = False,
+    ) -> Tensor:  # fmt: skip
+        """``fill_value`` everywhere (in this tensor's dtype unless ``dtype`` is given)."""
+        data = np.full(_dims((size,), None), fill_value, (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
+
+    def _new(self, data: np.ndarray, device: Any, requires_grad: builtins.bool) -> Tensor:
+        t = _node.plain_tensor(data, self._device if device is None else as_device(device))
+        if requires_grad:
+            t._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
+        return t
+
+
+_NEW_TENSOR_WARNING = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+    "tensor.new_tensor(sourceTensor)."
+)
+
+
+def _dims(sizes: tuple[Any, ...], size: Any) -> tuple[int, ...]:
+    # new_zeros(2, 3), new_zeros((2, 3)) and new_zeros(size=(2, 3)) are one shape
+    if size is not None:
+        sizes = (size,)
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):  # (a Size is a tuple)
+        sizes = tuple(sizes[0])
+    return tuple(int(s) for s in sizes)
+
+
+def _index_put(a: Any, index: Any, value: Any) -> Tensor:
+    return indexing.index_put(a, index, value)
+
+
+def _matrices_only(t: Any, name: str) -> None:
+    # PyTorch's error for x.mT of a 1-d tensor; a 0-d one is its own transpose (deprecated).
+    if t._data.ndim == 1:
+        raise RuntimeError(
+            f"tensor.{name} is only supported on matrices or batches of matrices. Got 1-D "
+            "tensor. (Fix: a 1-d tensor has nothing to transpose; x.unsqueeze(0) is a row)"
+        )
+    warnings.warn(
+        f"Tensor.{name} is deprecated on 0-D tensors. This function is the identity in these "
+        "cases.",
+        UserWarning,
+        stacklevel=3,
+    )

@@ -1,0 +1,233 @@
+"""Index reads and writes of tensors that record nothing (issue 22): ``N[i, j] += 1`` in a
+counting loop, ``x[i] = 0.5``, ``p -= lr * g`` under no_grad. They go straight to numpy
+(``api/indexing.getitem``, ``api/inplace.put_in_place``, ``_arith_in_place``); every case here
+must give PyTorch 2.13's values, dtypes, versions, view relations and errors, so the short path
+is never a different path.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tests.autograd.test_torch_model import same
+
+pytestmark = pytest.mark.torch
+
+
+def counting_loop(L: ModuleType) -> Any:
+    N = L.zeros((4, 5), dtype=L.int32)
+    for i, j in [(0, 1), (0, 1), (3, 4), (2, 0), (0, 1), (3, 4)]:
+        N[i, j] += 1
+    return N, N._version
+
+
+def counting_into_float(L: ModuleType) -> Any:
+    N = L.zeros((3, 3))
+    for i, j in [(0, 1), (2, 2), (0, 1)]:
+        N[i, j] += 0.5
+    return N, N._version
+
+
+def row_then_element(L: ModuleType) -> Any:
+    N = L.zeros((3, 4), dtype=L.int64)
+    row = N[1]
+    row[2] = 7
+    row[-1] += 3
+    return N, row, N._version, row._version, row._base is N, row.is_leaf
+
+
+def read_is_a_view(L: ModuleType) -> Any:
+    x = L.arange(12.0).reshape(3, 4)
+    v = x[1, 2]
+    x.add_(1)
+    return v, v._version, v._base is x, v.requires_grad, v.is_leaf, v.shape
+
+
+def read_out_of_range(L: ModuleType) -> Any:
+    return L.zeros(3, 4)[1, 4]
+
+
+def read_out_of_range_names_the_position(L: ModuleType) -> Any:
+    x, errors = L.zeros(2, 3, 4), []
+    for key in [(0, 0, 9), (None, 1, 5), (..., 7), (slice(None), 9), 5, (1, None, 4)]:
+        try:
+            x[key]
+        except IndexError as error:
+            errors.append(str(error))
+    return errors
+
+
+def read_too_many(L: ModuleType) -> Any:
+    return L.zeros(3)[1, 0]
+
+
+def write_out_of_range(L: ModuleType) -> Any:
+    x = L.zeros(3, 4)
+    x[3, 0] = 1.0
+    return x
+
+
+def write_a_float_into_ints(L: ModuleType) -> Any:
+    x = L.zeros(3, dtype=L.int32)
+    x[0], x[1] = 2.7, -2.7
+    return x, x._version
+
+
+def write_an_int_too_big(L: ModuleType) -> Any:
+    x = L.zeros(3, dtype=L.int32)
+    x[0] = 2**40
+    return x
+
+
+def write_a_float_too_big(L: ModuleType) -> Any:
+    x = L.zeros(3)
+    x[0] = 1e300
+    return x
+
+
+def write_a_tensor_of_another_dtype(L: ModuleType) -> Any:
+    x = L.zeros(3, dtype=L.int64)
+    x[1] = L.tensor(2.9)
+    return x, x._version
+
+
+def write_a_row(L: ModuleType) -> Any:
+    x = L.zeros(2, 3)
+    x[1] = L.tensor([1.0, 2.0, 3.0])
+    x[0] = 5
+    return x, x._version
+
+
+def write_a_row_that_overlaps(L: ModuleType) -> Any:
+    x = L.arange(6.0)
+    y = x.view(2, 3)
+    y[0] = x[1:4]  # (partly the row itself: PyTorch refuses)
+    return x
+
+
+def write_itself(L: ModuleType) -> Any:
+    x = L.arange(6.0).view(2, 3)
+    x[1] = x[1]
+    return x, x._version
+
+
+def write_a_bool(L: ModuleType) -> Any:
+    m = L.zeros(3, dtype=L.bool)
+    m[1] = True
+    m[2] = 1
+    return m
+
+
+def write_into_a_leaf_that_requires_grad(L: ModuleType) -> Any:
+    w = L.zeros(3, requires_grad=True)
+    w[0] = 1.0
+    return w
+
+
+def write_into_a_leaf_under_no_grad(L: ModuleType) -> Any:
+    w = L.zeros(3, requires_grad=True)
+    with L.no_grad():
+        w[0] = 1.0
+        w[1] += 2.0
+        w -= 0.5
+    return w, w._version, w.requires_grad, w.is_leaf
+
+
+def write_a_tensor_that_requires_grad(L: ModuleType) -> Any:
+    x = L.zeros(3)
+    v = L.tensor(2.0, requires_grad=True)
+    x[0] = v * 3
+    (x * x).sum().backward()
+    return x, v.grad, x.grad_fn.name()
+
+
+def write_into_an_expanded_tensor(L: ModuleType) -> Any:
+    x = L.zeros(1, 3).expand(2, 3)
+    x[0, 1] = 1.0
+    return x
+
+
+def a_no_grad_view_written_with_grad_on(L: ModuleType) -> Any:
+    w = L.ones(3, requires_grad=True)
+    with L.no_grad():
+        v = w[1]
+    v += 1  # PyTorch: a view made in no_grad mode, changed in place with grad mode on
+    return v
+
+
+def inference_tensor_written_outside(L: ModuleType) -> Any:
+    with L.inference_mode():
+        x = L.zeros(3)
+    x[0] = 1.0
+    return x
+
+
+def optimizer_update(L: ModuleType) -> Any:
+    L.manual_seed(0)
+    p = L.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    (p * p).sum().backward()
+    with L.no_grad():
+        p -= 0.1 * p.grad
+        p.add_(p.grad, alpha=-0.1)
+        p.mul_(0.5)
+    return p, p._version, p.grad
+
+
+def in_place_with_an_overlapping_operand(L: ModuleType) -> Any:
+    x = L.arange(5.0)
+    x[1:] += x[:-1]
+    return x
+
+
+CASES = [
+    counting_loop,
+    counting_into_float,
+    row_then_element,
+    read_is_a_view,
+    read_out_of_range,
+    read_out_of_range_names_the_position,
+    read_too_many,
+    write_out_of_range,
+    write_a_float_into_ints,
+    write_an_int_too_big,
+    write_a_float_too_big,
+    write_a_tensor_of_another_dtype,
+    write_a_row,
+    write_a_row_that_overlaps,
+    write_itself,
+    write_a_bool,
+    write_into_a_leaf_that_requires_grad,
+    write_into_a_leaf_under_no_grad,
+    write_a_tensor_that_requires_grad,
+    write_into_an_expanded_tensor,
+    a_no_grad_view_written_with_grad_on,
+    inference_tensor_written_outside,
+    optimizer_update,
+    in_place_with_an_overlapping_operand,
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda f: f.__name__)
+def test_plain_index_reads_and_writes_match_torch(case: Any, torch_module: ModuleType) -> None:
+    same(case, torch_module)
+
+
+def test_the_short_paths_are_taken() -> None:
+    # (so the cases above test them): a counting update calls no Function and no index_put
+    import cProfile
+    import pstats
+
+    import microtorch
+
+    N = microtorch.zeros((4, 4), dtype=microtorch.int32)
+    profile = cProfile.Profile()
+    profile.enable()
+    for _ in range(10):
+        N[1, 2] += 1
+    profile.disable()
+    called = {f[2] for f in pstats.Stats(profile).stats}  # type: ignore[attr-defined]
+    assert "apply" not in called and "index_put" not in called, sorted(called)
+    assert int(N[1, 2]) == 10
