@@ -96,6 +96,7 @@ class Tensor(TensorMethods):
     _creation: str = "default"
     _hooks: list[Callable[[Tensor], Tensor | None]] | None = None
     _acc: weakref.ref[AccumulateGrad] | None = None
+    _saved_as: weakref.ref[Any] | None = None  # its SavedTensor at its version (saved.py)
     _retains: bool = False
     _inference: bool = False
     __hash__ = object.__hash__  # tensors are dict keys by identity, as in PyTorch
@@ -469,14 +470,6 @@ class Tensor(TensorMethods):
                 node._tensor_hooks[self._output_nr] = self._hooks
         self._hooks.append(hook)  # (after an in-place change too: hooks stay with the values
         return RemovableHandle(self._hooks, hook)  # they were registered on, as PyTorch's)
-
-    def _accumulate_grad(self) -> AccumulateGrad:
-        # One AccumulateGrad per leaf, held weakly: the graph keeps it alive, not the tensor.
-        node = self._acc() if self._acc is not None else None
-        if node is None:
-            node = AccumulateGrad(self)
-            self._acc = weakref.ref(node)
-        return node
 
     def _add_to_grad(
         self, grad: np.ndarray, out_of_place: bool = False, owned: bool = False

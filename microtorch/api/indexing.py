@@ -24,7 +24,7 @@ from microtorch.autograd.views import as_view
 from microtorch.ops.indexing import AdvancedIndexPut, Alias, Index, IndexPut, Select, Slice
 from microtorch.ops.shape import Unsqueeze
 
-__all__ = ["getitem", "index_put"]
+__all__ = ["getitem", "index_put", "index_items"]
 
 
 def _advanced(item: Any) -> bool:
@@ -35,6 +35,7 @@ def getitem(a: Any, index: Any) -> Any:
     """``a[index]``: ints, slices, None and ... give views, recorded one dimension at a time
     as PyTorch does (``x[0, 1:]`` is a Select then a Slice); integer or boolean tensors and
     lists give a copy (``IndexBackward0``)."""
+    index = index_items(index)
     items = index if isinstance(index, tuple) else (index,)
     if _all_ints(items, a) and not (grad_mode.state.grad_enabled and _needs_grad(a)):
         # (x[i, j] of a tensor that records nothing: one numpy view, as Select after Select
@@ -45,13 +46,6 @@ def getitem(a: Any, index: Any) -> Any:
             pass
         else:
             return as_view(_node.plain_tensor(data, a._device, grad_mode.state.inference), a)
-    # a 0-d integer tensor indexes like an int (a view, SelectBackward0), as in PyTorch
-    items = tuple(
-        int(i._data)
-        if hasattr(i, "_data") and i._data.ndim == 0 and i._data.dtype.kind in "iu"
-        else i
-        for i in items
-    )
     if any(_advanced(i) for i in items):
         return _advanced_index(a, items)
     out = _basic_index(a, items)
@@ -61,6 +55,20 @@ def getitem(a: Any, index: Any) -> Any:
     if isinstance(index, slice):
         return as_view(Slice.apply(a, (slice(None),)), a)
     return as_view(Alias.apply(a), a)
+
+
+def index_items(index: Any) -> Any:
+    """``index`` with each 0-d integer tensor read as the int it holds: it indexes as an int
+    does, in PyTorch (a view, ``SelectBackward0``; written into, ``CopySlices``)."""
+    if isinstance(index, _node.Tensor):
+        return _as_int(index)
+    if isinstance(index, tuple) and any(isinstance(i, _node.Tensor) for i in index):
+        return tuple(_as_int(i) if isinstance(i, _node.Tensor) else i for i in index)
+    return index
+
+
+def _as_int(t: Any) -> Any:
+    return int(t._data) if t._data.ndim == 0 and t._data.dtype.kind in "iu" else t
 
 
 def _all_ints(items: tuple[Any, ...], a: Any) -> bool:

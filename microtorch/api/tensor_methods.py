@@ -174,7 +174,7 @@ class TensorMethods:
         return apply_inplace(self, "relu_", unary.relu)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        apply_inplace(self, "index_put_", _index_put, index, value)
+        apply_inplace(self, "index_put_", _index_put, indexing.index_items(index), value)
 
     def __iadd__(self, other: Any) -> Tensor:
         return self.add_(other)

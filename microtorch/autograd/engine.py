@@ -18,7 +18,7 @@ import numpy as np
 
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
-from microtorch.autograd.node import AccumulateGrad, Node
+from microtorch.autograd.node import AccumulateGrad, Node, accumulate_grad_of
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.teaching_mode import warn_stale_grads
 
@@ -138,7 +138,7 @@ def roots_of(tensors: Sequence[Any], grads: list[np.ndarray]) -> list[Root]:
 
 def input_node(t: Any) -> Node:
     """The node whose gradient slot holds ``t``'s gradient: its grad_fn, or AccumulateGrad."""
-    return t.grad_fn if t.grad_fn is not None else t._accumulate_grad()
+    return t.grad_fn if t.grad_fn is not None else accumulate_grad_of(t)
 
 
 def _no_root(i: int) -> str:

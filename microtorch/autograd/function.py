@@ -26,7 +26,7 @@ from microtorch.autograd import node as _node
 from microtorch.autograd.anomaly_mode import check_nan
 from microtorch.autograd.grad_mode import state as _state
 from microtorch.autograd.grad_mode import switches as _switches
-from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _sequence
+from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _sequence, gradient_edge
 from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import FREED_MESSAGE, SavedTensor, keep_saved
 from microtorch.device import check_same_device
@@ -161,6 +161,8 @@ class Function:
     runs_once: ClassVar[bool] = False
     # PyTorch's grad_fn name, default "<Class>Backward"; a C++ node's carries its namespace
     node_name: ClassVar[str | None] = None
+    # what makes the ``ctx`` your ``forward`` gets when nothing is recorded: a fresh one each call
+    unrecorded_ctx: ClassVar[Any] = FunctionCtx  # (called with the number of arguments)
     _backward_cls: ClassVar[type[BackwardNode]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -234,16 +236,11 @@ class Function:
         return results if type(out) is tuple else result
 
     @classmethod
-    def unrecorded_ctx(cls, n_args: int) -> Any:
-        """The ``ctx`` your ``forward`` gets when nothing is recorded: a fresh one each call."""
-        return FunctionCtx(n_args)
-
-    @classmethod
     def connect(cls, node: BackwardNode, args: tuple[Any, ...], inputs: list[Any]) -> None:
         """The node's edges, one per tensor input: to the node that made it, to a leaf's
         AccumulateGrad, or None if it needs no gradient (and which output of that node)."""
         # (t._grad_fn and t._rg are current: apply's t.requires_grad renewed any stale view)
-        nodes = [t._grad_fn or (t._accumulate_grad() if t._rg else None) for t in inputs]
+        nodes = [gradient_edge(t) for t in inputs]
         node._next_nodes = tuple(nodes)
         node._next_nrs = _shared[tuple([t._output_nr for t in inputs])]
         node.needs_input_grad = tuple(
@@ -297,6 +294,15 @@ class Function:
         return tuple(out)
 
 
+class _Unrecorded(dict[int, FunctionCtx]):
+    def __missing__(self, n_args: int) -> FunctionCtx:
+        ctx = self[n_args] = FunctionCtx(n_args)
+        return ctx
+
+
+_UNRECORDED = _Unrecorded()
+
+
 class NumpyFunction(Function):
     """A built-in op: ``forward`` and ``backward`` get and return numpy arrays.
 
@@ -311,20 +317,19 @@ class NumpyFunction(Function):
         nodes, nrs, needs = [], [], []
         for t in inputs:  # (views are current: see Function.connect)
             if t._dtype.is_floating_point:
-                nodes.append(t._grad_fn or (t._accumulate_grad() if t._rg else None))
+                edge = t._grad_fn or gradient_edge(t)  # (a leaf's AccumulateGrad, or None)
+                nodes.append(edge)
                 nrs.append(t._output_nr)
-                needs.append(t._rg)
+                needs.append(edge is not None)
         node._next_nodes, node._next_nrs = tuple(nodes), _shared[tuple(nrs)]
         node.needs_input_grad = _shared[tuple(needs)]
         n = len(inputs)  # (two inputs of one dtype, the usual case, need no look)
         if n > 2 or n == 2 and inputs[0]._dtype is not inputs[1]._dtype:
             _note_dtypes(node, inputs)  # (float32 * float64: each gradient in its input's dtype)
 
-    @classmethod
-    def unrecorded_ctx(cls, n_args: int) -> Any:
-        """Built-in ops share one ``ctx`` per number of arguments when nothing is recorded:
-        what their forwards set on it is never read."""
-        return _UNRECORDED[n_args]
+    # Built-in ops share one ``ctx`` per number of arguments when nothing is recorded: what
+    # their forwards set on it is never read. (A dict lookup: no call of Python's per op.)
+    unrecorded_ctx = _UNRECORDED.__getitem__
 
     # Every built-in op runs through here: the one place numpy's warnings are silenced for
     # all forwards (log(0) is -inf without a word, as in PyTorch: see autograd/quiet.py).
@@ -362,15 +367,6 @@ class _Patterns(dict[tuple[Any, ...], tuple[Any, ...]]):
 
 
 _shared = _Patterns()
-
-
-class _Unrecorded(dict[int, FunctionCtx]):
-    def __missing__(self, n_args: int) -> FunctionCtx:
-        ctx = self[n_args] = FunctionCtx(n_args)
-        return ctx
-
-
-_UNRECORDED = _Unrecorded()
 
 
 def _note_dtypes(node: BackwardNode, inputs: list[Any]) -> None:

@@ -25,6 +25,8 @@ __all__ = [
     "next_sequence_nr",
     "op_name",
     "use_tensor_type",
+    "gradient_edge",
+    "accumulate_grad_of",
 ]
 
 # Set by use_tensor_type, which microtorch.tensor calls when it is imported: the one link from
@@ -184,6 +186,24 @@ class AccumulateGrad(Node):
             owned = grad.base is None and grad.flags.writeable and not self.variable._hooks
             self.variable._add_to_grad(grad, owned=owned)
         return ()
+
+
+def gradient_edge(t: Any) -> Node | None:
+    """The node ``t``'s gradient goes to (PyTorch's ``gradient_edge``): the node that made it,
+    else, for a leaf that requires grad, its ``AccumulateGrad``; None if it needs no gradient."""
+    if t._grad_fn is not None:
+        return t._grad_fn
+    return accumulate_grad_of(t) if t._rg else None
+
+
+def accumulate_grad_of(t: Any) -> AccumulateGrad:
+    """A leaf's ``AccumulateGrad``: one per leaf, held weakly (the graph keeps it alive, not
+    the tensor), so two graphs built from the leaf meet at one node, as in PyTorch."""
+    node = t._acc() if t._acc is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._acc = weakref.ref(node)
+    return node
 
 
 INTERIOR_MESSAGE = (

@@ -58,7 +58,9 @@ class SavedTensor:
     """
 
     # (view_fn: set only for an in-place op's result on a view, see saved_in_place)
-    __slots__ = ("value", "data", "version", "tensor", "output_nr", "had_grad_fn", "view_fn")
+    __slots__ = (
+        "value", "data", "version", "tensor", "output_nr", "had_grad_fn", "view_fn", "__weakref__",
+    )  # fmt: skip
 
     def __init__(self, value: Any, data: Any, tensor: Any = None, output_nr: int | None = None):
         self.value = value  # what backward reads: a numpy array (a Tensor, in your own Function)
@@ -98,12 +100,29 @@ def keep_saved(values: Any, inputs: list[Any], outputs: Any, results: Any) -> tu
             if t._data is data:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                kept.append(SavedTensor(value, data, t))
+                kept.append(_saved_input(t, value))
                 break
         else:  # a value of forward's own (or a numpy scalar)
             data = np.asarray(data)
             kept.append(SavedTensor(value if is_tensor else data, data))
     return tuple(kept)
+
+
+def _saved_input(t: Any, value: Any) -> SavedTensor:
+    # Input tensor t, saved as it is now. Nodes that save t unchanged share one record (a
+    # weight many ops use, the 1.01 of a 100,000-op chain): the tensor holds it weakly.
+    ref = t._saved_as
+    saved = ref() if ref is not None else None
+    if (
+        saved is None
+        or saved.value is not value
+        or saved.data is not t._data
+        or saved.version != version_of(t._data)
+        or saved.had_grad_fn is not (t._grad_fn is not None)
+    ):
+        saved = SavedTensor(value, t._data, t)
+        t._saved_as = weakref.ref(saved)
+    return saved
 
 
 def _output_nr(data: Any, outputs: tuple[Any, ...]) -> int | None:

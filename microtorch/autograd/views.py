@@ -19,7 +19,13 @@ import numpy as np
 from microtorch.autograd import grad_mode
 from microtorch.autograd.function import FREED_MESSAGE, BackwardNode, NumpyFunction
 from microtorch.autograd.grad_mode import enable_grad
-from microtorch.autograd.node import Node, move_retain_grad, next_sequence_nr, op_name
+from microtorch.autograd.node import (
+    Node,
+    accumulate_grad_of,
+    move_retain_grad,
+    next_sequence_nr,
+    op_name,
+)
 from microtorch.autograd.versions import version_of
 
 __all__ = [
@@ -158,7 +164,7 @@ class CopySlices(Node):
         # raises, and so does run.
         self.written_places = None if written is None else self.view_places[written]
         self.overlapping = np.unique(self.view_places).size < self.view_places.size
-        before = base.grad_fn or (base._accumulate_grad() if base.requires_grad else None)
+        before = base.grad_fn or (accumulate_grad_of(base) if base.requires_grad else None)
         self._next_nodes = (before,) + fn._next_nodes[1:]  # fn's first input was the view
         self._next_nrs = (base._output_nr,) + fn._next_nrs[1:]
         self.sequence_nr = next_sequence_nr()

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from microtorch.autograd.function import NumpyFunction
+from microtorch.autograd.node import gradient_edge
 
 __all__ = [
     "windows", "conv_out_size", "pool_out_size", "Convolution", "ConstantPadNd",
@@ -50,7 +51,7 @@ class OptionalInputs(NumpyFunction):
                 nrs.append(0)
                 needs.append(False)
             else:
-                nodes.append(t._grad_fn or (t._accumulate_grad() if t._rg else None))
+                nodes.append(gradient_edge(t))
                 nrs.append(t._output_nr)
                 needs.append(t._rg)
         node._next_nodes, node._next_nrs = tuple(nodes), tuple(nrs)

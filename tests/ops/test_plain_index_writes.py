@@ -182,6 +182,32 @@ def in_place_with_an_overlapping_operand(L: ModuleType) -> Any:
     return x
 
 
+def zero_d_int_tensor_index_written_with_plus_equals(L: ModuleType) -> Any:
+    # makemore's backprop by hand: dC[ix] += demb[k, j] with ix = Xb[k, j], a 0-d tensor
+    dC, demb = L.zeros(4, 2), L.ones(3, 2, 2)
+    X = L.tensor([[2, 0], [2, 3]])
+    for k in range(2):
+        for j in range(2):
+            ix = X[k, j]
+            dC[ix] += demb[k, j]
+    dC[X[0, 0], X[0, 1]] += 5
+    return dC, dC._version
+
+
+def zero_d_int_tensor_index_records_copy_slices(L: ModuleType) -> Any:
+    w = L.ones(3, 2, requires_grad=True)
+    x = w * 1
+    x[L.tensor(1)] = L.tensor([5.0, 6.0])
+    x.sum().backward()
+    return x.grad_fn.name(), w.grad, x[L.tensor(2)].grad_fn.name()
+
+
+def zero_d_bool_tensor_index_is_a_mask(L: ModuleType) -> Any:
+    m = L.zeros(3)
+    m[L.tensor(True)] = 2.0
+    return m, m[L.tensor(False)].shape
+
+
 CASES = [
     counting_loop,
     counting_into_float,
@@ -207,6 +233,9 @@ CASES = [
     inference_tensor_written_outside,
     optimizer_update,
     in_place_with_an_overlapping_operand,
+    zero_d_int_tensor_index_written_with_plus_equals,
+    zero_d_int_tensor_index_records_copy_slices,
+    zero_d_bool_tensor_index_is_a_mask,
 ]
 
 
