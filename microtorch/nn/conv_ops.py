@@ -105,6 +105,10 @@ def _pad(x: np.ndarray, before: tuple[int, ...], after: tuple[int, ...], value: 
     return np.pad(x, lead + list(zip(before, after)), constant_values=value)
 
 
+def _padded(size: tuple[int, ...], padding: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(n + 2 * p for n, p in zip(size, padding))
+
+
 def _crop(g: np.ndarray, before: tuple[int, ...], size: tuple[int, ...]) -> np.ndarray:
     # The inverse of _pad for a gradient: the part that lies over the input.
     if not any(before) and g.shape[-len(size) :] == tuple(size):
@@ -187,8 +191,9 @@ class Convolution(OptionalInputs):
         dL/dx_pad[n, c, q] = sum over o, and p, k with p s + k d = q, of dL/dy[n, o, p] w[o, c, k]
         dL/db[o] = sum over n, p of dL/dy[n, o, p]
 
-    The input gradient is the weight gradient's mirror: each window's share is added back at
-    the positions it was read from, one slice per kernel offset.
+    The input gradient is the forward read backwards: for each kernel offset k, the windows
+    read x_pad at p s + k d, so w[:, :, k]^T @ dL/dy is added back there (one matrix product
+    and one slice per kernel offset, none per pixel).
     """
 
     node_name = "ConvolutionBackward0"
@@ -220,11 +225,12 @@ class Convolution(OptionalInputs):
         if need_w:  # dL/dw = dL/dy @ cols^T, summed over the batch
             cols, _ = _im2col(_pad(x, padding, padding), kernel, stride, dilation, groups)
             gw = np.matmul(gm, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)
-        if need_x:  # dL/dcols = w^T @ dL/dy, then each window added back where it was read
-            wm = w.reshape(groups, co // groups, -1)
-            gcols = np.matmul(wm.swapaxes(-1, -2), gm).reshape(n, x.shape[1], *kernel, *out)
-            padded = tuple(size + 2 * pad for size, pad in zip(x.shape[2:], padding))
-            gxp = _scatter_windows(gcols, padded, stride, dilation)
+        if need_x:  # per kernel offset k: w[:, :, k]^T @ dL/dy, added where k's windows read
+            gxp = np.zeros((n, x.shape[1], *_padded(x.shape[2:], padding)), grad_output.dtype)
+            for k, where in _offsets(kernel, stride, dilation, out):
+                wk = w[(slice(None), slice(None), *k)].reshape(groups, co // groups, -1)
+                share = np.matmul(wk.swapaxes(-1, -2), gm)  # (N, G, C/G, P)
+                gxp[(slice(None), slice(None), *where)] += share.reshape(n, x.shape[1], *out)
             gx = np.ascontiguousarray(_crop(gxp, padding, x.shape[2:]))
         if need_b:
             gb = grad_output.sum(axis=(0, *range(2, 2 + nd)))
