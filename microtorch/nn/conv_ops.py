@@ -227,10 +227,11 @@ class Convolution(OptionalInputs):
             gw = np.matmul(gm, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)
         if need_x:  # per kernel offset k: w[:, :, k]^T @ dL/dy, added where k's windows read
             gxp = np.zeros((n, x.shape[1], *_padded(x.shape[2:], padding)), grad_output.dtype)
+            every = (slice(None), slice(None))  # all (output or input) channels, all samples
             for k, where in _offsets(kernel, stride, dilation, out):
-                wk = w[(slice(None), slice(None), *k)].reshape(groups, co // groups, -1)
+                wk = w[every + k].reshape(groups, co // groups, -1)
                 share = np.matmul(wk.swapaxes(-1, -2), gm)  # (N, G, C/G, P)
-                gxp[(slice(None), slice(None), *where)] += share.reshape(n, x.shape[1], *out)
+                gxp[every + where] += share.reshape(n, x.shape[1], *out)
             gx = np.ascontiguousarray(_crop(gxp, padding, x.shape[2:]))
         if need_b:
             gb = grad_output.sum(axis=(0, *range(2, 2 + nd)))
@@ -289,7 +290,7 @@ def max_pool2d_indices(
     best = np.full((planes.shape[0], oh, ow), low, planes.dtype)
     index = np.broadcast_to(first, best.shape).copy()
     for (i, j), where in _offsets(kernel, stride, dilation, out):
-        value = xp[(slice(None), *where)]
+        value = xp[(slice(None),) + where]
         wins = value > best
         if planes.dtype.kind == "f":
             wins |= np.isnan(value)
