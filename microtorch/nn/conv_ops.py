@@ -124,13 +124,11 @@ def _offsets(
     """Each kernel offset ``k`` with the slices of the (padded) input that hold
     ``x[o * stride + k * dilation]`` for every output position ``o`` at once."""
     for k in np.ndindex(*kernel):
-        yield (
-            k,
-            tuple(
-                slice(ki * d, ki * d + s * (o - 1) + 1, s)
-                for ki, d, s, o in zip(k, dilation, stride, out)
-            ),
+        where = tuple(
+            slice(ki * d, ki * d + s * (o - 1) + 1, s)
+            for ki, d, s, o in zip(k, dilation, stride, out)
         )
+        yield k, where
 
 
 def _sum_windows(
