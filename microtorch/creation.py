@@ -8,6 +8,8 @@ same seed (PyTorch's generator is its own); the statistics are the same.
 from __future__ import annotations
 
 import builtins
+import functools
+import itertools
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -113,6 +115,10 @@ def _plain(data: Any, nested: bool = False) -> Any:
 
 def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
     check_depth(data)
+    if isinstance(data, (list, tuple)):
+        arr = _from_numbers(data, dtype_)
+        if arr is not None:
+            return arr
     if isinstance(data, str) or (isinstance(data, (list, tuple)) and _has_str(data)):
         raise TypeError(
             f"new(): invalid data type '{type(data).__name__ if isinstance(data, str) else 'str'}'"
@@ -137,6 +143,65 @@ def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
     if dtype_ is None:
         arr = arr.astype(inferred.numpy, copy=False)
     return arr
+
+
+_SEQUENCES = frozenset({list, tuple})
+_PYTHON_NUMBERS = {builtins.bool: bool_, builtins.int: int64}  # (float: the default dtype)
+
+
+def _number_types(data: list[Any] | tuple[Any, ...]) -> set[type] | None:
+    """The types of the items of nested lists, one pass over each level (no Python loop per
+    item); ``None`` if a level mixes lists and other things (ragged: ``_infer`` says how)."""
+    level: Any = data
+    while True:
+        types = set(map(type, level))
+        if not types & _SEQUENCES:
+            return types
+        if not types <= _SEQUENCES:
+            return None
+        level = list(itertools.chain.from_iterable(level))
+
+
+def _type_dtype(t: type) -> dtype | None:
+    # A Python number counts as PyTorch counts it, a numpy scalar keeps its dtype.
+    if t is builtins.float:
+        return get_default_dtype()
+    if t in _PYTHON_NUMBERS:
+        return _PYTHON_NUMBERS[t]
+    if issubclass(t, (np.bool_, np.integer, np.floating)):
+        try:
+            return from_numpy_dtype(np.dtype(t))
+        except TypeError:  # (uint16 and such: the walk gives PyTorch's error in its order)
+            return None
+    return None  # tensors, arrays and whatever else: the element-by-element walk
+
+
+@quiet_numpy  # tensor([1e300]) is inf in float32, silently as in PyTorch
+def _from_numbers(data: list[Any] | tuple[Any, ...], dtype_: dtype | None) -> np.ndarray | None:
+    """Nested lists of numbers in one numpy conversion, straight to the dtype PyTorch infers
+    (or the one asked for); ``None`` where the element-by-element walk must decide (arrays or
+    tensors in nested lists, ragged rows, ints beyond int64, anything not a number)."""
+    types = _number_types(data)
+    if types is None or not isinstance(dtype_, (dtype, type(None))):
+        return None
+    if types == {Tensor} and type(data[0]) is Tensor:  # tensor(losses): 0-d tensors in a list
+        if any(t._data.size != 1 for t in data):
+            return None
+        dtypes = {t._dtype for t in data}
+        data = [t._data.reshape(()) for t in data]  # each read as a number, as in PyTorch
+    else:
+        dtypes = {_type_dtype(t) for t in types}
+        if None in dtypes:
+            return None
+    found = functools.reduce(promote_types, dtypes) if dtypes else get_default_dtype()
+    # Floats round once, from the Python float. For an integer or bool dtype, numpy's own
+    # dtype comes first, so that _finish can refuse what would overflow.
+    floating = dtype_ is None or dtype_.is_floating_point
+    target = (dtype_ or found).numpy if floating else None
+    try:
+        return np.array(data, dtype=target)
+    except (ValueError, OverflowError, TypeError):  # ragged, or beyond int64
+        return None
 
 
 def _ragged(data: Any) -> str:

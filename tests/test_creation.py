@@ -39,6 +39,46 @@ FACTORIES: dict[str, Callable[[ModuleType], Any]] = {
         L.tensor([2.0, 3.0], dtype=L.float64)
     ),
     "list_of_0d_int": lambda L: (lambda x: L.tensor([x[0], x[1]]))(L.tensor([2, 3])),
+    # lists read in one numpy conversion: the dtype PyTorch infers, its rounding and errors
+    "int_to_float32_via_double": lambda L: L.tensor([2**60 + 2**36 + 1], dtype=L.float32),
+    "mixed_int_float_rounds_through_double": lambda L: L.tensor([2**60 + 2**36 + 1, 0.5]),
+    "float64_keeps_every_digit": lambda L: L.tensor([0.1, 1 / 3], dtype=L.float64),
+    "int_beyond_int64_with_floats": lambda L: L.tensor([2**64, 1.5]),
+    "int_beyond_int64": lambda L: L.tensor([[1, 2], [3, 2**63]]),
+    "int_beyond_int64_to_float64": lambda L: L.tensor([2**63], dtype=L.float64),
+    "lowest_int64": lambda L: L.tensor([-(2**63), 1]),
+    "bool_and_float": lambda L: L.tensor([True, 0.5]),
+    "bools_to_float": lambda L: L.tensor([True, False], dtype=L.float32),
+    "floats_to_bool": lambda L: L.tensor([0.0, 0.5, -2.0], dtype=L.bool),
+    "floats_to_int8_out_of_range": lambda L: L.tensor([1.5, 200.0], dtype=L.int8),
+    "ints_to_uint8_out_of_range": lambda L: L.tensor([[1], [256]], dtype=L.uint8),
+    "ints_to_uint8_negative": lambda L: L.tensor([-3, 255], dtype=L.uint8),
+    "floats_to_float16_overflow": lambda L: L.tensor([0.1, 70000.0], dtype=L.float16),
+    "huge_float_to_float32": lambda L: L.tensor([1e300, -1e300, 1e-300]),
+    "inf_to_int": lambda L: L.tensor([float("inf")], dtype=L.int64),
+    "nested_tuples_and_lists": lambda L: L.tensor(((1, 2.5), [3, 4])),
+    "nested_empty_rows": lambda L: L.tensor([[], [], []]),
+    "deep_nesting": lambda L: L.tensor([[[[[1.0], [2.0]]]]]),
+    "ragged_last_row": lambda L: L.tensor([[1.0, 2.0], [3.0, 4.0], [5.0]]),
+    "numpy_float32_scalars": lambda L: L.tensor([np.float32(1.1), np.float32(2.0)]),
+    "numpy_float32_and_float": lambda L: L.tensor([np.float32(1.1), 2.2]),
+    "numpy_int32_and_int": lambda L: L.tensor([np.int32(1), 2]),
+    "numpy_int32_and_float": lambda L: L.tensor([np.int32(1), 2.5]),
+    "numpy_uint8_and_int8": lambda L: L.tensor([np.uint8(200), np.int8(-3)]),
+    "numpy_bools": lambda L: L.tensor([np.bool_(True), np.bool_(False)]),
+    "numpy_scalars_nested": lambda L: L.tensor([[np.float64(0.1)], [np.float64(0.2)]]),
+    "none_in_nested": lambda L: L.tensor([[1.0], [None]]),
+    "string_in_nested": lambda L: L.tensor([[1.0], ["a"]]),
+    "dict_in_list": lambda L: L.tensor([1.0, {}]),
+    "list_of_0d_mixed_dtypes": lambda L: L.tensor([L.tensor(1), L.tensor(2.5, dtype=L.float64)]),
+    "list_of_0d_int_and_float32": lambda L: L.tensor([L.tensor(2**40 + 1), L.tensor(0.5)]),
+    "list_of_one_element_tensors": lambda L: L.tensor([L.tensor([1.5]), L.tensor([2.5])]),
+    "list_of_two_element_tensors": lambda L: L.tensor([L.tensor([1.5, 2.0])]),
+    "list_of_0d_requiring_grad": lambda L: L.tensor([L.ones((), requires_grad=True) * 2]),
+    "list_of_0d_then_requires_grad": lambda L: L.tensor([L.tensor(1.0)], requires_grad=True),
+    "tensors_in_nested_lists": lambda L: L.tensor([[L.tensor(1.0), 2.0], [3.0, L.tensor(4.0)]]),
+    "floats_requires_grad": lambda L: L.tensor([[1.0, 2.0]], requires_grad=True),
+    "ints_requires_grad": lambda L: L.tensor([1, 2], requires_grad=True),
     "zeros": lambda L: L.zeros(2, 3),
     "zeros_tuple": lambda L: L.zeros((2, 3)),
     "zeros_0d": lambda L: L.zeros(()),
@@ -112,6 +152,43 @@ def test_dtype_inference_without_torch() -> None:
     assert m.tensor([x.double()[0], 1.0]).dtype is m.float64  # any element decides
     with pytest.raises(ValueError, match=r"expected sequence of length 2 at dim 1 \(got 1\)"):
         m.tensor([[1, 2], [3]])
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("kind", ["ints", "floats", "rows", "numpy_scalars", "0d_tensors"])
+def test_long_lists_match_torch(kind: str, torch_module: ModuleType) -> None:
+    # A long list is read in one numpy conversion: the same values and dtype as PyTorch's.
+    def values(lib: ModuleType) -> list[Any]:
+        rng = np.random.default_rng(0)  # the same numbers for both libraries
+        if kind == "ints":
+            return rng.integers(-(2**62), 2**62, 5000).tolist()
+        if kind == "floats":
+            return (rng.standard_normal(5000) * 1e30).tolist()
+        if kind == "rows":
+            return rng.standard_normal((50, 40)).tolist()
+        if kind == "numpy_scalars":
+            return list(rng.standard_normal(500).astype(np.float16))
+        return [lib.tensor(v) for v in rng.standard_normal(300).tolist()]
+
+    for dtype in (None, "float64", "float16"):
+        got, want = (
+            lib.tensor(values(lib), dtype=dtype and getattr(lib, dtype))
+            for lib in (microtorch, torch_module)
+        )
+        assert str(got.dtype) == str(want.dtype).replace("torch", "microtorch"), dtype
+        assert np.array_equal(got.numpy(), want.numpy(), equal_nan=True), dtype
+
+
+def test_default_dtype_applies_to_python_floats_only() -> None:
+    m = microtorch
+    m.set_default_dtype(m.float64)
+    try:
+        assert m.tensor([0.1, 1]).dtype is m.float64
+        assert m.tensor([0.1, 1]).tolist() == [0.1, 1.0]
+        assert m.tensor([np.float32(0.5), 1]).dtype is m.float32
+        assert m.tensor([1, 2]).dtype is m.int64
+    finally:
+        m.set_default_dtype(m.float32)
 
 
 def test_tensor_copies_its_data_but_from_numpy_shares_memory() -> None:

@@ -70,6 +70,40 @@ def test_fast_path_equals_item_by_item_collation() -> None:
         assert sx.grad_fn is None and fx.dtype is sx.dtype
 
 
+@pytest.mark.parametrize("shuffle", [False, True])
+@pytest.mark.parametrize("drop_last", [False, True])
+def test_subsets_batch_by_one_index_as_item_by_item(shuffle: bool, drop_last: bool) -> None:
+    # random_split's parts (Subsets, also of Subsets) take the one-index path too: the same
+    # batches, in the same seeded order, as collating sample by sample.
+    parts = random_split(_dataset(23), [15, 8], generator=microtorch.Generator().manual_seed(3))
+    nested = Subset(parts[0], [4, 0, 14, 7, 7, 2, 9])
+    for ds in (*parts, nested):
+        kwargs = dict(batch_size=4, shuffle=shuffle, drop_last=drop_last)
+        g1, g2 = microtorch.Generator().manual_seed(5), microtorch.Generator().manual_seed(5)
+        fast = list(DataLoader(ds, generator=g1, **kwargs))
+        slow = list(DataLoader(ds, generator=g2, collate_fn=default_collate, **kwargs))
+        assert len(fast) == len(slow) == len(DataLoader(ds, **kwargs))
+        for (fx, fy), (sx, sy) in zip(fast, slow):
+            assert fx.tolist() == sx.tolist() and fy.tolist() == sy.tolist()
+            assert fx.dtype is sx.dtype and fy.dtype is sy.dtype and fx.shape == sx.shape
+
+
+def test_one_index_batches_keep_pytorchs_errors_and_graph(torch_module: ModuleType) -> None:
+    bad = [0, 1, 12]  # a sampler that goes past the end: the item-by-item error, as torch's
+    for lib in (microtorch, torch_module):
+        ds = lib.utils.data.TensorDataset(lib.arange(20.0).view(10, 2), lib.arange(10))
+        with pytest.raises(IndexError) as info:
+            list(lib.utils.data.DataLoader(ds, batch_size=3, sampler=bad))
+        assert "index 12 is out of bounds for dimension 0 with size 10" in str(info.value)
+        x = lib.ones(4, 2, requires_grad=True)  # stacking records the graph, as in torch
+        (xb,) = next(iter(lib.utils.data.DataLoader(lib.utils.data.TensorDataset(x), 2)))
+        assert type(xb.grad_fn).__name__ == "StackBackward0"
+        parts = lib.utils.data.random_split(ds, [7, 3])
+        xb, yb = next(iter(lib.utils.data.DataLoader(parts[0], batch_size=7)))
+        assert sorted(yb.tolist()) == sorted(parts[0].indices) and xb.shape == (7, 2)
+        assert xb.grad_fn is None and xb.is_contiguous()
+
+
 class Squares(Dataset):
     """A beginner's own dataset: ``__getitem__`` returns a dict."""
 

@@ -16,6 +16,7 @@ padding and dilation as one int per spatial dim).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -97,20 +98,62 @@ def windows(
     return as_strided(x, shape, strides, writeable=False)
 
 
-def _pad(x: np.ndarray, before: tuple[int, ...], after: tuple[int, ...], value: Any = 0):
-    # Pad the trailing len(before) dims (a copy); no padding: x itself.
+def _pad(
+    x: np.ndarray, before: tuple[int, ...], after: tuple[int, ...], value: Any = 0
+) -> np.ndarray:
+    # Pad the trailing len(before) dims with value (a copy); no padding: x itself.
     if not any(before) and not any(after):
         return x
-    lead = [(0, 0)] * (x.ndim - len(before))
-    return np.pad(x, lead + list(zip(before, after)), constant_values=value)
+    nd = len(before)
+    spatial = x.shape[-nd:]
+    padded = np.full(x.shape[:-nd] + _padded(spatial, before, after), value, x.dtype)
+    padded[(Ellipsis,) + _inside(before, spatial)] = x
+    return padded
+
+
+def _padded(
+    size: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...]
+) -> tuple[int, ...]:
+    return tuple(b + n + a for n, b, a in zip(size, before, after))
+
+
+def _inside(before: tuple[int, ...], size: tuple[int, ...]) -> tuple[slice, ...]:
+    # Where the input lies in its padded copy.
+    return tuple(slice(b, b + n) for b, n in zip(before, size))
 
 
 def _crop(g: np.ndarray, before: tuple[int, ...], size: tuple[int, ...]) -> np.ndarray:
     # The inverse of _pad for a gradient: the part that lies over the input.
     if not any(before) and g.shape[-len(size) :] == tuple(size):
         return g
-    lead = (slice(None),) * (g.ndim - len(size))
-    return g[lead + tuple(slice(b, b + n) for b, n in zip(before, size))]
+    return g[(Ellipsis,) + _inside(before, size)]
+
+
+def _offsets(
+    kernel: tuple[int, ...], stride: tuple[int, ...], dilation: tuple[int, ...],
+    out: tuple[int, ...],
+) -> Iterator[tuple[tuple[int, ...], tuple[slice, ...]]]:  # fmt: skip
+    """Each kernel offset ``k`` with the slices of the (padded) input that hold
+    ``x[o * stride + k * dilation]`` for every output position ``o`` at once."""
+    for k in np.ndindex(*kernel):
+        where = tuple(
+            slice(ki * d, ki * d + s * (o - 1) + 1, s)
+            for ki, d, s, o in zip(k, dilation, stride, out)
+        )
+        yield k, where
+
+
+def _sum_windows(
+    xp: np.ndarray, kernel: tuple[int, ...], stride: tuple[int, ...],
+    out: tuple[int, ...],
+) -> np.ndarray:  # fmt: skip
+    """Each window's sum, ``(..., *out)``: one strided slice of ``xp`` added per kernel
+    offset, none per pixel (what ``_scatter_windows`` undoes)."""
+    keep = (slice(None),) * (xp.ndim - len(kernel))
+    total = np.zeros(xp.shape[: -len(kernel)] + tuple(out), xp.dtype)
+    for _, where in _offsets(kernel, stride, (1,) * len(kernel), out):
+        total += xp[keep + where]
+    return total
 
 
 def _scatter_windows(
@@ -125,11 +168,7 @@ def _scatter_windows(
     lead = gwin.shape[: -2 * nd]
     grad = np.zeros(lead + tuple(padded), gwin.dtype)
     keep = (slice(None),) * len(lead)
-    for k in np.ndindex(*kernel):
-        where = tuple(
-            slice(ki * d, ki * d + s * (o - 1) + 1, s)
-            for ki, d, s, o in zip(k, dilation, stride, out)
-        )
+    for k, where in _offsets(kernel, stride, dilation, out):
         grad[keep + where] += gwin[keep + k]
     return grad
 
@@ -138,16 +177,16 @@ def _im2col(
     xp: np.ndarray, kernel: tuple[int, ...], stride: tuple[int, ...],
     dilation: tuple[int, ...], groups: int,
 ) -> tuple[np.ndarray, tuple[int, ...]]:  # fmt: skip
-    """The windows of the padded input as matrices, one per group:
-    ``cols[g, (n, o), (c, k)] = xp[n, g * C/groups + c, o * stride + k * dilation]``."""
+    """The windows of the padded input as one matrix per sample and group:
+    ``cols[n, g, (c, k), p] = xp[n, g * C/groups + c, p * stride + k * dilation]``. Kernel
+    offsets come before positions, so the copy reads whole rows of the image at a time."""
     nd = len(kernel)
     n, c = xp.shape[:2]
     view = windows(xp, kernel, stride, dilation)  # (N, C, *out, *kernel), no copy
     out = view.shape[2 : 2 + nd]
-    view = view.reshape(n, groups, c // groups, *out, *kernel)
-    order = (1, 0, *range(3, 3 + nd), 2, *range(3 + nd, 3 + 2 * nd))  # g, n, out, c, kernel
+    kernel_first = view.transpose(0, 1, *range(2 + nd, 2 + 2 * nd), *range(2, 2 + nd))
     per_row = c // groups * math.prod(kernel)
-    cols = view.transpose(order).reshape(groups, n * math.prod(out), per_row)  # the one copy
+    cols = kernel_first.reshape(n, groups, per_row, math.prod(out))  # the one copy
     return cols, out
 
 
@@ -156,14 +195,15 @@ class Convolution(OptionalInputs):
 
     for output position p, kernel offset k, stride s, dilation d, and group g(o) of output
     channel o (each group of output channels sees its own C/G input channels). Computed as a
-    matrix product of the input's windows with the weight (im2col), so
+    matrix product of the weight with the input's windows (im2col), so
 
         dL/dw[o, c, k] = sum over n, p of dL/dy[n, o, p] * x_pad[n, g(o) C/G + c, p s + k d]
         dL/dx_pad[n, c, q] = sum over o, and p, k with p s + k d = q, of dL/dy[n, o, p] w[o, c, k]
         dL/db[o] = sum over n, p of dL/dy[n, o, p]
 
-    The input gradient is the weight gradient's mirror: each window's share is added back at
-    the positions it was read from, one slice per kernel offset.
+    The input gradient is the forward read backwards: for each kernel offset k, the windows
+    read x_pad at p s + k d, so w[:, :, k]^T @ dL/dy is added back there (one matrix product
+    and one slice per kernel offset, none per pixel).
     """
 
     node_name = "ConvolutionBackward0"
@@ -175,15 +215,10 @@ class Convolution(OptionalInputs):
     def forward(ctx, x, w, b, stride, padding, dilation, groups):
         ctx.save_for_backward(x, w)
         ctx.stride, ctx.padding, ctx.dilation, ctx.groups = stride, padding, dilation, groups
-        nd = w.ndim - 2
-        xp = _pad(x, padding, padding)
-        cols, out = _im2col(xp, w.shape[2:], stride, dilation, groups)
-        co = w.shape[0]
-        wm = w.reshape(groups, co // groups, -1)
-        y = np.matmul(cols, wm.transpose(0, 2, 1))  # (G, N*P, Co/G)
-        y = y.reshape(groups, x.shape[0], *out, co // groups)
-        y = y.transpose(1, 0, 2 + nd, *range(2, 2 + nd)).reshape(x.shape[0], co, *out)
-        y = np.ascontiguousarray(y)  # (N, Co, *out), laid out as PyTorch lays it out
+        co, nd = w.shape[0], w.ndim - 2
+        cols, out = _im2col(_pad(x, padding, padding), w.shape[2:], stride, dilation, groups)
+        wm = w.reshape(groups, co // groups, -1)  # (G, Co/G, C/G * K)
+        y = np.matmul(wm, cols).reshape(x.shape[0], co, *out)  # (N, G, Co/G, P) is (N, Co, *out)
         if b is not None:
             y += b.reshape(co, *(1,) * nd)
         return y
@@ -193,29 +228,21 @@ class Convolution(OptionalInputs):
         x, w = ctx.saved_tensors
         need_x, need_w, need_b = ctx.needs_input_grad
         stride, padding, dilation, groups = ctx.stride, ctx.padding, ctx.dilation, ctx.groups
-        nd = w.ndim - 2
-        n, co = grad_output.shape[:2]
-        out = grad_output.shape[2:]
-        cog = co // groups
-        # dL/dy as one matrix per group: (G, Co/G, N*P), columns in the order of cols' rows
-        npos = math.prod(out)
-        gm = grad_output.reshape(n, groups, cog, npos).transpose(1, 2, 0, 3)
-        gm = gm.reshape(groups, cog, n * npos)
+        n, co, *out = grad_output.shape
+        nd, kernel = len(out), w.shape[2:]
+        gm = grad_output.reshape(n, groups, co // groups, math.prod(out))  # (N, G, Co/G, P)
         gx = gw = gb = None
-        if need_w:
-            xp = _pad(x, padding, padding)
-            cols, _ = _im2col(xp, w.shape[2:], stride, dilation, groups)
-            gw = np.matmul(gm, cols).reshape(w.shape).astype(w.dtype, copy=False)
-        if need_x:
-            wm = w.reshape(groups, cog, -1)
-            gcols = np.matmul(gm.transpose(0, 2, 1), wm)  # (G, N*P, C/G * K)
-            cg, kernel = w.shape[1], w.shape[2:]
-            gcols = gcols.reshape(groups, n, *out, cg, *kernel)
-            order = (1, 0, 2 + nd, *range(3 + nd, 3 + 2 * nd), *range(2, 2 + nd))
-            gcols = gcols.transpose(order).reshape(n, groups * cg, *kernel, *out)
-            padded = tuple(size + 2 * pad for size, pad in zip(x.shape[2:], padding))
-            gxp = _scatter_windows(gcols, padded, stride, dilation)
-            gx = _crop(gxp, padding, x.shape[2:]).astype(x.dtype, copy=False)
+        if need_w:  # dL/dw = dL/dy @ cols^T, summed over the batch
+            cols, _ = _im2col(_pad(x, padding, padding), kernel, stride, dilation, groups)
+            gw = np.matmul(gm, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)
+        if need_x:  # per kernel offset k: w[:, :, k]^T @ dL/dy, added where k's windows read
+            gxp = np.zeros((n, x.shape[1], *_padded(x.shape[2:], padding, padding)), x.dtype)
+            every = (slice(None), slice(None))  # all (output or input) channels, all samples
+            for k, where in _offsets(kernel, stride, dilation, out):
+                wk = w[every + k].reshape(groups, co // groups, -1)
+                share = np.matmul(wk.swapaxes(-1, -2), gm)  # (N, G, C/G, P)
+                gxp[every + where] += share.reshape(n, x.shape[1], *out)
+            gx = np.ascontiguousarray(_crop(gxp, padding, x.shape[2:]))
         if need_b:
             gb = grad_output.sum(axis=(0, *range(2, 2 + nd)))
         return gx, gw, gb
@@ -245,39 +272,44 @@ def _flat_planes(x: np.ndarray) -> np.ndarray:
     return x.reshape(-1, *x.shape[-2:])
 
 
+def _first_inside(start: np.ndarray, step: int) -> np.ndarray:
+    # The first of start, start + step, start + 2 step ... that is not negative.
+    return start + -(-np.maximum(-start, 0) // step) * step
+
+
 def max_pool2d_indices(
     x: np.ndarray, kernel: tuple[int, int], stride: tuple[int, int], padding: tuple[int, int],
     dilation: tuple[int, int], out: tuple[int, int],
 ) -> np.ndarray:  # fmt: skip
     """Where each window's maximum is, as PyTorch reports it: ``h * W + w`` within its
-    (unpadded) plane, shape ``(..., OH, OW)``. Ties go to the first position in the window;
-    a window holding NaN reports its last NaN, and one whose values all equal the padding
-    (``-inf``) its first position inside the input, as PyTorch's loop does."""
-    (kh, kw), (sh, sw), (ph, pw), (dh, dw), (oh, ow) = kernel, stride, padding, dilation, out
+    (unpadded) plane, shape ``(..., OH, OW)``. PyTorch's loop, run for every window at once,
+    one kernel offset at a time: a value wins if it is larger than the best so far or NaN. So
+    ties go to the first position, a window holding NaN reports its last NaN, and one whose
+    values are all the lowest (``-inf``) its first position inside the input."""
+    (ph, pw), (dh, dw), (oh, ow) = padding, dilation, out
     planes = _flat_planes(x)
     h, w = planes.shape[1:]
-    # pad with the lowest value, far enough right that every (ceil_mode) window fits
+    # pad with the lowest value, which never wins, far enough right for every (ceil_mode) window
     need = [(o - 1) * s + d * (k - 1) + 1 for o, s, d, k in zip(out, stride, dilation, kernel)]
     after = (max(0, need[0] - h - ph), max(0, need[1] - w - pw))
     low = -np.inf if planes.dtype.kind == "f" else np.iinfo(planes.dtype).min
     xp = _pad(planes, (ph, pw), after, low)
-    flat = windows(xp, kernel, stride, dilation, out).reshape(planes.shape[0], oh, ow, kh * kw)
-    pick = flat.argmax(axis=-1)
-    if planes.dtype.kind == "f":
-        nan = np.isnan(flat)
-        if nan.any():  # PyTorch keeps the last NaN it meets
-            last = kh * kw - 1 - nan[..., ::-1].argmax(axis=-1)
-            pick = np.where(nan.any(axis=-1), last, pick)
-    rows = np.arange(oh)[:, None] * sh + (pick // kw) * dh  # in padded coordinates
-    cols = np.arange(ow) * sw + (pick % kw) * dw
-    outside = (rows < ph) | (rows >= ph + h) | (cols < pw) | (cols >= pw + w)
-    if outside.any():  # every value equals the padding's: the first position in the input
-        first_r = np.arange(oh) * sh + -(-np.maximum(ph - np.arange(oh) * sh, 0) // dh) * dh
-        first_c = np.arange(ow) * sw + -(-np.maximum(pw - np.arange(ow) * sw, 0) // dw) * dw
-        rows = np.where(outside, first_r[:, None], rows)
-        cols = np.where(outside, first_c, cols)
-    index = (rows - ph) * w + (cols - pw)
-    return index.reshape(*x.shape[:-2], oh, ow).astype(np.int64)
+    top = np.arange(oh)[:, None] * stride[0] - ph  # each window's first row and column,
+    left = np.arange(ow) * stride[1] - pw  # in the input's coordinates (padding < 0)
+    first = _first_inside(top, dh) * w + _first_inside(left, dw)  # where PyTorch's loop starts
+    best = np.full((planes.shape[0], oh, ow), low, planes.dtype)
+    index = np.broadcast_to(first, best.shape).copy()
+    for (i, j), where in _offsets(kernel, stride, dilation, out):
+        value = xp[(slice(None),) + where]
+        wins = value > best
+        if planes.dtype.kind == "f":
+            wins |= np.isnan(value)
+        np.maximum(best, value, out=best)  # (NaN stays the best, as in PyTorch's loop)
+        position = (top + i * dh) * w + left + j * dw  # (OH, OW), h * W + w in the input
+        # index = position where wins: np.where without branches, which would mispredict
+        # on a mask of random signs and run about three times slower
+        index += wins * (position - index)
+    return index.reshape(*x.shape[:-2], oh, ow)
 
 
 class MaxPool2DWithIndices(NumpyFunction):
@@ -303,8 +335,9 @@ class MaxPool2DWithIndices(NumpyFunction):
         hw = x.shape[-2] * x.shape[-1]
         per_plane = index.shape[-2] * index.shape[-1]
         flat = (index.reshape(b, per_plane) + np.arange(b)[:, None] * hw).ravel()
-        grad = np.bincount(flat, weights=grad_output.ravel(), minlength=b * hw)
-        return grad.astype(grad_output.dtype).reshape(x.shape)
+        grad = np.zeros(x.shape, grad_output.dtype)
+        np.add.at(grad.reshape(-1), flat, grad_output.ravel())  # (twice where windows share)
+        return grad
 
 
 def _avg_divisor(
@@ -339,7 +372,7 @@ class AvgPool2D(NumpyFunction):
         need = [(o - 1) * s + k for o, s, k in zip(out, stride, kernel)]
         after = (max(0, need[0] - h - padding[0]), max(0, need[1] - w - padding[1]))
         xp = _pad(planes, padding, after)
-        total = windows(xp, kernel, stride, (1, 1), out).sum(axis=(-2, -1))
+        total = _sum_windows(xp, kernel, stride, out)
         if divisor_override is not None:
             divisor = np.asarray(divisor_override)
         else:

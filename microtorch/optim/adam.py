@@ -93,20 +93,38 @@ class Adam(Optimizer):
                     else:
                         g = g + weight_decay * p._data
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data
-                m += (1 - beta1) * (g - m)  # PyTorch's lerp_: m moves (1 - b1) of the way to g
+                work = np.empty_like(m)  # the one scratch array; every update writes in place
+                _lerp(m, g, 1 - beta1, work)  # m moves (1 - b1) of the way to g
                 v *= beta2
-                v += (1 - beta2) * g * g
-                bias_correction1 = 1 - beta1**step
-                bias_correction2_sqrt = (1 - beta2**step) ** 0.5
+                np.multiply(g, 1 - beta2, out=work)
+                work *= g
+                v += work  # v = b2 v + (1 - b2) g^2
                 if amsgrad:
                     top = state["max_exp_avg_sq"]._data
                     np.maximum(top, v, out=top)
                     v = top
-                denom = np.sqrt(v) / bias_correction2_sqrt
+                bias_correction1 = 1 - beta1**step
+                bias_correction2_sqrt = (1 - beta2**step) ** 0.5
+                denom = np.sqrt(v, out=work)
+                denom /= bias_correction2_sqrt
                 denom += eps
-                p._data += (-lr / bias_correction1) * (m / denom)
+                update = np.divide(m, denom, out=work)
+                update *= -lr / bias_correction1
+                p._data += update
                 bump_version(p)
         return loss
+
+
+def _lerp(start: np.ndarray, end: np.ndarray, weight: float, work: np.ndarray) -> None:
+    """``start.lerp_(end, weight)`` with PyTorch's two formulas: ``start + w (end - start)``
+    for ``w < 0.5``, else ``end - (1 - w) (end - start)`` (exactly ``end`` at ``w = 1``)."""
+    np.subtract(end, start, out=work)
+    if abs(weight) < 0.5:
+        work *= weight
+        start += work
+    else:
+        work *= start.dtype.type(weight) - 1  # (w - 1 is exact in the array's precision)
+        np.add(end, work, out=start)
 
 
 class AdamW(Adam):

@@ -69,7 +69,9 @@ class SGD(Optimizer):
         if group["maximize"]:
             g = -g
         if group["weight_decay"] != 0:
-            g = g + group["weight_decay"] * p._data
+            decayed = p._data * group["weight_decay"]  # g + weight_decay * p, in one new array
+            decayed += g
+            g = decayed
         momentum = group["momentum"]
         if momentum == 0:
             return g
@@ -81,5 +83,12 @@ class SGD(Optimizer):
         else:
             b = buf._data
             b *= momentum
-            b += g if group["dampening"] == 0 else (1 - group["dampening"]) * g
-        return g + momentum * buf._data if group["nesterov"] else buf._data
+            if group["dampening"] == 0:
+                b += g
+            else:
+                b += (1 - group["dampening"]) * g
+        if not group["nesterov"]:
+            return buf._data
+        ahead = buf._data * momentum  # g + momentum * buf, in one new array
+        ahead += g
+        return ahead

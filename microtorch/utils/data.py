@@ -170,17 +170,11 @@ class DataLoader:
             for i in self._indices():  # no batching: one sample at a time, as in PyTorch
                 yield self.dataset[int(i)]
             return
-        fast = (
-            type(self.dataset) is TensorDataset
-            and self.collate_fn is None
-            and not any(t._rg for t in self.dataset.tensors)
-        )
+        rows = _tensor_rows(self.dataset) if self.collate_fn is None else None
         collate = self.collate_fn or default_collate
         for idx in self._batches():
-            if fast:  # the same batch default_collate would stack, by one numpy fancy index
-                yield [plain_tensor(t._data[idx]) for t in self.dataset.tensors]
-            else:
-                yield collate([self.dataset[int(i)] for i in idx])
+            batch = None if rows is None else _pick_rows(*rows, idx)
+            yield collate([self.dataset[int(i)] for i in idx]) if batch is None else batch
 
     def __len__(self) -> int:
         if self.batch_sampler is not None:
@@ -189,6 +183,32 @@ class DataLoader:
         if self.batch_size is None:
             return n
         return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+
+
+def _tensor_rows(dataset: Any) -> tuple[tuple[Tensor, ...], np.ndarray | None] | None:
+    """For a TensorDataset, or a Subset of one (``random_split``'s parts), its tensors and
+    which of their rows sample ``i`` is (``None``: row ``i``); ``None`` for any other dataset,
+    or if a tensor requires grad (then stacking records the graph, as in PyTorch)."""
+    where = None
+    while type(dataset) is Subset:
+        indices = np.asarray(dataset.indices)
+        if indices.dtype.kind not in "iu":
+            return None
+        where = indices if where is None else indices[where]  # (an outer Subset picks first)
+        dataset = dataset.dataset
+    if type(dataset) is not TensorDataset or any(t._rg for t in dataset.tensors):
+        return None
+    return dataset.tensors, where
+
+
+def _pick_rows(tensors: tuple[Tensor, ...], where: np.ndarray | None, idx: Any) -> Any:
+    # The samples idx, collated as default_collate would stack them, by one fancy index per
+    # tensor; None if an index is out of range (item by item then raises PyTorch's error).
+    try:
+        rows = np.asarray(idx, np.int64) if where is None else where[idx]
+        return [plain_tensor(t._data[rows]) for t in tensors]
+    except IndexError:
+        return None
 
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.

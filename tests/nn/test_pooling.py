@@ -133,6 +133,30 @@ def test_max_pool2d_with_nan_and_minus_inf_as_torch(torch_module: ModuleType) ->
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.parametrize("dtype", ["int64", "int32", "float32"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(kernel_size=3, stride=1, padding=1),  # overlapping windows share winners
+        dict(kernel_size=(2, 3), stride=(2, 1), padding=(1, 1), dilation=(2, 1), ceil_mode=True),
+        dict(kernel_size=2),
+    ],
+)
+def test_max_pool2d_ties_and_lowest_values_as_torch(
+    torch_module: ModuleType, dtype: str, kwargs: dict[str, Any]
+) -> None:
+    # Windows are scanned one kernel offset at a time: ties go to the first position, a
+    # window of the dtype's lowest value (the padding's) to its first position inside.
+    x = RNG.integers(-3, 3, (2, 3, 7, 8)).astype(dtype)
+    x[0, 0, :3, :3] = np.iinfo(dtype).min if dtype != "float32" else -np.inf
+    results = []
+    for lib in (microtorch, torch_module):
+        t = lib.tensor(x, dtype=getattr(lib, dtype))
+        out, index = lib.nn.functional.max_pool2d(t, return_indices=True, **kwargs)
+        results.append((out.tolist(), index.tolist()))
+    assert results[0] == results[1]
+
+
 def test_pooling_integers(torch_module: ModuleType) -> None:
     x = RNG.integers(-50, 50, (1, 2, 5, 5))
     for call in (
