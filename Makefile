@@ -9,7 +9,7 @@ SANITIZE := $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebo
 
 # Every version `make venv` installs is pinned in the lock (`make lock` refreshes it).
 LOCK := requirements-lock.txt
-EXTRAS := viz,widgets,lab,dev,course
+EXTRAS := viz,widgets,lab,dev,course,bench
 UV_VERSION = $(shell sed -n 's/^uv==\([^ ;]*\).*/\1/p' $(LOCK))
 
 venv: $(VENV)/.installed
