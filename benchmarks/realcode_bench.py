@@ -135,14 +135,14 @@ def profile(lib: Any, name: str, top: int) -> None:
     program = realcode.PROGRAMS[name]
     data = program.make_data(False)
     program.run(lib, data)  # warm-up: imports and caches are not the program's cost
-    profiler = cProfile.Profile()
+    profiler = cProfile.Profile(time.process_time)  # CPU time: blind to the machine's load
     gc.collect()
     profiler.enable()
     program.run(lib, data)
     profiler.disable()
     stats = pstats.Stats(profiler)
     total = stats.total_tt  # type: ignore[attr-defined]
-    print(f"\n{name} on {lib.__name__}: {total:.3f} s under cProfile ({program.what})")
+    print(f"\n{name} on {lib.__name__}: {total:.3f} s CPU under cProfile ({program.what})")
     print(f"{'tottime':>8} {'share':>6} {'cumtime':>8} {'calls':>9}  function")
     entries = sorted(stats.stats.items(), key=lambda kv: kv[1][2], reverse=True)  # type: ignore[attr-defined]
     for (path, line, func), (_cc, calls, tottime, cumtime, _callers) in entries[:top]:
