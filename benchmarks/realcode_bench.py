@@ -134,7 +134,11 @@ def profile(lib: Any, name: str, top: int) -> None:
     """One run of a program under cProfile: the ``top`` functions by time of their own."""
     program = realcode.PROGRAMS[name]
     data = program.make_data(False)
-    program.run(lib, data)  # warm-up: imports and caches are not the program's cost
+    try:
+        program.run(lib, data)  # warm-up: imports and caches are not the program's cost
+    except Exception as exc:  # a broken program: nothing to profile
+        print(f"\n{name} on {lib.__name__}: not profiled ({type(exc).__name__}: {exc})")
+        return
     profiler = cProfile.Profile(time.process_time)  # CPU time: blind to the machine's load
     gc.collect()
     profiler.enable()
