@@ -9,7 +9,7 @@ SANITIZE := $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebo
 
 # Every version `make venv` installs is pinned in the lock (`make lock` refreshes it).
 LOCK := requirements-lock.txt
-EXTRAS := viz,widgets,lab,dev,course
+EXTRAS := viz,widgets,lab,dev,course,bench
 UV_VERSION = $(shell sed -n 's/^uv==\([^ ;]*\).*/\1/p' $(LOCK))
 
 venv: $(VENV)/.installed
@@ -63,8 +63,12 @@ lab: venv
 lab-key: venv
 	$(LAB) --LabApp.default_url=/lab/tree/00_welcome.ipynb
 
+# The benchmark alone runs with numpy's own BLAS kernel choice, as on a student's laptop: the
+# machine sets OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, under which numpy's matmul is about 6x
+# slower. Only this command unsets them; tests and CI never touch them. CPU time, as the machine
+# may be shared. ARGS passes options on: make bench ARGS="--only W2,R --rounds 7".
 bench: venv
-	$(BIN)/python benchmarks/run.py
+	env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE $(BIN)/python benchmarks/run.py --clock cpu $(ARGS)
 
 # Side by side with another revision or checkout: make bench-compare REF=before-autograd-model
 REF ?= HEAD

@@ -30,7 +30,8 @@ KEPT = ("W1", "W2", "W3", "W4", "W5")  # W6 and T are not part of the budget
 
 def run_tree(tree: Path, only: str, clock: str, quick: bool) -> list[dict]:
     """One subprocess of run.py measuring ``tree``'s microtorch: its rows, W1-W5 only."""
-    cmd = [sys.executable, str(HERE / "run.py"), "--json", "--no-torch", "--tree", str(tree)]
+    cmd = [sys.executable, str(HERE / "run.py"), "--json", "--no-torch", "--no-mygrad"]
+    cmd += ["--tree", str(tree)]
     cmd += ["--only", only, "--clock", clock] + (["--quick"] if quick else [])
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tree)

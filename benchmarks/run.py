@@ -1,9 +1,11 @@
-"""Benchmarks: microtorch vs a hand-written numpy version vs PyTorch (when installed).
+"""Benchmarks: microtorch vs a hand-written numpy version vs PyTorch and MyGrad (when installed).
 
-Run ``make bench`` (or ``python benchmarks/run.py [--quick] [--only W1,W3]``). Each workload
+Run ``make bench`` (or ``python benchmarks/run.py [--quick] [--only W1,W3,R]``). Each workload
 runs the same data and initial weights on every implementation, interleaved in one process,
 with BLAS and torch pinned to one thread; losses are cross-checked so nothing fast is wrong.
-The table shows medians and the ratios microtorch/torch and microtorch/numpy. This is a
+The table shows medians and the ratios microtorch/torch, microtorch/numpy and mygrad/torch.
+Then (id R) the real-code programs of ``realcode.py``, timed by ``realcode_bench.py`` on
+microtorch and torch in turn, with the ratio per program and their geometric mean. This is a
 measurement, not a test: nothing here passes or fails.
 
 ``--tree PATH`` measures the microtorch of another checkout with this checkout's workloads,
@@ -35,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import explain  # noqa: E402
 import memory  # noqa: E402
+import realcode_bench  # noqa: E402
 import teaching  # noqa: E402
 import workloads  # noqa: E402
 
@@ -49,6 +52,11 @@ try:
     torch.set_num_threads(1)
 except ImportError:  # the numpy and microtorch columns still run
     torch = None
+
+try:
+    import mygrad
+except ImportError:  # pip install mygrad (the bench extra): the MyGrad column stays empty
+    mygrad = None
 
 
 clock = time.perf_counter  # --clock cpu: time.process_time, blind to other processes' load
@@ -115,13 +123,19 @@ def main() -> None:
     parser.add_argument("--tree", help="measure the microtorch of this checkout")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="what is timed")
     parser.add_argument("--no-torch", action="store_true", help="leave torch out")
+    parser.add_argument("--no-mygrad", action="store_true", help="leave MyGrad out")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the real-code programs")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
     global clock
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
     only = {w.strip().upper() for w in args.only.split(",") if w.strip()}
     repeats = 3 if args.quick else 15
-    libs = {"microtorch": mt, "torch": None if args.no_torch else torch}
+    libs = {
+        "microtorch": mt,
+        "torch": None if args.no_torch else torch,
+        "mygrad": None if args.no_mygrad else mygrad,
+    }
     rows = []
     for wid, workload in workloads.ALL.items():
         if only and wid not in only:
@@ -130,36 +144,56 @@ def main() -> None:
             rows.append((wid, *row))
     if not only or "M" in only:
         for i, row in enumerate(memory.memory_rows(libs["torch"] is not None, ROOT)):
-            rows.append(("W4" if i == 0 else "W6", *row))
+            rows.append(("W4" if i == 0 else "W6", *row, None))
     if not only or "T" in only:
         for row in teaching.teaching_rows(libs["torch"] is not None, not args.no_notebooks):
-            rows.append(("T", *row))
+            rows.append(("T", *row, None))
     if args.json:
-        keys = ("id", "measure", "unit", "microtorch", "numpy", "torch")
+        keys = ("id", "measure", "unit", "microtorch", "numpy", "torch", "mygrad")
         print(json.dumps({"clock": args.clock, "rows": [dict(zip(keys, r)) for r in rows]}))
         return
+    blas = ", ".join(f"{k}={os.environ[k]}" for k in BLAS_VARS if k in os.environ)
     print(
         f"\nmicrotorch {mt.__version__}, numpy {np.__version__}, "
-        f"torch {torch.__version__ if torch else 'not installed'}, 1 thread\n"
+        f"torch {torch.__version__ if torch else 'not installed'}, "
+        f"MyGrad {mygrad.__version__ if mygrad else 'not installed'}, 1 thread, {args.clock} time, "
+        f"{blas or 'no OPENBLAS_CORETYPE/L2_SIZE (numpy picks its own BLAS kernel)'}\n"
     )
+    if rows:
+        print_rows(rows)
+    if not only or "R" in only:
+        if libs["torch"] is None:
+            print("\nReal-code programs: not run (they are timed against torch)")
+        else:
+            rounds = 2 if args.quick else args.rounds
+            programs = {"microtorch": mt, "torch": torch}
+            realcode_bench.print_table(realcode_bench.time_programs(programs, rounds), rounds)
+
+
+BLAS_VARS = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")  # make bench unsets both
+
+
+def print_rows(rows: list[tuple]) -> None:
+    """The W1-W6 and T table, then why the goals of W1-W3 not met are not."""
     header = f"| {'id':<3} | {'measure':<34} | {'microtorch':>11} | {'numpy':>11} | {'torch':>11} "
-    header += f"| {'mt/torch':>8} | {'mt/numpy':>8} | goal"
+    header += f"| {'mygrad':>11} | {'mt/torch':>8} | {'mt/numpy':>8} | {'mg/torch':>8} | goal"
     print(header)
     print("|" + "|".join("-" * len(c) for c in header.split("|")[1:]))
     not_met = set()
-    for wid, label, unit, mt_v, np_v, torch_v in rows:
+    for wid, label, unit, mt_v, np_v, torch_v, mg_v in rows:
 
         def fmt(v: float | None, unit: str = unit) -> str:
             return "-" if v is None else f"{v:.3g} {unit}"
 
         r_t = f"{mt_v / torch_v:.2f}x" if torch_v else "-"
         r_n = f"{mt_v / np_v:.2f}x" if np_v else "-"
+        r_g = f"{mg_v / torch_v:.2f}x" if torch_v and mg_v else "-"
         goal = goal_text(wid, label, mt_v, np_v, torch_v)
         if goal.startswith("NOT met"):
             not_met.add(wid)
         print(
             f"| {wid:<3} | {label:<34} | {fmt(mt_v):>11} | {fmt(np_v):>11} | {fmt(torch_v):>11} "
-            f"| {r_t:>8} | {r_n:>8} | {goal}"
+            f"| {fmt(mg_v):>11} | {r_t:>8} | {r_n:>8} | {r_g:>8} | {goal}"
         )
     explain_not_met(not_met)
 

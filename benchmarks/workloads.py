@@ -1,7 +1,10 @@
-"""The benchmark workloads. Each yields rows ``(label, unit, microtorch, numpy, torch)``.
+"""The benchmark workloads. Each yields rows ``(label, unit, microtorch, numpy, torch, mygrad)``.
 
 Every workload builds its data and initial weights once with numpy and hands copies to each
 implementation, then checks that the implementations agree on the result before timing.
+``libs`` maps "microtorch" and "torch" to the torch-like modules (None when absent) and
+"mygrad" to MyGrad, another numpy-backed autograd with an API of its own: W1, W2, W3 and W5
+have a MyGrad version written for it (W4's 100,000-op forward takes MyGrad about 20 s a run).
 """
 
 from __future__ import annotations
@@ -11,8 +14,13 @@ from typing import Any
 
 import numpy as np
 
-Row = tuple[str, str, float, float | None, float | None]
+Row = tuple[str, str, float, float | None, float | None, float | None]
 Timer = Callable[..., Any]  # run.interleaved / run.measure, passed in by run.py
+TORCH_LIKE = ("microtorch", "torch")  # the libraries that run the torch-style code below
+
+
+def _torch_like(libs: dict[str, Any]) -> dict[str, Any]:
+    return {name: libs[name] for name in TORCH_LIKE if libs.get(name) is not None}
 
 
 def _check(name: str, values: dict[str, float], rtol: float = 1e-3) -> None:
@@ -43,12 +51,20 @@ def _chain_numpy(x: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return y, g
 
 
+def _chain_mygrad(mg: Any, x0: np.ndarray, c0: np.ndarray, backward: bool = False) -> Any:
+    x, c = mg.tensor(x0), mg.tensor(c0, constant=True)
+    y = x
+    for _ in range(33):
+        y = mg.tanh(y * c + c)
+    if backward:
+        y.backward()
+    return x, y
+
+
 def w1(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -> Iterator[Row]:
     x0, c0 = np.array([0.5], np.float32), np.array([0.9], np.float32)
     impls_f, impls_b = {}, {}
-    for name, lib in libs.items():
-        if lib is None:
-            continue
+    for name, lib in _torch_like(libs).items():
 
         def fwd(lib=lib):
             x = lib.tensor(x0, requires_grad=True)
@@ -61,29 +77,39 @@ def w1(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -
 
         impls_f[name], impls_b[name] = fwd, fwd_bwd
     impls_f["numpy"] = lambda: _chain_numpy(x0, c0)
+    mg = libs.get("mygrad")
+    if mg is not None:
+        impls_f["mygrad"] = lambda: _chain_mygrad(mg, x0, c0)[1]
+        impls_b["mygrad"] = lambda: _chain_mygrad(mg, x0, c0, backward=True)[0].grad
     _check(
         "W1",
         {
-            k: float(np.asarray(v.detach() if hasattr(v, "detach") else v[0]).ravel()[0])
+            k: float(np.asarray(v.detach() if hasattr(v, "detach") else v).ravel()[0])
             for k, v in ((k, f()) for k, f in impls_f.items())
         },
     )
     f = interleaved(impls_f, repeats * 20)
     fb = interleaved({k: v for k, v in impls_b.items()}, repeats * 20)
     us = 1e6 / 99
+
+    def backward(name: str) -> float | None:
+        return (fb[name] - f[name]) * 1e6 / 100 if name in f else None
+
     yield (
         "tiny-op forward, per op",
         "us",
         f["microtorch"] * us,
         None,
         f.get("torch") and f["torch"] * us,
+        f.get("mygrad") and f["mygrad"] * us,
     )
     yield (
         "tiny-op backward, per node",
         "us",
-        (fb["microtorch"] - f["microtorch"]) * 1e6 / 100,
+        backward("microtorch"),
         None,
-        f.get("torch") and (fb["torch"] - f["torch"]) * 1e6 / 100,
+        backward("torch"),
+        backward("mygrad"),
     )
 
 
@@ -134,13 +160,41 @@ def _train_numpy(data: tuple[np.ndarray, ...], steps: int) -> float:
     return loss
 
 
+def _train_mygrad(mg: Any, data: tuple[np.ndarray, ...], steps: int) -> float:
+    from mygrad.nnet.activations import sigmoid
+
+    x, y = data[0], data[1]
+    params = [mg.tensor(a.copy()) for a in data[2:]]
+    w1, b1, w2, b2 = params
+    loss = None
+    for _ in range(steps):
+        h = sigmoid(x @ w1 + b1)
+        pred = sigmoid(h @ w2 + b2)
+        loss = mg.mean((pred - y) ** 2)
+        loss.backward()  # MyGrad sets each grad afresh: nothing to zero
+        for p in params:
+            p.data -= 1.0 * p.grad
+    return float(loss.item())
+
+
 def w2(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -> Iterator[Row]:
     data = _seed_data()
-    impls = {n: (lambda lib=lib: _train_lib(lib, data, 2000)) for n, lib in libs.items() if lib}
+    impls = {
+        n: (lambda lib=lib: _train_lib(lib, data, 2000)) for n, lib in _torch_like(libs).items()
+    }
     impls["numpy"] = lambda: _train_numpy(data, 2000)
+    if libs.get("mygrad") is not None:
+        impls["mygrad"] = lambda: _train_mygrad(libs["mygrad"], data, 2000)
     _check("W2", {k: f() for k, f in impls.items()})
     t = interleaved(impls, max(repeats // 2, 1))  # 7 runs of 2,000 steps: a steadier median
-    yield ("5-8-1 net, 2,000 SGD steps", "s", t["microtorch"], t["numpy"], t.get("torch"))
+    yield (
+        "5-8-1 net, 2,000 SGD steps",
+        "s",
+        t["microtorch"],
+        t["numpy"],
+        t.get("torch"),
+        t.get("mygrad"),
+    )
 
 
 # --- W3: 784-256-10 ReLU MLP, cross entropy, batch 64, one SGD step -------------------------
@@ -187,18 +241,35 @@ def _mlp_step_numpy(state: dict[str, Any]) -> float:
     return loss
 
 
+def _mlp_step_mygrad(mg: Any, state: dict[str, Any]) -> float:
+    from mygrad.nnet.activations import logsoftmax, relu
+
+    x, onehot = state["x"], state["onehot"]
+    w1, b1, w2, b2 = params = state["params"]
+    logits = relu(x @ w1 + b1) @ w2 + b2
+    loss = -(logsoftmax(logits, axis=1) * onehot).sum() / x.shape[0]
+    loss.backward()
+    for p in params:
+        p.data -= 0.1 * p.grad
+    return float(loss.item())
+
+
 def w3(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -> Iterator[Row]:
     x, labels, *weights = _mlp_data()
     onehot = np.eye(10, dtype=np.float32)[labels]
     states = {"numpy": {"x": x, "onehot": onehot, "params": [w.copy() for w in weights]}}
-    for n, lib in libs.items():
-        if lib:
-            params = [lib.tensor(w).requires_grad_() for w in weights]
-            states[n] = {"x": lib.tensor(x), "onehot": lib.tensor(onehot), "params": params}
+    for n, lib in _torch_like(libs).items():
+        params = [lib.tensor(w).requires_grad_() for w in weights]
+        states[n] = {"x": lib.tensor(x), "onehot": lib.tensor(onehot), "params": params}
     impls = {
-        n: (lambda lib=lib, n=n: _mlp_step_lib(lib, states[n])) for n, lib in libs.items() if lib
+        n: (lambda lib=lib, n=n: _mlp_step_lib(lib, states[n]))
+        for n, lib in _torch_like(libs).items()
     }
     impls["numpy"] = lambda: _mlp_step_numpy(states["numpy"])
+    mg = libs.get("mygrad")
+    if mg is not None:
+        states["mygrad"] = {"x": x, "onehot": onehot, "params": [mg.tensor(w) for w in weights]}
+        impls["mygrad"] = lambda: _mlp_step_mygrad(mg, states["mygrad"])
     _check("W3", {k: f() for k, f in impls.items()})
     t = interleaved(impls, repeats * 4)
     yield (
@@ -207,6 +278,7 @@ def w3(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -
         t["microtorch"] * 1e3,
         t["numpy"] * 1e3,
         t.get("torch") and t["torch"] * 1e3,
+        t.get("mygrad") and t["mygrad"] * 1e3,
     )
 
 
@@ -232,11 +304,11 @@ def w4(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -
             g = g * np.float32(1.000001)
         return float(g[0])
 
-    impls = {k: (lambda lib=lib: run(lib)) for k, lib in libs.items() if lib}
+    impls = {k: (lambda lib=lib: run(lib)) for k, lib in _torch_like(libs).items()}
     impls["numpy"] = run_numpy
     _check("W4", {k: f() for k, f in impls.items()}, rtol=1e-2)
     t = interleaved(impls, max(repeats // 3, 1))
-    yield ("100,000-op chain, fwd+bwd", "s", t["microtorch"], t["numpy"], t.get("torch"))
+    yield ("100,000-op chain, fwd+bwd", "s", t["microtorch"], t["numpy"], t.get("torch"), None)
 
 
 ALL = {"W1": w1, "W2": w2, "W3": w3, "W4": w4}
@@ -316,24 +388,48 @@ def _lm_step_numpy(state: dict[str, Any]) -> float:
     return loss
 
 
+def _lm_step_mygrad(mg: Any, state: dict[str, Any]) -> float:
+    from mygrad.nnet.activations import tanh
+    from mygrad.nnet.losses import softmax_crossentropy
+
+    ctx, target = state["ctx"], state["target"]
+    emb, w1, b1, w2, b2 = params = state["params"]
+    x = emb[ctx].reshape(len(ctx), -1)  # (B, 48)
+    logits = tanh(x @ w1.T + b1) @ w2.T + b2
+    loss = softmax_crossentropy(logits, target)
+    loss.backward()
+    state["opt"].step([p.grad for p in params])  # Adam on the arrays, as MyGrad users write it
+    return float(loss.item())
+
+
 def w5(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -> Iterator[Row]:
     ctx, target, *weights = _lm_data()
     states: dict[str, dict[str, Any]] = {}
-    for n, lib in libs.items():
-        if lib:
-            model, opt = _lm_model(lib, weights)
-            states[n] = {
-                "model": model,
-                "opt": opt,
-                "ctx": lib.tensor(ctx),
-                "target": lib.tensor(target),
-            }
+    for n, lib in _torch_like(libs).items():
+        model, opt = _lm_model(lib, weights)
+        states[n] = {
+            "model": model,
+            "opt": opt,
+            "ctx": lib.tensor(ctx),
+            "target": lib.tensor(target),
+        }
     params = [w.copy() for w in weights]
     states["numpy"] = {"ctx": ctx, "target": target, "params": params, "opt": _NumpyAdam(params)}
     impls = {
-        n: (lambda lib=lib, n=n: _lm_step_lib(lib, states[n])) for n, lib in libs.items() if lib
+        n: (lambda lib=lib, n=n: _lm_step_lib(lib, states[n]))
+        for n, lib in _torch_like(libs).items()
     }
     impls["numpy"] = lambda: _lm_step_numpy(states["numpy"])
+    mg = libs.get("mygrad")
+    if mg is not None:
+        mg_params = [mg.tensor(w.copy()) for w in weights]
+        states["mygrad"] = {
+            "ctx": ctx,
+            "target": target,
+            "params": mg_params,
+            "opt": _NumpyAdam([p.data for p in mg_params]),
+        }
+        impls["mygrad"] = lambda: _lm_step_mygrad(mg, states["mygrad"])
     _check("W5", {k: f() for k, f in impls.items()})
     t = interleaved(impls, repeats * 20)
     yield (
@@ -342,6 +438,7 @@ def w5(libs: dict[str, Any], repeats: int, interleaved: Timer, measure: Timer) -
         t["microtorch"] * 1e6,
         t["numpy"] * 1e6,
         t.get("torch") and t["torch"] * 1e6,
+        t.get("mygrad") and t["mygrad"] * 1e6,
     )
 
 
