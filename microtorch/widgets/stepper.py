@@ -26,8 +26,10 @@ from microtorch.viz.node_info import all_node_info
 from microtorch.viz.nodes import node_name
 from microtorch.viz.page import highlight_data, page_html, write_page
 from microtorch.widgets._errors import report_errors
-from microtorch.widgets._panel import panel_html, status_text, value_text
+from microtorch.widgets._panel import panel_html, progress_text, status_text, value_text
+from microtorch.widgets._play import PlayControls
 from microtorch.widgets._svg import StyledSVG
+from microtorch.widgets._text import TEXT_CSS, text_html
 from microtorch.widgets.replay import BackwardReplay
 from microtorch.widgets.static import StaticView, html_table
 
@@ -36,8 +38,9 @@ __all__ = ["BackwardStepper"]
 PANEL_MIN_PX = 300  # the side panel's narrowest; below that it moves under the picture
 _LAYOUT_CSS = (
     "<style>.mt-stepper-panel pre.mt-value { margin: 2px 0; font-size: 11px; white-space: pre; "
-    "overflow-x: auto; }"
-    ".mt-stepper-panel h4 { margin: 8px 0 2px 0; }</style>"
+    "overflow-x: auto; line-height: 1.3; }"
+    ".mt-stepper-panel h3 { margin: 4px 0; } .mt-stepper-panel h4 { margin: 8px 0 2px 0; }"
+    ".mt-stepper-panel ul { margin: 2px 0; padding-left: 1.4em; }</style>"
 )
 
 
@@ -138,7 +141,7 @@ class BackwardStepper:
         self.last_button = button(description="last", icon="fast-forward", tooltip="run all")
         total = self.replay.total
         self.slider = widgets.IntSlider(0, min=0, max=total, description="step")
-        self.play = widgets.Play(0, min=0, max=total, interval=700, description="play")
+        self.play = PlayControls(value=0, min=0, max=total, interval=700)
         self.speed = widgets.FloatSlider(1.5, min=0.5, max=10.0, step=0.5, description="steps/s")
         widgets.link((self.play, "value"), (self.slider, "value"))
         guard = report_errors(self.output)
@@ -152,25 +155,26 @@ class BackwardStepper:
         self.slider.observe(guard(lambda change: self.go(change["new"])), names="value")
         self.speed.observe(guard(lambda change: self._set_speed(change["new"])), names="value")
         self._set_speed(self.speed.value)
+        # The graph takes the row; the panel stands beside it only where both fit (the page
+        # widens the graph to its natural width once laid out), else it wraps below.
         self.graph_view = GraphView(
             self.replay.graph,
             description=self._text,
             style=self.style,
-            layout=widgets.Layout(flex="3 1 0%", min_width="0"),
+            layout=widgets.Layout(flex="1 1 auto", min_width="0"),
         )
-        self.panel = widgets.HTML(  # the panel moves under a large picture (the box wraps)
+        self.panel = text_html(
             layout=widgets.Layout(
                 flex=f"1 1 {PANEL_MIN_PX}px", min_width=f"{PANEL_MIN_PX}px", overflow="auto"
             )
         )
         self.panel.add_class("mt-stepper-panel")
-        self.status = widgets.HTML()
+        self.status = text_html()
         controls = widgets.HBox(
             [self.first_button, self.prev_button, self.next_button, self.last_button]
         )
         self.widget = widgets.VBox(
             [
-                widgets.HTML(_LAYOUT_CSS),
                 controls,
                 widgets.HBox([self.play, self.slider, self.speed]),
                 self.status,
@@ -229,7 +233,7 @@ class BackwardStepper:
         self.slider.value = position  # observe() calls go() again only if the value changed
         self.graph_view.nodes = self.nodes_at(position)
         self.graph_view.highlight = highlight_data(replay.highlight(position))
-        self.panel.value = panel_html(replay, position)
+        self.panel.value = TEXT_CSS + _LAYOUT_CSS + panel_html(replay, position)
         self.status.value = f"<b>{html.escape(status_text(replay, position, self.output_name))}</b>"
         at_end = position == total and (replay.finished or replay.error is not None)
         self.first_button.disabled = self.prev_button.disabled = position == 0
@@ -241,7 +245,8 @@ class BackwardStepper:
             f"{_LAYOUT_CSS}<p>{self.status.value}</p>"
             '<div style="display:flex;flex-wrap:wrap;gap:1em"><div style="flex:3 1 0%">'
             f'{self._static_picture()}</div><div class="mt-stepper-panel" style="flex:1 1 '
-            f'{PANEL_MIN_PX}px;min-width:{PANEL_MIN_PX}px">{self.panel.value}</div></div>'
+            f'{PANEL_MIN_PX}px;min-width:{PANEL_MIN_PX}px">{panel_html(self.replay, self.position)}'
+            "</div></div>"
         )
 
     def static(self, frames: bool = False) -> StaticView:
@@ -280,7 +285,7 @@ class BackwardStepper:
                 {
                     "highlight": highlight_data(replay.highlight(position)),
                     "nodes": self.nodes_at(position),
-                    "status": self._slide_status(position),
+                    "status": progress_text(replay, position, self.output_name),
                     "panel": panel_html(replay, position),
                 }
             )
@@ -288,14 +293,6 @@ class BackwardStepper:
         state.update(selected="", highlight=frames[0]["highlight"], nodes=frames[0]["nodes"])
         title = f"{self.output_name}.backward(), step by step"
         return write_page(path, page_html(state, title=title, frames=frames))
-
-    def _slide_status(self, position: int) -> str:
-        total = self.replay.total
-        if position == 0:
-            return f"0 of {total} steps run: .grad untouched (backward has not started)"
-        if position == total:
-            return f"backward complete: .grad is as after {self.output_name}.backward()"
-        return f"{position} of {total} steps run: .grad partially filled"
 
     def __repr__(self) -> str:
         status = status_text(self.replay, self.position, self.output_name)

@@ -12,17 +12,19 @@ import base64
 import html
 import io
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 import numpy as np
-from matplotlib.figure import Figure
 
 import microtorch as torch
 from microtorch import nn
 from microtorch.optim import SGD
 from microtorch.widgets._errors import report_errors
 from microtorch.widgets.static import StaticView, html_table, text_table
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["TrainingLoopExplorer", "TwoLayerNet"]
 
@@ -106,6 +108,7 @@ class TrainingLoopExplorer:
     def train(self, zero_grad: bool | None = None) -> list[float]:
         """Run the loop from the same start, calling zero_grad() if the checkbox (or arg) says."""
         choice = bool(self.zero_grad_box.value if zero_grad is None else zero_grad)
+        self.zero_grad_box.value = choice  # the box always shows how the loop on show ran
         torch.manual_seed(self.seed)  # the same starting weights for both choices
         model = self.make_model()
         optimizer = SGD(model.parameters(), lr=self.lr)
@@ -126,6 +129,8 @@ class TrainingLoopExplorer:
 
     def figure(self) -> Figure:
         """Loss and size of ``.grad`` per step, one line per choice trained so far."""
+        from matplotlib.figure import Figure  # ~1 s to import: only once a plot is drawn
+
         fig = Figure(figsize=(9, 3.2), dpi=80, layout="constrained")
         loss_ax, grad_ax = fig.subplots(1, 2)
         for choice in (True, False):

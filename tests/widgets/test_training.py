@@ -81,3 +81,13 @@ def test_errors_in_training_land_in_the_output() -> None:
     explorer.train_button.click()
     (error,) = explorer.output.outputs
     assert "mat1 and mat2 shapes cannot be multiplied" in error["text"]
+
+
+def test_the_checkbox_shows_how_the_loop_on_show_ran() -> None:
+    # chapter 06 trains from code: the box once stayed ticked under "without optimizer.zero_grad()"
+    explorer = TrainingLoopExplorer(steps=2, plot_every=1)
+    explorer.train(zero_grad=True)
+    assert explorer.zero_grad_box.value is True and "with optimizer" in explorer.status.value
+    explorer.train(zero_grad=False)
+    assert explorer.zero_grad_box.value is False
+    assert explorer.status.value.startswith("without optimizer.zero_grad()")
