@@ -97,6 +97,7 @@ class BackwardStepper:
         self.replay = BackwardReplay(output, names, gradient=gradient, retain_graph=retain_graph)
         self.output_name = _output_name(output, names)
         self.position = 0
+        self._note = ""  # said in the status line: e.g. that save_html ran the engine
         self.style, self.renderer = style, renderer
         self._text = text_graph(output, names=names)
         # what each node held before backward, then what each engine step changed (a node that
@@ -234,7 +235,10 @@ class BackwardStepper:
         self.graph_view.nodes = self.nodes_at(position)
         self.graph_view.highlight = highlight_data(replay.highlight(position))
         self.panel.value = TEXT_CSS + _LAYOUT_CSS + panel_html(replay, position)
-        self.status.value = f"<b>{html.escape(status_text(replay, position, self.output_name))}</b>"
+        status = status_text(replay, position, self.output_name)
+        if self._note:
+            status += f" ({self._note})"
+        self.status.value = f"<b>{html.escape(status)}</b>"
         at_end = position == total and (replay.finished or replay.error is not None)
         self.first_button.disabled = self.prev_button.disabled = position == 0
         self.next_button.disabled = self.last_button.disabled = at_end
@@ -277,8 +281,23 @@ class BackwardStepper:
         return StaticView(f"<h4>{html.escape(title)}</h4>{body}", _steps_text(title, self.replay))
 
     def save_html(self, path: str | os.PathLike[str]) -> Path:
-        """Every step in one offline HTML page (buttons, ← →): runs the rest of backward first."""
-        self.last()
+        """Every step in one offline HTML page (buttons, ← →).
+
+        The page shows what the real engine did, so this first runs the rest of the backward
+        pass on your tensors, as the *last* button does: afterwards their ``.grad`` is filled
+        and the graph's saved tensors are freed, as after ``output.backward()``. The widget
+        says so in its status line. To keep your tensors as they are, build the forward pass
+        again (or on copies) and save a stepper of that.
+        """
+        before = len(self.replay.steps)
+        self.replay.run_to(self.replay.total + 1)
+        ran = len(self.replay.steps) - before
+        if ran:
+            self._note = (
+                f"save_html ran the last {ran} steps of {self.output_name}.backward() for its "
+                "page, on these tensors"
+            )
+        self.go(self.replay.total)
         replay, frames = self.replay, []
         for position in range(replay.total + 1):
             frames.append(

@@ -21,6 +21,7 @@ import microtorch as torch
 from microtorch import nn
 from microtorch.optim import SGD
 from microtorch.widgets._errors import report_errors
+from microtorch.widgets._text import TEXT_CSS, text_html
 from microtorch.widgets.static import StaticView, html_table, text_table
 
 if TYPE_CHECKING:
@@ -92,11 +93,11 @@ class TrainingLoopExplorer:
         )
         self.train_button = widgets.Button(description=f"train {steps} steps", icon="play")
         self.train_button.on_click(guard(lambda _b: self.train()))
-        self.status = widgets.HTML()
+        self.status = text_html()
         self.image = widgets.Image(format="png")
         self.widget = widgets.VBox(
             [
-                widgets.HTML(CAPTION),
+                text_html(TEXT_CSS + CAPTION),
                 widgets.HBox([self.zero_grad_box, self.train_button]),
                 self.status,
                 self.image,

@@ -338,3 +338,19 @@ def test_saved_page_statuses_name_the_leaves_filled_at_each_step(tmp_path: Path)
             assert leaves_named(status, "received by") == filled, (k, status)
             assert leaves_named(status, "waiting:", "not yet by") == set(by_leaf.values()) - filled
     assert 0 < len(filled) and statuses[-1].startswith("backward complete")
+
+
+def test_save_html_says_in_the_widget_that_it_ran_backward(tmp_path: Path) -> None:
+    built = seed_demo()
+    stepper = BackwardStepper(built["y"], names(built))
+    stepper.next()
+    stepper.save_html(tmp_path / "steps.html")
+    assert built["x"].grad.tolist() == [7.0, 2.0]  # the real pass ran, as the docstring says
+    assert "save_html ran the last 5 steps of y.backward()" in stepper.status.value
+    assert "runs the rest of the backward" in " ".join(
+        (BackwardStepper.save_html.__doc__ or "").split()
+    )
+    again = BackwardStepper(*(lambda b: (b["y"], names(b)))(seed_demo()))
+    again.last()
+    again.save_html(tmp_path / "again.html")  # nothing left to run: nothing to say
+    assert "save_html" not in again.status.value
