@@ -162,7 +162,10 @@ class BackwardStepper:
             self.replay.graph,
             description=self._text,
             style=self.style,
-            layout=widgets.Layout(flex="1 1 auto", min_width="0"),
+            layout=widgets.Layout(
+                flex="1 1 var(--mt-graph-width, 480px)",
+                min_width="min(100%, var(--mt-graph-width, 0px))",
+            ),
         )
         self.panel = text_html(
             layout=widgets.Layout(
