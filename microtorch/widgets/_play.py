@@ -93,7 +93,7 @@ export default {
 _CSS = """\
 .mt-play { display: flex; gap: 2px; align-items: center; }
 .mt-play button { display: inline-flex; align-items: center; justify-content: center;
-  min-width: 32px; padding: 0 6px; }
+  width: auto; min-width: 34px; flex: 0 0 auto; padding: 0 8px; }
 .mt-play button[aria-pressed="true"] {
   box-shadow: inset 0 0 0 2px var(--jp-brand-color1, #0072B2); }
 """
