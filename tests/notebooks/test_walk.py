@@ -7,7 +7,8 @@ open, run with Run → Run All Cells, and checked as a student would see it:
 
 - no output is wider than its cell (pictures, tables, widgets: nothing cut off on the right);
 - nothing is written to stderr (JupyterLab shows it in a pink box that looks like an error)
-  but the warnings a chapter shows on purpose (PyTorch's own ``UserWarning``), and the only errors are the ones the chapter shows on purpose (cells tagged ``raises-exception``:
+  but the warnings a chapter shows on purpose (PyTorch's own ``UserWarning``), and the only
+  errors are the ones the chapter shows on purpose (cells tagged ``raises-exception``:
   chapter 09's errors, and the stubs and check cells of the unsolved exercises);
 - chapter 10's backward stepper still steps after Run All: *next* is enabled and runs a node.
 
@@ -29,12 +30,16 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from .jupyterlab import CHROMIUM_ARGS, run_all, running_lab
+from .jupyterlab import CHROMIUM_ARGS, run_all, run_all_timing, running_lab
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 RAISES = "raises-exception"
 WARNING = re.compile(r"\S+:\d+: UserWarning: .*\n.*", re.DOTALL)  # file:line: UserWarning: ...
+TIMINGS = ARTIFACTS / "walk_timings.json"
+# issue 22's budget: a chapter's first widget cell shows its picture at most 1 s after it starts
+FIRST_PICTURE_MS = 1000
+_SHOWS_WIDGET = re.compile(r"\bdraw\(|Stepper\(|Explorer\(|Explorer\.seed_example\(")
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -46,7 +51,8 @@ _OVERFLOW = """() => {
     const area = cell.querySelector('.jp-OutputArea');
     if (!area) return;
     const right = area.getBoundingClientRect().right;
-    for (const el of area.querySelectorAll('img, svg, table, pre, .jupyter-widgets, .mt-gv-viewport')) {
+    const shown = 'img, svg, table, pre, .jupyter-widgets, .mt-gv-viewport';
+    for (const el of area.querySelectorAll(shown)) {
       // the graph view's picture zooms and pans inside its viewport, which must fit itself
       if (el.closest('.mt-gv-canvas')) continue;
       const box = el.getBoundingClientRect();
@@ -61,6 +67,31 @@ _OVERFLOW = """() => {
   });
   return found;
 }"""
+
+
+def _first_widget_cells(code: list[nbformat.NotebookNode]) -> tuple[int, int] | None:
+    """(first, shown): the code cells from the first that imports microtorch.widgets or shows a
+    widget, to the first that shows one (a widget's output is tagged nbval-ignore-output)."""
+    shown = next(
+        (
+            i
+            for i, c in enumerate(code)
+            if _SHOWS_WIDGET.search(c.source)
+            and "nbval-ignore-output" in c.metadata.get("tags", [])
+        ),
+        None,
+    )
+    if shown is None:
+        return None
+    first = next(i for i, c in enumerate(code) if "microtorch.widgets" in c.source or i == shown)
+    return min(first, shown), shown
+
+
+def _record_timing(name: str, value: dict[str, float]) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+    data[name] = {key: round(ms) for key, ms in value.items()}
+    TIMINGS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 def _student_versions() -> list[str]:
@@ -91,7 +122,9 @@ def lab(clone: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
 def page(chromium_path: str, lab: tuple[str, str]) -> Iterator[object]:
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
+        )
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.set_default_timeout(30_000)
         try:
@@ -158,8 +191,14 @@ def test_a_student_runs_the_chapter(
     nb = nbformat.read(path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     page.goto(f"{base}/lab/tree/exercises/{name}?reset&token={token}")  # no old tabs  # type: ignore[attr-defined]
+    timed = _first_widget_cells(code)
+    timing = None
     try:
-        run_all(page, len(code))
+        if timed is None:
+            run_all(page, len(code))
+        else:
+            timing = run_all_timing(page, len(code), *timed)
+            _record_timing(name[:2], {**timing, "cells": timed[1] - timed[0] + 1})
         overflow = page.evaluate(_OVERFLOW)  # type: ignore[attr-defined]
         if name.startswith("10_"):
             _check_stepper_steps(page)
@@ -169,6 +208,8 @@ def test_a_student_runs_the_chapter(
         page.screenshot(path=str(ARTIFACTS / f"walk_{name[:2]}.png"))  # type: ignore[attr-defined]
         _stop_kernels(base, token)
     assert overflow == [], f"{name}: outputs wider than the cell [cell, px, element]: {overflow}"
+    if timing is not None:  # from Shift+Enter on its first cell to the picture on screen
+        assert timing["picture_ms"] <= FIRST_PICTURE_MS, f"{name}: first widget cell {timing}"
     ran_code = [c for c in ran.cells if c.cell_type == "code"]
     assert all(c.execution_count for c in ran_code), f"{name}: Run All stopped early"
     for cell in ran_code:

@@ -337,7 +337,7 @@ def test_saved_page_statuses_name_the_leaves_filled_at_each_step(tmp_path: Path)
         if k < len(steps):
             assert leaves_named(status, "received by") == filled, (k, status)
             assert leaves_named(status, "waiting:", "not yet by") == set(by_leaf.values()) - filled
-    assert 0 < len(filled) and statuses[-1].startswith("backward complete")
+    assert len(filled) > 0 and statuses[-1].startswith("backward complete")
 
 
 def test_save_html_says_in_the_widget_that_it_ran_backward(tmp_path: Path) -> None:
