@@ -10,7 +10,11 @@ open, run with Run → Run All Cells, and checked as a student would see it:
   but the warnings a chapter shows on purpose (PyTorch's own ``UserWarning``), and the only
   errors are the ones the chapter shows on purpose (cells tagged ``raises-exception``:
   chapter 09's errors, and the stubs and check cells of the unsolved exercises);
-- chapter 10's backward stepper still steps after Run All: *next* is enabled and runs a node.
+- every graph view opens with its output node and as much of its graph as fits in view (the
+  forward views of chapters 03 and 08 once opened on blank space);
+- chapter 10's backward stepper still steps after Run All, and at each step its status line
+  names exactly the leaves the engine has reached (their boxes marked done in the picture);
+- each chapter's first widget cell shows its picture within 1 s of Shift+Enter.
 
 A screenshot of each chapter is saved to ``artifacts/walk_NN.png``. Skips without Chromium
 (fails in CI, see tests/conftest.py).
@@ -170,6 +174,36 @@ def _saved(page: object, base: str, token: str, name: str) -> nbformat.NotebookN
     raise AssertionError(f"{name}: the server could not read the saved notebook")
 
 
+# Every graph view in the notebook: its summary, whether its output node (n0) is inside the
+# viewport, whether the whole drawing is, and the share of the viewport's height it fills.
+_VIEWS = """() => [...document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .mt-gv-viewport')].map((viewport) => {
+  const view = viewport.getBoundingClientRect();
+  const out = viewport.querySelector('g.node[data-mt="n0"]')?.getBoundingClientRect();
+  const svg = viewport.querySelector('svg')?.getBoundingClientRect();
+  const inside = (b) => b && b.width > 0 && b.left >= view.left - 1 &&
+    b.right <= view.right + 1 && b.top >= view.top - 1 && b.bottom <= view.bottom + 1;
+  const high = svg ? Math.min(view.bottom, svg.bottom) - Math.max(view.top, svg.top) : 0;
+  return { summary: viewport.getAttribute('aria-label'), output: inside(out),
+           whole: inside(svg), filled: Math.max(0, high) / view.height };
+})"""
+
+# The stepper's leaves (parameter and leaf boxes) by name, and whether their step has run.
+_LEAVES = """el => Object.fromEntries([...el.querySelectorAll(
+    'g.node.mt-kind-param, g.node.mt-kind-leaf')].map((g) => [g.querySelector('text').textContent,
+    g.classList.contains('mt-done') || g.classList.contains('mt-current')]))"""
+
+
+def _check_views_open_on_the_graph(name: str, page: object) -> None:
+    """Every graph view (forward ones especially) opens with its output and graph in view."""
+    views = page.evaluate(_VIEWS)  # type: ignore[attr-defined]
+    for view in views:
+        assert view["output"], f"{name}: the output is outside the first view: {view}"
+        assert view["whole"] or view["filled"] > 0.98, f"{name}: a blank band in view: {view}"
+    if name[:2] in ("03", "08"):
+        assert any(v["summary"].startswith("forward") for v in views), f"{name}: {views}"
+
+
 def _check_stepper_steps(page: object) -> None:
     stepper = page.locator(".mt-stepper").first  # type: ignore[attr-defined]
     stepper.scroll_into_view_if_needed()
@@ -177,8 +211,17 @@ def _check_stepper_steps(page: object) -> None:
     assert "0 of 14 steps run" in status.inner_text(), "Run All already ran the stepper's backward"
     next_button = stepper.locator("button", has_text="next")
     assert next_button.is_enabled(), "after Run All the stepper's next is disabled"
+    view = stepper.locator(".mt-gv").first
+    for k in range(1, 14):  # at each step the status names the leaves the engine has reached
+        next_button.click()
+        text = stepper.locator("b", has_text=f"{k} of 14 steps run").inner_text()
+        reached = view.evaluate(_LEAVES)
+        named = re.search(r"received by ([^;]*)", text)
+        named_leaves = set(named.group(1).split(", ")) if named else set()
+        assert named_leaves == {leaf for leaf, ran in reached.items() if ran}, (k, text, reached)
+        assert "partially" not in text
     next_button.click()
-    stepper.locator("b", has_text="1 of 14 steps run").wait_for()
+    stepper.locator("b", has_text="backward complete").wait_for()
 
 
 @pytest.mark.timeout(600)
@@ -200,6 +243,7 @@ def test_a_student_runs_the_chapter(
             timing = run_all_timing(page, len(code), *timed)
             _record_timing(name[:2], {**timing, "cells": timed[1] - timed[0] + 1})
         overflow = page.evaluate(_OVERFLOW)  # type: ignore[attr-defined]
+        _check_views_open_on_the_graph(name, page)
         if name.startswith("10_"):
             _check_stepper_steps(page)
         ran = _saved(page, base, token, name)
