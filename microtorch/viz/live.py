@@ -56,6 +56,11 @@ function load(model) {
   return globalThis[KEY];
 }
 export default {
+  initialize({ model }) {
+    // as soon as the model exists (the kernel made the view): ask for the bundle and start
+    // compiling Graphviz's WebAssembly, so less is left to wait for when the view is shown
+    load(model).then((module) => module.loadGraphviz()).catch(() => {});
+  },
   async render({ model, el }) {
     const wait = document.createElement("div");
     wait.textContent = "Loading the graph view from the kernel…";

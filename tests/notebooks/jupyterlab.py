@@ -87,7 +87,8 @@ def running_lab(root: Path, state: Path) -> Iterator[tuple[str, str]]:
     server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log,
                               start_new_session=True)  # fmt: skip
     try:
-        _wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", server, 60)
+        # 120 s: on a loaded 2-core machine JupyterLab has needed over a minute to start
+        _wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", server, 120)
         yield f"http://127.0.0.1:{port}", token
     finally:
         if server.poll() is None:  # the server and its kernels share its process group
