@@ -69,7 +69,9 @@ export default {
       wait.textContent = "Waiting for the kernel to send the graph view (it is busy, or not " +
         "running: run this cell to see the interactive graph).";
     }, 10000);
+    const asked = performance.now();
     const module = await load(model);
+    el.dataset.mtLoadMs = (performance.now() - asked).toFixed(1); // the bundle, from the kernel
     clearTimeout(slow);
     wait.remove();
     return module.render({ model, el });

@@ -181,6 +181,10 @@ def run_all_timing(page: Any, code_cells: int, start: int, picture: int) -> dict
     shown = page.wait_for_function(_PICTURE, arg=picture, polling="raf", timeout=60_000)
     timing = {"output_ms": page.evaluate("() => window.__mtOutput"), "picture_ms": 0.0}
     timing["picture_ms"] = shown.json_value()
+    parts = cells.nth(picture).locator("[data-mt-ready]")  # where a graph view's time went
+    if parts.count():
+        timing["bundle_ms"] = float(parts.first.get_attribute("data-mt-load-ms") or -1)
+        timing["wasm_and_layout_ms"] = float(parts.first.get_attribute("data-mt-layout-ms"))
     page.locator(".jp-StatusBar-Widget", has_text="| Idle").first.wait_for()
     if picture + 1 < code_cells:
         cells.nth(picture + 1).locator(".jp-InputPrompt").click()
