@@ -10,7 +10,10 @@ import { Graphviz } from "@hpcc-js/wasm-graphviz";
 const STATES = ["current", "done", "pending"];
 const ZOOM_STEP = 1.25;
 const MIN_SCALE = 0.01;
-const MIN_FIRST_SCALE = 0.3; // a first view below this is unreadable: show the top, let it pan
+// The first view: the whole graph if it fits at READABLE_SCALE or more; otherwise the cell's
+// width (never below MIN_FIRST_SCALE), on the output's end, the rest a pan away.
+const READABLE_SCALE = 0.6;
+const MIN_FIRST_SCALE = 0.5;
 const MAX_SCALE = 8;
 const PT_TO_PX = 4 / 3; // Graphviz sizes SVG in points
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -37,7 +40,7 @@ const BASE_CSS = `
   border: 1px solid var(--jp-border-color2, #ddd); background: #fff; }
 .mt-gv-viewport.mt-gv-dragging { cursor: grabbing; }
 .mt-gv-canvas { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
-.mt-gv-canvas svg { display: block; }
+.mt-gv-canvas svg { display: block; overflow: visible; }
 .mt-gv g.node { cursor: pointer; }
 .mt-gv g.node:focus { outline: none; }
 .mt-gv g.node:focus > :is(ellipse, polygon, path), .mt-gv g.node.mt-selected > :is(ellipse, polygon, path) {
@@ -47,16 +50,18 @@ const BASE_CSS = `
   background: var(--jp-layout-color1, #fafafa); }
 .mt-gv-panel h4 { margin: 2px 0 4px 0; font-size: 14px; }
 .mt-gv-panel h5 { margin: 6px 0 2px 0; font-size: 13px; }
-.mt-gv-panel p { margin: 2px 0; }
+.mt-gv-panel p { margin: 2px 0; line-height: 1.4; }
 .mt-gv-panel pre { margin: 1px 0 4px 0; font-size: 12px; white-space: pre; overflow-x: auto;
   font-family: var(--jp-code-font-family, monospace); }
-.mt-gv-panel dl { margin: 0; display: grid; grid-template-columns: max-content 1fr; gap: 0 8px; }
-.mt-gv-panel dt { font-weight: bold; }
+.mt-gv-panel dl { margin: 0; display: grid; grid-template-columns: max-content minmax(0, 1fr);
+  gap: 0 8px; line-height: 1.3; }
+.mt-gv-panel dt { font-weight: bold; white-space: nowrap; }
 .mt-gv-panel dd { margin: 0; min-width: 0; }
 .mt-gv-text summary { cursor: pointer; color: var(--jp-ui-font-color2, #555); margin-top: 4px; }
 .mt-gv-text pre { font-size: 12px; overflow-x: auto; }
 .mt-gv text.mt-label { font: bold 11px Helvetica, sans-serif; paint-order: stroke;
-  stroke: #fff; stroke-width: 3px; pointer-events: none; }
+  stroke: #fff; stroke-width: 3px; stroke-linejoin: round; pointer-events: none; }
+.mt-gv text.mt-label.mt-under { text-anchor: middle; }
 .mt-gv.mt-dark .mt-gv-viewport { background: var(--jp-layout-color0, #111); }
 .mt-gv.mt-dark svg g.graph > polygon { fill: transparent; stroke: transparent; }
 .mt-gv.mt-dark g.edge > path, .mt-gv.mt-dark g.cluster > :is(path, polygon),
@@ -107,6 +112,27 @@ function element(tag, attrs = {}, text) {
   return el;
 }
 
+// Icons for the offline page's buttons, drawn as SVG: no font in Chromium has ⏮ or ⏭.
+const ICONS = {
+  first: "M3 3h2v10H3zM13 3v10L6 8z",
+  prev: "M12 3v10L5 8z",
+  next: "M4 3v10l7-5z",
+  last: "M11 3h2v10h-2zM3 3v10l7-5z",
+};
+
+function icon(name) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  for (const [key, value] of Object.entries({ viewBox: "0 0 16 16", width: "12", height: "12" })) {
+    svg.setAttribute(key, value);
+  }
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(SVG_NS, "path");
+  path.setAttribute("d", ICONS[name]);
+  path.setAttribute("fill", "currentColor");
+  svg.appendChild(path);
+  return svg;
+}
+
 function pageIsDark() {
   const light = document.body?.dataset?.jpThemeLight;
   return light === "false";
@@ -146,7 +172,7 @@ class View {
     button("−", "zoom out (-)", () => this.zoomBy(1 / ZOOM_STEP));
     button("+", "zoom in (+)", () => this.zoomBy(ZOOM_STEP));
     button("fit", "fit the whole graph (0)", () => this.fit(true));
-    button("1:1", "natural size (1)", () => this.zoomTo(1));
+    button("1:1", "natural size, output end in view (1)", () => this.natural());
     this.zoomLabel = element("span", { class: "mt-gv-zoom", "aria-live": "off" });
     toolbar.appendChild(this.zoomLabel);
     toolbar.appendChild(
@@ -196,6 +222,7 @@ class View {
         event.preventDefault();
         const box = this.viewport.getBoundingClientRect();
         const factor = Math.exp(-event.deltaY * (event.deltaMode === 1 ? 0.05 : 0.002));
+        this.moved = true;
         this.zoomAt(this.scale * factor, event.clientX - box.left, event.clientY - box.top);
       },
       { passive: false },
@@ -210,7 +237,7 @@ class View {
       const dx = event.clientX - drag.x;
       const dy = event.clientY - drag.y;
       if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 4) return; // a click, not a drag
-      drag.moved = true;
+      drag.moved = this.moved = true;
       this.viewport.classList.add("mt-gv-dragging");
       this.tx = drag.tx + dx;
       this.ty = drag.ty + dy;
@@ -231,8 +258,12 @@ class View {
     });
     this.on(this.root, "keydown", (event) => this.key(event));
     if (typeof ResizeObserver !== "undefined") {
+      // until the student zooms or pans, a view that changes width (a panel wrapping, the
+      // sidebar opening) is fitted again by the first view's rule
       const observer = new ResizeObserver(() => {
-        if (!this.fitted && this.svg && this.viewport.clientWidth > 0) this.firstFit();
+        const width = this.viewport.clientWidth;
+        if (!this.svg || width === 0) return;
+        if (!this.fitted || (!this.moved && width !== this.fittedWidth)) this.firstFit();
       });
       observer.observe(this.viewport);
       this.cleanups.push(() => observer.disconnect());
@@ -265,7 +296,7 @@ class View {
         return this.fit(true);
       case "1":
         event.preventDefault();
-        return this.zoomTo(1);
+        return this.natural();
     }
     if (!focused) return;
     if (event.shiftKey && event.key.startsWith("Arrow")) {
@@ -273,6 +304,7 @@ class View {
       const step = this.viewport.clientWidth / 10;
       const d = { ArrowLeft: [step, 0], ArrowRight: [-step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
       const [dx, dy] = d[event.key] ?? [0, 0];
+      this.moved = true;
       this.tx += dx;
       this.ty += dy;
       return this.apply();
@@ -308,6 +340,9 @@ class View {
     this.height = box.height * PT_TO_PX;
     svg.setAttribute("width", this.width);
     svg.setAttribute("height", this.height);
+    // the natural width, for a container to give the graph its room (the stepper's row puts
+    // the panel beside the graph only where both fit)
+    this.el.style.setProperty("--mt-graph-width", `${Math.ceil(this.width) + 2}px`);
     svg.setAttribute("aria-hidden", "false");
     svg.removeAttribute("style");
     this.canvas.replaceChildren(svg);
@@ -322,7 +357,7 @@ class View {
     this.restyle();
     this.describe();
     this.theme();
-    this.fitted = false;
+    this.fitted = this.moved = false;
     if (this.viewport.clientWidth > 0) this.firstFit();
     this.select(this.model.get("selected") ?? "", false);
     this.el.dataset.mtReady = "1";
@@ -377,17 +412,16 @@ class View {
     this.reveal(g);
   }
 
-  reveal(g, always = false) {
+  reveal(g) {
     // where the node is on screen now, relative to the view (CSS transform included)
     const view = this.viewport.getBoundingClientRect();
     const box = g.getBoundingClientRect();
     const [x0, y0] = [box.left - view.left, box.top - view.top];
     const [x1, y1] = [box.right - view.left, box.bottom - view.top];
     const [w, h] = [this.viewport.clientWidth, this.viewport.clientHeight];
-    if (!always && x0 >= 0 && y0 >= 0 && x1 <= w && y1 <= h) return;
+    if (x0 >= 0 && y0 >= 0 && x1 <= w && y1 <= h) return;
     this.tx += w / 2 - (x0 + x1) / 2;
-    // the output goes near the top (what lies below it is what backward reaches next)
-    this.ty += always ? 16 - y0 : h / 2 - (y0 + y1) / 2;
+    this.ty += h / 2 - (y0 + y1) / 2;
     this.apply();
   }
 
@@ -398,26 +432,56 @@ class View {
   }
 
   firstFit() {
-    // the cell's width, never larger than natural size; as tall as that needs, up to max_height
+    // the whole graph when it fits the cell's width and max_height at a readable size;
+    // otherwise the cell's width, and the output's end in view (see place)
     const width = this.viewport.clientWidth || this.el.clientWidth || 800;
-    const scale = Math.max(MIN_FIRST_SCALE, Math.min(1, width / this.width));
     const maxHeight = this.model.get("max_height") || 640;
+    const across = Math.min(1, width / this.width);
+    const whole = Math.min(across, maxHeight / this.height);
+    const scale = whole >= READABLE_SCALE ? whole : Math.max(MIN_FIRST_SCALE, across);
     this.viewport.style.height = `${Math.max(80, Math.min(maxHeight, this.height * scale + 2))}px`;
-    this.scale = scale;
-    this.tx = (width - this.width * scale) / 2;
-    this.ty = 0;
     this.fitted = this.viewport.clientWidth > 0;
-    this.apply();
-    // a graph still larger than the view starts at its output (the first node), where the
-    // backward pass starts, instead of at its middle
-    const output = this.items.get(this.order[0]);
-    if (output && (this.width * scale > width || this.height * scale > maxHeight)) {
-      this.reveal(output, true);
-    }
+    this.fittedWidth = this.viewport.clientWidth;
+    this.place(scale);
     this.restyle(true);
   }
 
+  /** Where the output node is, in canvas pixels at natural size (null before a layout). */
+  outputAt() {
+    const g = this.items.get(this.order[0]); // n0: the first output, in both views
+    if (!g) return null;
+    const canvas = this.canvas.getBoundingClientRect();
+    const box = g.getBoundingClientRect();
+    if (!box.width && !box.height) return null;
+    return [
+      ((box.left + box.right) / 2 - canvas.left) / this.scale,
+      ((box.top + box.bottom) / 2 - canvas.top) / this.scale,
+    ];
+  }
+
+  place(scale) {
+    // Along each axis, a drawing that fits is centred; a larger one is centred on the output
+    // node but never pulled past its own edge, so the output's end of the drawing (the top of
+    // a backward view, the bottom of a forward view) fills the view, with no blank beside it.
+    const at = this.outputAt() ?? [this.width / 2, 0];
+    const [w, h] = [this.viewport.clientWidth, this.viewport.clientHeight];
+    const offset = (view, size, centre) => {
+      if (size <= view) return (view - size) / 2;
+      return Math.min(0, Math.max(view - size, view / 2 - centre));
+    };
+    this.scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, scale));
+    this.tx = offset(w, this.width * this.scale, at[0] * this.scale);
+    this.ty = offset(h, this.height * this.scale, at[1] * this.scale);
+    this.apply();
+  }
+
+  natural() {
+    this.moved = true;
+    this.place(1);
+  }
+
   fit() {
+    this.moved = true;
     const [w, h] = [this.viewport.clientWidth, this.viewport.clientHeight];
     this.scale = Math.min(w / this.width, h / this.height);
     this.tx = (w - this.width * this.scale) / 2;
@@ -429,11 +493,8 @@ class View {
     this.zoomAt(this.scale * factor, this.viewport.clientWidth / 2, this.viewport.clientHeight / 2);
   }
 
-  zoomTo(scale) {
-    this.zoomAt(scale, this.viewport.clientWidth / 2, this.viewport.clientHeight / 2);
-  }
-
   zoomAt(scale, x, y) {
+    this.moved = true;
     const next = Math.max(MIN_SCALE, Math.min(MAX_SCALE, scale));
     // keep the point under (x, y) where it is
     this.tx = x - ((x - this.tx) * next) / this.scale;
@@ -481,7 +542,8 @@ class View {
         const at = this.anchor(id);
         if (!at) continue;
         const label = document.createElementNS(SVG_NS, "text");
-        label.setAttribute("class", `mt-label mt-${states[id] ?? "current"}`);
+        const under = at[2] ? " mt-under" : "";
+        label.setAttribute("class", `mt-label mt-${states[id] ?? "current"}${under}`);
         label.setAttribute("x", at[0].toFixed(1));
         label.setAttribute("y", at[1].toFixed(1));
         label.dataset.for = id;
@@ -506,8 +568,9 @@ class View {
         at = [point.x + 5, point.y];
       }
     } else {
+      // under the node, centred on it: to its right the badge ran into the next node
       const box = g.getBBox();
-      if (box.width) at = [box.x + box.width + 4, box.y + box.height / 2 + 4];
+      if (box.width) at = [box.x + box.width / 2, box.y + box.height + 12, true];
     }
     if (at && (at[0] || at[1])) this.anchors.set(id, at);
     return at;
@@ -609,17 +672,20 @@ export function mountPage(root, data) {
   if (frames.length) {
     const bar = element("div", { class: "mt-page-controls", role: "toolbar" });
     bar.setAttribute("aria-label", "backward steps");
-    const make = (text, label, to) => {
-      const b = element("button", { type: "button", "aria-label": label }, text);
+    const make = (name, text, label, to) => {
+      const b = element("button", { type: "button", "aria-label": label, title: label });
+      const words = element("span", {}, text);
+      if (name === "next" || name === "last") b.append(words, icon(name));
+      else b.append(icon(name), words);
       b.addEventListener("click", () => go(to()));
       bar.appendChild(b);
       return b;
     };
     buttons = [
-      make("⏮ first", "first step", () => 0),
-      make("◀ prev", "previous step", () => position - 1),
-      make("next ▶", "next step", () => position + 1),
-      make("last ⏭", "last step", () => frames.length - 1),
+      make("first", "first", "first step (before backward)", () => 0),
+      make("prev", "prev", "previous step (←)", () => position - 1),
+      make("next", "next", "next step (→)", () => position + 1),
+      make("last", "last", "last step", () => frames.length - 1),
     ];
     status = element("p", { class: "mt-page-status", "aria-live": "polite" });
     top.append(bar, status);

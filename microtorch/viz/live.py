@@ -56,6 +56,11 @@ function load(model) {
   return globalThis[KEY];
 }
 export default {
+  initialize({ model }) {
+    // as soon as the model exists (the kernel made the view): ask for the bundle and start
+    // compiling Graphviz's WebAssembly, so less is left to wait for when the view is shown
+    load(model).then((module) => module.loadGraphviz()).catch(() => {});
+  },
   async render({ model, el }) {
     const wait = document.createElement("div");
     wait.textContent = "Loading the graph view from the kernel…";
@@ -64,7 +69,9 @@ export default {
       wait.textContent = "Waiting for the kernel to send the graph view (it is busy, or not " +
         "running: run this cell to see the interactive graph).";
     }, 10000);
+    const asked = performance.now();
     const module = await load(model);
+    el.dataset.mtLoadMs = (performance.now() - asked).toFixed(1); // the bundle, from the kernel
     clearTimeout(slow);
     wait.remove();
     return module.render({ model, el });

@@ -61,11 +61,14 @@ _CSP = (
 _CSS = """
 body { font-family: Helvetica, Arial, sans-serif; margin: 1em 2em; color: #000; background: #fff; }
 .mt-page-controls { display: flex; gap: 6px; }
-.mt-page-controls button { font-size: 15px; padding: 4px 12px; cursor: pointer; }
+.mt-page-controls button { font-size: 15px; padding: 4px 12px; cursor: pointer;
+  display: inline-flex; align-items: center; gap: 6px; }
 .mt-page-status { font-weight: bold; }
 .mt-page-body { display: flex; gap: 1.5em; flex-wrap: wrap; align-items: flex-start; }
-.mt-page-graph { flex: 3 1 480px; min-width: 0; }
-.mt-page-panel { flex: 2 1 320px; min-width: 0; }
+.mt-page-graph { flex: 1 1 var(--mt-graph-width, 480px);
+  min-width: min(100%, var(--mt-graph-width, 0px)); }
+.mt-page-panel { flex: 1 1 320px; min-width: 320px; }
+.mt-stepper-panel p, .mt-stepper-panel li { line-height: 1.4; }
 .mt-stepper-panel pre.mt-value { margin: 2px 0; font-size: 12px; white-space: pre;
   overflow-x: auto; }
 .mt-stepper-panel h4 { margin: 8px 0 2px 0; }

@@ -1,8 +1,8 @@
 """Widgets for JupyterLab: step through backward, watch ``.grad`` accumulate, see zero_grad.
 
-``import microtorch`` never imports this package (it needs ipywidgets, anywidget and
-matplotlib); each widget replays what the real engine and optimizer did, and its output holds
-its static form too (also ``.static()``) for exported notebooks, GitHub and nbval.
+``import microtorch`` never imports this package (it needs ipywidgets and anywidget; nothing
+here needs matplotlib); each widget replays what the real engine and optimizer did, and its
+output holds its static form too (also ``.static()``) for exported notebooks, GitHub and nbval.
 ``GraphView`` is the graph laid out in the browser, which ``draw`` and the stepper show.
 """
 

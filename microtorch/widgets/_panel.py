@@ -11,7 +11,7 @@ from microtorch.viz.describe import shape_text, values_text
 from microtorch.viz.nodes import node_name
 from microtorch.widgets.replay import BackwardReplay
 
-__all__ = ["panel_html", "status_text", "value_text"]
+__all__ = ["grad_text", "leaf_titles", "panel_html", "progress_text", "status_text", "value_text"]
 
 _INPUT_NAMES = re.compile(r"\bd\w+/d(\w+)")  # "dz/da and dz/db" -> a, b
 _CODE = re.compile(r"``(.+?)``")
@@ -35,17 +35,45 @@ def _words(formula: str) -> str:
     return _CODE.sub(r"<code>\1</code>", html.escape(formula))
 
 
+def leaf_titles(replay: BackwardReplay) -> list[str]:
+    """The leaves this backward pass fills, by their names in the picture, in the graph's order."""
+    titles = {n.id: n.title for n in replay.graph.nodes}
+    leaves = [getattr(s, "variable", None) for s in replay.graph.sources]
+    ids = [replay.graph.node_id(leaf) for leaf in leaves if leaf is not None]
+    return list(dict.fromkeys(titles[i] for i in ids if i is not None))
+
+
+def grad_text(replay: BackwardReplay, ran: int) -> str:
+    """Which leaves the first ``ran`` recorded steps gave a gradient (their AccumulateGrad ran)."""
+    reached = [
+        _node_title(replay, step.node).removeprefix("AccumulateGrad of ")
+        for step in replay.steps[:ran]
+        if step.variable is not None
+    ]
+    reached = list(dict.fromkeys(reached))
+    waiting = [title for title in leaf_titles(replay) if title not in reached]
+    if not reached:
+        return "no .grad received yet" + (f" (waiting: {', '.join(waiting)})" if waiting else "")
+    text = f".grad received by {', '.join(reached)}"
+    return text + (f"; not yet by {', '.join(waiting)}" if waiting else "")
+
+
+def progress_text(replay: BackwardReplay, ran: int, output_name: str = "loss") -> str:
+    """What ``.grad`` holds after the first ``ran`` recorded steps of the real engine."""
+    total = replay.total
+    if ran == len(replay.steps) and replay.error is not None:
+        return f"backward stopped by an error after {ran} steps: {grad_text(replay, ran)}"
+    if ran == len(replay.steps) and replay.finished:
+        return f"backward complete: .grad is as after {output_name}.backward()"
+    if ran == 0:
+        return f"0 of {total} steps run: .grad untouched (backward has not started)"
+    return f"{ran} of {total} steps run: {grad_text(replay, ran)}"
+
+
 def status_text(replay: BackwardReplay, position: int, output_name: str = "loss") -> str:
     """Where the real engine is, and so what ``.grad`` holds now; also says when replaying."""
-    ran, total = len(replay.steps), replay.total
-    if replay.error is not None:
-        text = f"backward stopped by an error after {ran} steps: .grad partially filled"
-    elif replay.finished:
-        text = f"backward complete: .grad is as after {output_name}.backward()"
-    elif ran == 0:
-        text = f"0 of {total} steps run: .grad untouched (backward has not started)"
-    else:
-        text = f"{ran} of {total} steps run: .grad partially filled"
+    ran = len(replay.steps)
+    text = progress_text(replay, ran, output_name)
     if position < ran:
         shown = f"step {position}" if position else "the start"
         text += (

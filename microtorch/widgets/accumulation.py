@@ -21,6 +21,7 @@ from microtorch.optim import SGD
 from microtorch.viz import Highlight, text_graph, walk
 from microtorch.viz.live import GraphView
 from microtorch.widgets._errors import report_errors
+from microtorch.widgets._text import TEXT_CSS, text_html
 from microtorch.widgets.static import StaticView, html_table, text_table
 
 __all__ = ["AccumulationExplorer"]
@@ -54,9 +55,9 @@ class AccumulationExplorer:
         self.backward_button.on_click(guard(lambda _b: self.backward()))
         self.zero_grad_button.on_click(guard(lambda _b: self.zero_grad()))
         self.set_to_none.observe(guard(lambda _c: self._label()), names="value")
-        self.weight_view = widgets.HTML(layout=widgets.Layout(flex="1 1 0%"))
-        self.grad_view = widgets.HTML(layout=widgets.Layout(flex="1 1 0%"))
-        self.history_view = widgets.HTML()
+        self.weight_view = text_html(layout=widgets.Layout(flex="1 1 0%"))
+        self.grad_view = text_html(layout=widgets.Layout(flex="1 1 0%"))
+        self.history_view = text_html()
         self.graph_view: GraphView | None = None
         try:
             loss = loss_fn()  # a forward pass only: nothing is added to .grad
@@ -70,7 +71,7 @@ class AccumulationExplorer:
             )
         self.widget = widgets.VBox(
             [
-                widgets.HTML(f"<p>{html.escape(description)}</p>" if description else ""),
+                text_html(TEXT_CSS + (f"<p>{html.escape(description)}</p>" if description else "")),
                 widgets.HBox([self.weight_view, self.grad_view]),
                 widgets.HBox([self.backward_button, self.zero_grad_button, self.set_to_none]),
                 self.history_view,

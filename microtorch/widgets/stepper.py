@@ -26,8 +26,10 @@ from microtorch.viz.node_info import all_node_info
 from microtorch.viz.nodes import node_name
 from microtorch.viz.page import highlight_data, page_html, write_page
 from microtorch.widgets._errors import report_errors
-from microtorch.widgets._panel import panel_html, status_text, value_text
+from microtorch.widgets._panel import panel_html, progress_text, status_text, value_text
+from microtorch.widgets._play import PlayControls
 from microtorch.widgets._svg import StyledSVG
+from microtorch.widgets._text import TEXT_CSS, text_html
 from microtorch.widgets.replay import BackwardReplay
 from microtorch.widgets.static import StaticView, html_table
 
@@ -36,8 +38,9 @@ __all__ = ["BackwardStepper"]
 PANEL_MIN_PX = 300  # the side panel's narrowest; below that it moves under the picture
 _LAYOUT_CSS = (
     "<style>.mt-stepper-panel pre.mt-value { margin: 2px 0; font-size: 11px; white-space: pre; "
-    "overflow-x: auto; }"
-    ".mt-stepper-panel h4 { margin: 8px 0 2px 0; }</style>"
+    "overflow-x: auto; line-height: 1.3; }"
+    ".mt-stepper-panel h3 { margin: 4px 0; } .mt-stepper-panel h4 { margin: 8px 0 2px 0; }"
+    ".mt-stepper-panel ul { margin: 2px 0; padding-left: 1.4em; }</style>"
 )
 
 
@@ -94,6 +97,7 @@ class BackwardStepper:
         self.replay = BackwardReplay(output, names, gradient=gradient, retain_graph=retain_graph)
         self.output_name = _output_name(output, names)
         self.position = 0
+        self._note = ""  # said in the status line: e.g. that save_html ran the engine
         self.style, self.renderer = style, renderer
         self._text = text_graph(output, names=names)
         # what each node held before backward, then what each engine step changed (a node that
@@ -138,7 +142,7 @@ class BackwardStepper:
         self.last_button = button(description="last", icon="fast-forward", tooltip="run all")
         total = self.replay.total
         self.slider = widgets.IntSlider(0, min=0, max=total, description="step")
-        self.play = widgets.Play(0, min=0, max=total, interval=700, description="play")
+        self.play = PlayControls(value=0, min=0, max=total, interval=700)
         self.speed = widgets.FloatSlider(1.5, min=0.5, max=10.0, step=0.5, description="steps/s")
         widgets.link((self.play, "value"), (self.slider, "value"))
         guard = report_errors(self.output)
@@ -152,25 +156,29 @@ class BackwardStepper:
         self.slider.observe(guard(lambda change: self.go(change["new"])), names="value")
         self.speed.observe(guard(lambda change: self._set_speed(change["new"])), names="value")
         self._set_speed(self.speed.value)
+        # The graph takes the row; the panel stands beside it only where both fit (the page
+        # widens the graph to its natural width once laid out), else it wraps below.
         self.graph_view = GraphView(
             self.replay.graph,
             description=self._text,
             style=self.style,
-            layout=widgets.Layout(flex="3 1 0%", min_width="0"),
+            layout=widgets.Layout(
+                flex="1 1 var(--mt-graph-width, 480px)",
+                min_width="min(100%, var(--mt-graph-width, 0px))",
+            ),
         )
-        self.panel = widgets.HTML(  # the panel moves under a large picture (the box wraps)
+        self.panel = text_html(
             layout=widgets.Layout(
                 flex=f"1 1 {PANEL_MIN_PX}px", min_width=f"{PANEL_MIN_PX}px", overflow="auto"
             )
         )
         self.panel.add_class("mt-stepper-panel")
-        self.status = widgets.HTML()
+        self.status = text_html()
         controls = widgets.HBox(
             [self.first_button, self.prev_button, self.next_button, self.last_button]
         )
         self.widget = widgets.VBox(
             [
-                widgets.HTML(_LAYOUT_CSS),
                 controls,
                 widgets.HBox([self.play, self.slider, self.speed]),
                 self.status,
@@ -229,8 +237,11 @@ class BackwardStepper:
         self.slider.value = position  # observe() calls go() again only if the value changed
         self.graph_view.nodes = self.nodes_at(position)
         self.graph_view.highlight = highlight_data(replay.highlight(position))
-        self.panel.value = panel_html(replay, position)
-        self.status.value = f"<b>{html.escape(status_text(replay, position, self.output_name))}</b>"
+        self.panel.value = TEXT_CSS + _LAYOUT_CSS + panel_html(replay, position)
+        status = status_text(replay, position, self.output_name)
+        if self._note:
+            status += f" ({self._note})"
+        self.status.value = f"<b>{html.escape(status)}</b>"
         at_end = position == total and (replay.finished or replay.error is not None)
         self.first_button.disabled = self.prev_button.disabled = position == 0
         self.next_button.disabled = self.last_button.disabled = at_end
@@ -241,7 +252,8 @@ class BackwardStepper:
             f"{_LAYOUT_CSS}<p>{self.status.value}</p>"
             '<div style="display:flex;flex-wrap:wrap;gap:1em"><div style="flex:3 1 0%">'
             f'{self._static_picture()}</div><div class="mt-stepper-panel" style="flex:1 1 '
-            f'{PANEL_MIN_PX}px;min-width:{PANEL_MIN_PX}px">{self.panel.value}</div></div>'
+            f'{PANEL_MIN_PX}px;min-width:{PANEL_MIN_PX}px">{panel_html(self.replay, self.position)}'
+            "</div></div>"
         )
 
     def static(self, frames: bool = False) -> StaticView:
@@ -272,15 +284,30 @@ class BackwardStepper:
         return StaticView(f"<h4>{html.escape(title)}</h4>{body}", _steps_text(title, self.replay))
 
     def save_html(self, path: str | os.PathLike[str]) -> Path:
-        """Every step in one offline HTML page (buttons, ← →): runs the rest of backward first."""
-        self.last()
+        """Every step in one offline HTML page (buttons, ← →).
+
+        The page shows what the real engine did, so this first runs the rest of the backward
+        pass on your tensors, as the *last* button does: afterwards their ``.grad`` is filled
+        and the graph's saved tensors are freed, as after ``output.backward()``. The widget
+        says so in its status line. To keep your tensors as they are, build the forward pass
+        again (or on copies) and save a stepper of that.
+        """
+        before = len(self.replay.steps)
+        self.replay.run_to(self.replay.total + 1)
+        ran = len(self.replay.steps) - before
+        if ran:
+            self._note = (
+                f"save_html ran the last {ran} steps of {self.output_name}.backward() for its "
+                "page, on these tensors"
+            )
+        self.go(self.replay.total)
         replay, frames = self.replay, []
         for position in range(replay.total + 1):
             frames.append(
                 {
                     "highlight": highlight_data(replay.highlight(position)),
                     "nodes": self.nodes_at(position),
-                    "status": self._slide_status(position),
+                    "status": progress_text(replay, position, self.output_name),
                     "panel": panel_html(replay, position),
                 }
             )
@@ -288,14 +315,6 @@ class BackwardStepper:
         state.update(selected="", highlight=frames[0]["highlight"], nodes=frames[0]["nodes"])
         title = f"{self.output_name}.backward(), step by step"
         return write_page(path, page_html(state, title=title, frames=frames))
-
-    def _slide_status(self, position: int) -> str:
-        total = self.replay.total
-        if position == 0:
-            return f"0 of {total} steps run: .grad untouched (backward has not started)"
-        if position == total:
-            return f"backward complete: .grad is as after {self.output_name}.backward()"
-        return f"{position} of {total} steps run: .grad partially filled"
 
     def __repr__(self) -> str:
         status = status_text(self.replay, self.position, self.output_name)

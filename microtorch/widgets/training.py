@@ -1,27 +1,26 @@
 """``TrainingLoopExplorer``: train the seed's network with and without ``optimizer.zero_grad()``.
 
 A checkbox chooses whether the loop calls ``optimizer.zero_grad()``; "train" runs the real loop
-from the same starting weights and draws (matplotlib) the loss and the size of ``.grad`` for
+from the same starting weights and draws (as SVG) the loss and the size of ``.grad`` for
 both choices side by side. Without ``zero_grad()`` each step's ``.grad`` is the sum of every
 gradient so far, so the step ``optimizer.step()`` takes keeps growing: the seed's bug.
 """
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
-from matplotlib.figure import Figure
 
 import microtorch as torch
 from microtorch import nn
 from microtorch.optim import SGD
+from microtorch.widgets._chart import Panel, Series, chart_svg
 from microtorch.widgets._errors import report_errors
+from microtorch.widgets._text import TEXT_CSS, text_html
 from microtorch.widgets.static import StaticView, html_table, text_table
 
 __all__ = ["TrainingLoopExplorer", "TwoLayerNet"]
@@ -90,11 +89,11 @@ class TrainingLoopExplorer:
         )
         self.train_button = widgets.Button(description=f"train {steps} steps", icon="play")
         self.train_button.on_click(guard(lambda _b: self.train()))
-        self.status = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.status = text_html()
+        self.image = widgets.Image(format="svg+xml")
         self.widget = widgets.VBox(
             [
-                widgets.HTML(CAPTION),
+                text_html(TEXT_CSS + CAPTION),
                 widgets.HBox([self.zero_grad_box, self.train_button]),
                 self.status,
                 self.image,
@@ -106,6 +105,7 @@ class TrainingLoopExplorer:
     def train(self, zero_grad: bool | None = None) -> list[float]:
         """Run the loop from the same start, calling zero_grad() if the checkbox (or arg) says."""
         choice = bool(self.zero_grad_box.value if zero_grad is None else zero_grad)
+        self.zero_grad_box.value = choice  # the box always shows how the loop on show ran
         torch.manual_seed(self.seed)  # the same starting weights for both choices
         model = self.make_model()
         optimizer = SGD(model.parameters(), lr=self.lr)
@@ -124,30 +124,23 @@ class TrainingLoopExplorer:
                 self._draw()
         return losses
 
-    def figure(self) -> Figure:
-        """Loss and size of ``.grad`` per step, one line per choice trained so far."""
-        fig = Figure(figsize=(9, 3.2), dpi=80, layout="constrained")
-        loss_ax, grad_ax = fig.subplots(1, 2)
-        for choice in (True, False):
-            if choice in self.losses:
-                steps = range(1, len(self.losses[choice]) + 1)
-                style = {"color": COLOURS[choice], "label": LABELS[choice]}
-                loss_ax.plot(steps, self.losses[choice], **style)
-                grad_ax.plot(steps, self.grad_norms[choice], **style)
-        loss_ax.set(title="loss", xlabel="step", xlim=(0, self.steps))
-        grad_ax.set(title="size of .grad used by optimizer.step()", xlabel="step")
-        grad_ax.set_xlim(0, self.steps)
-        if self.losses:
-            loss_ax.legend()
-        return fig
+    def chart(self) -> str:
+        """Loss and size of ``.grad`` per step (SVG), one line per choice trained so far."""
+        trained = [c for c in (True, False) if c in self.losses]
 
-    def _png(self) -> bytes:
-        buffer = io.BytesIO()
-        self.figure().savefig(buffer, format="png", metadata={"Software": None})
-        return buffer.getvalue()
+        def lines(values: dict[bool, list[float]]) -> list[Series]:
+            return [Series(LABELS[c], COLOURS[c], values[c]) for c in trained]
+
+        panels = [
+            Panel("loss", "step", self.steps, lines(self.losses), legend=bool(trained)),
+            Panel("size of .grad used by optimizer.step()", "step", self.steps,
+                  lines(self.grad_norms)),
+        ]  # fmt: skip
+        what = " and ".join(LABELS[c] for c in trained) or "nothing trained yet"
+        return chart_svg(panels, f"loss and size of .grad per step: {what}")
 
     def _draw(self) -> None:
-        self.image.value = self._png()
+        self.image.value = self.chart().encode()
 
     def _rows(self) -> list[list[str]]:
         return [
@@ -161,7 +154,7 @@ class TrainingLoopExplorer:
         ]
 
     def static(self) -> StaticView:
-        """Both loss series (trains the choices not trained yet) and the figure as a PNG."""
+        """Both loss series (trains the choices not trained yet) and the chart."""
         for choice in (True, False):
             if choice not in self.losses:
                 self.train(choice)
@@ -171,11 +164,10 @@ class TrainingLoopExplorer:
         return ["loop", "loss over the first 5 steps", f"loss at step {self.steps}"]
 
     def _static_html(self) -> str:
-        """The table of what was trained so far and the figure on show (trains nothing)."""
-        image = base64.b64encode(self.image.value or self._png()).decode()
+        """The table of what was trained so far and the chart (trains nothing)."""
         rows = self._rows()
         table = html_table(self._header(), rows) if rows else f"<p>{html.escape(repr(self))}</p>"
-        return f'{table}<img src="data:image/png;base64,{image}">'
+        return f"{table}{self.chart()}"
 
     def __repr__(self) -> str:
         trained = " and ".join(LABELS[c] for c in (True, False) if c in self.losses) or "nothing"

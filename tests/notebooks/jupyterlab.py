@@ -87,7 +87,8 @@ def running_lab(root: Path, state: Path) -> Iterator[tuple[str, str]]:
     server = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log,
                               start_new_session=True)  # fmt: skip
     try:
-        _wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", server, 60)
+        # 120 s: on a loaded 2-core machine JupyterLab has needed over a minute to start
+        _wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", server, 120)
         yield f"http://127.0.0.1:{port}", token
     finally:
         if server.poll() is None:  # the server and its kernels share its process group
@@ -113,16 +114,80 @@ _STOPPED = """() => {
 }"""
 
 
-def run_all(page: Any, code_cells: int, timeout_ms: float = 90_000) -> None:
-    """Run → Run All Cells, then wait until every cell ran (or the run stopped at an error)."""
-    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").first.wait_for()
-    # "Run All Cells" before the kernel is connected would run nothing
-    page.locator(".jp-StatusBar-Widget", has_text="| Idle").first.wait_for()
+def _menu(page: Any, item: str) -> None:
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-    page.wait_for_function("() => document.querySelector('.jp-InputPrompt') !== null")
+    page.locator(".lm-Menu-itemLabel", has_text=item).first.click()
+
+
+def _wait_all_run(page: Any, code_cells: int, timeout_ms: float) -> None:
     try:
         page.wait_for_function(_ALL_RUN, arg=code_cells, timeout=timeout_ms)
     except Exception:
         page.wait_for_function(_STOPPED, timeout=5_000)  # an error stopped the run: say which
     page.locator(".jp-StatusBar-Widget", has_text="| Idle").first.wait_for()
+
+
+def run_all(page: Any, code_cells: int, timeout_ms: float = 90_000) -> None:
+    """Run → Run All Cells, then wait until every cell ran (or the run stopped at an error)."""
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").first.wait_for()
+    # "Run All Cells" before the kernel is connected would run nothing
+    page.locator(".jp-StatusBar-Widget", has_text="| Idle").first.wait_for()
+    _menu(page, "Run All Cells")
+    page.wait_for_function("() => document.querySelector('.jp-InputPrompt') !== null")
+    _wait_all_run(page, code_cells, timeout_ms)
+
+
+# Polled once per frame: the ms from window.__mtStart until code cell i shows its picture (a
+# laid-out graph view, or a widget's loaded image), else false; also notes when output began.
+_PICTURE = """i => {
+  const cell = document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell')[i];
+  if (!cell) return false;
+  if (window.__mtOutput === undefined && cell.querySelector('.jp-OutputArea-output'))
+    window.__mtOutput = performance.now() - window.__mtStart;
+  const images = [...cell.querySelectorAll('.jupyter-widgets img')];
+  const shown = cell.querySelector('[data-mt-ready]') ||
+    images.find((im) => im.complete && im.naturalWidth > 0);
+  return shown ? performance.now() - window.__mtStart : false;
+}"""
+
+
+def run_all_timing(page: Any, code_cells: int, start: int, picture: int) -> dict[str, float]:
+    """Run the cells above ``start``; then, timed, ``start`` to ``picture`` (code cell indexes)
+    as a student presses Shift+Enter on each, until ``picture`` shows its picture; then the rest.
+
+    Returns ms from pressing Shift+Enter on ``start`` to the first output of ``picture`` and to
+    its picture on screen.
+    """
+    panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+    page.locator(f"{panel} .jp-Notebook").first.wait_for()
+    page.locator(".jp-StatusBar-Widget", has_text="| Idle").first.wait_for()
+    cells = page.locator(f"{panel} .jp-CodeCell")
+    cells.nth(start).locator(".jp-InputPrompt").click()  # selects it, in command mode
+    if start > 0:
+        _menu(page, "Run All Above Selected Cell")
+        page.wait_for_function(
+            """n => [...document.querySelectorAll(
+              '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputPrompt')]
+              .slice(0, n).every(p => /\\[\\d+\\]/.test(p.textContent))""",
+            arg=start,
+            timeout=90_000,
+        )
+        page.locator(".jp-StatusBar-Widget", has_text="| Idle").first.wait_for()
+        cells.nth(start).locator(".jp-InputPrompt").click()
+    page.evaluate("() => { window.__mtStart = performance.now(); delete window.__mtOutput; }")
+    for _ in range(start, picture + 1):
+        page.keyboard.press("Shift+Enter")
+    shown = page.wait_for_function(_PICTURE, arg=picture, polling="raf", timeout=60_000)
+    timing = {"output_ms": page.evaluate("() => window.__mtOutput"), "picture_ms": 0.0}
+    timing["picture_ms"] = shown.json_value()
+    parts = cells.nth(picture).locator("[data-mt-ready]")  # where a graph view's time went
+    if parts.count():
+        timing["bundle_ms"] = float(parts.first.get_attribute("data-mt-load-ms") or -1)
+        timing["wasm_and_layout_ms"] = float(parts.first.get_attribute("data-mt-layout-ms"))
+    page.locator(".jp-StatusBar-Widget", has_text="| Idle").first.wait_for()
+    if picture + 1 < code_cells:
+        cells.nth(picture + 1).locator(".jp-InputPrompt").click()
+        _menu(page, "Run Selected Cell and All Below")
+    _wait_all_run(page, code_cells, 90_000)
+    return timing

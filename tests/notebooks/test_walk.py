@@ -7,9 +7,14 @@ open, run with Run → Run All Cells, and checked as a student would see it:
 
 - no output is wider than its cell (pictures, tables, widgets: nothing cut off on the right);
 - nothing is written to stderr (JupyterLab shows it in a pink box that looks like an error)
-  but the warnings a chapter shows on purpose (PyTorch's own ``UserWarning``), and the only errors are the ones the chapter shows on purpose (cells tagged ``raises-exception``:
+  but the warnings a chapter shows on purpose (PyTorch's own ``UserWarning``), and the only
+  errors are the ones the chapter shows on purpose (cells tagged ``raises-exception``:
   chapter 09's errors, and the stubs and check cells of the unsolved exercises);
-- chapter 10's backward stepper still steps after Run All: *next* is enabled and runs a node.
+- every graph view opens with its output node and as much of its graph as fits in view (the
+  forward views of chapters 03 and 08 once opened on blank space);
+- chapter 10's backward stepper still steps after Run All, and at each step its status line
+  names exactly the leaves the engine has reached (their boxes marked done in the picture);
+- each chapter's first widget cell shows its picture within 1 s of Shift+Enter.
 
 A screenshot of each chapter is saved to ``artifacts/walk_NN.png``. Skips without Chromium
 (fails in CI, see tests/conftest.py).
@@ -29,12 +34,16 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from .jupyterlab import CHROMIUM_ARGS, run_all, running_lab
+from .jupyterlab import CHROMIUM_ARGS, run_all, run_all_timing, running_lab
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 RAISES = "raises-exception"
 WARNING = re.compile(r"\S+:\d+: UserWarning: .*\n.*", re.DOTALL)  # file:line: UserWarning: ...
+TIMINGS = ARTIFACTS / "walk_timings.json"
+# issue 22's budget: a chapter's first widget cell shows its picture at most 1 s after it starts
+FIRST_PICTURE_MS = 1000
+_SHOWS_WIDGET = re.compile(r"\bdraw\(|Stepper\(|Explorer\(|Explorer\.seed_example\(")
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -46,7 +55,8 @@ _OVERFLOW = """() => {
     const area = cell.querySelector('.jp-OutputArea');
     if (!area) return;
     const right = area.getBoundingClientRect().right;
-    for (const el of area.querySelectorAll('img, svg, table, pre, .jupyter-widgets, .mt-gv-viewport')) {
+    const shown = 'img, svg, table, pre, .jupyter-widgets, .mt-gv-viewport';
+    for (const el of area.querySelectorAll(shown)) {
       // the graph view's picture zooms and pans inside its viewport, which must fit itself
       if (el.closest('.mt-gv-canvas')) continue;
       const box = el.getBoundingClientRect();
@@ -61,6 +71,31 @@ _OVERFLOW = """() => {
   });
   return found;
 }"""
+
+
+def _first_widget_cells(code: list[nbformat.NotebookNode]) -> tuple[int, int] | None:
+    """(first, shown): the code cells from the first that imports microtorch.widgets or shows a
+    widget, to the first that shows one (a widget's output is tagged nbval-ignore-output)."""
+    shown = next(
+        (
+            i
+            for i, c in enumerate(code)
+            if _SHOWS_WIDGET.search(c.source)
+            and "nbval-ignore-output" in c.metadata.get("tags", [])
+        ),
+        None,
+    )
+    if shown is None:
+        return None
+    first = next(i for i, c in enumerate(code) if "microtorch.widgets" in c.source or i == shown)
+    return min(first, shown), shown
+
+
+def _record_timing(name: str, value: dict[str, float]) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    data = json.loads(TIMINGS.read_text()) if TIMINGS.exists() else {}
+    data[name] = {key: round(ms) for key, ms in value.items()}
+    TIMINGS.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
 def _student_versions() -> list[str]:
@@ -91,7 +126,9 @@ def lab(clone: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
 def page(chromium_path: str, lab: tuple[str, str]) -> Iterator[object]:
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
+        )
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.set_default_timeout(30_000)
         try:
@@ -137,6 +174,36 @@ def _saved(page: object, base: str, token: str, name: str) -> nbformat.NotebookN
     raise AssertionError(f"{name}: the server could not read the saved notebook")
 
 
+# Every graph view in the notebook: its summary, whether its output node (n0) is inside the
+# viewport, whether the whole drawing is, and the share of the viewport's height it fills.
+_VIEWS = """() => [...document.querySelectorAll(
+    '.jp-NotebookPanel:not(.lm-mod-hidden) .mt-gv-viewport')].map((viewport) => {
+  const view = viewport.getBoundingClientRect();
+  const out = viewport.querySelector('g.node[data-mt="n0"]')?.getBoundingClientRect();
+  const svg = viewport.querySelector('svg')?.getBoundingClientRect();
+  const inside = (b) => b && b.width > 0 && b.left >= view.left - 1 &&
+    b.right <= view.right + 1 && b.top >= view.top - 1 && b.bottom <= view.bottom + 1;
+  const high = svg ? Math.min(view.bottom, svg.bottom) - Math.max(view.top, svg.top) : 0;
+  return { summary: viewport.getAttribute('aria-label'), output: inside(out),
+           whole: inside(svg), filled: Math.max(0, high) / view.height };
+})"""
+
+# The stepper's leaves (parameter and leaf boxes) by name, and whether their step has run.
+_LEAVES = """el => Object.fromEntries([...el.querySelectorAll(
+    'g.node.mt-kind-param, g.node.mt-kind-leaf')].map((g) => [g.querySelector('text').textContent,
+    g.classList.contains('mt-done') || g.classList.contains('mt-current')]))"""
+
+
+def _check_views_open_on_the_graph(name: str, page: object) -> None:
+    """Every graph view (forward ones especially) opens with its output and graph in view."""
+    views = page.evaluate(_VIEWS)  # type: ignore[attr-defined]
+    for view in views:
+        assert view["output"], f"{name}: the output is outside the first view: {view}"
+        assert view["whole"] or view["filled"] > 0.98, f"{name}: a blank band in view: {view}"
+    if name[:2] in ("03", "08"):
+        assert any(v["summary"].startswith("forward") for v in views), f"{name}: {views}"
+
+
 def _check_stepper_steps(page: object) -> None:
     stepper = page.locator(".mt-stepper").first  # type: ignore[attr-defined]
     stepper.scroll_into_view_if_needed()
@@ -144,8 +211,17 @@ def _check_stepper_steps(page: object) -> None:
     assert "0 of 14 steps run" in status.inner_text(), "Run All already ran the stepper's backward"
     next_button = stepper.locator("button", has_text="next")
     assert next_button.is_enabled(), "after Run All the stepper's next is disabled"
+    view = stepper.locator(".mt-gv").first
+    for k in range(1, 14):  # at each step the status names the leaves the engine has reached
+        next_button.click()
+        text = stepper.locator("b", has_text=f"{k} of 14 steps run").inner_text()
+        reached = view.evaluate(_LEAVES)
+        named = re.search(r"received by ([^;]*)", text)
+        named_leaves = set(named.group(1).split(", ")) if named else set()
+        assert named_leaves == {leaf for leaf, ran in reached.items() if ran}, (k, text, reached)
+        assert "partially" not in text
     next_button.click()
-    stepper.locator("b", has_text="1 of 14 steps run").wait_for()
+    stepper.locator("b", has_text="backward complete").wait_for()
 
 
 @pytest.mark.timeout(600)
@@ -158,9 +234,16 @@ def test_a_student_runs_the_chapter(
     nb = nbformat.read(path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     page.goto(f"{base}/lab/tree/exercises/{name}?reset&token={token}")  # no old tabs  # type: ignore[attr-defined]
+    timed = _first_widget_cells(code)
+    timing = None
     try:
-        run_all(page, len(code))
+        if timed is None:
+            run_all(page, len(code))
+        else:
+            timing = run_all_timing(page, len(code), *timed)
+            _record_timing(name[:2], {**timing, "cells": timed[1] - timed[0] + 1})
         overflow = page.evaluate(_OVERFLOW)  # type: ignore[attr-defined]
+        _check_views_open_on_the_graph(name, page)
         if name.startswith("10_"):
             _check_stepper_steps(page)
         ran = _saved(page, base, token, name)
@@ -181,3 +264,5 @@ def test_a_student_runs_the_chapter(
         errors = [o.ename for o in cell.outputs if o.output_type == "error"]
         if RAISES not in cell.metadata.get("tags", []):
             assert not errors, f"{name}: {errors} in\n{cell.source}"
+    if timing is not None:  # from Shift+Enter on its first cell to the picture on screen
+        assert timing["picture_ms"] <= FIRST_PICTURE_MS, f"{name}: first widget cell {timing}"

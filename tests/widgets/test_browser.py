@@ -7,6 +7,7 @@ then saves a screenshot to ``artifacts/``. Skips without Chromium (fails in CI, 
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +36,26 @@ def _current_nodes(page: object) -> list[str]:
     return sorted(nodes.evaluate_all("els => els.map(e => e.getAttribute('data-mt'))"))
 
 
-@pytest.mark.timeout(120)
+def _filled_after_each_step() -> list[set[str]]:
+    """The notebook's program run here by the real engine: after k steps, whose .grad is set."""
+    import microtorch as torch
+    from microtorch.autograd import iter_backward
+    from microtorch.widgets import TwoLayerNet
+
+    torch.manual_seed(0)
+    net = TwoLayerNet(5, 8, 1)
+    X = torch.randn(200, 5)
+    y_target = (X.sum(dim=1, keepdim=True) > 0).float()
+    loss = ((net(X) - y_target) ** 2).mean()
+    params = dict(net.named_parameters())
+    filled = [set()]
+    for _ in iter_backward(loss):
+        filled.append({name for name, p in params.items() if p.grad is not None})
+    assert len(filled) == 14 and not filled[3] and filled[-1] == set(params)
+    return filled
+
+
+@pytest.mark.timeout(180)
 def test_stepper_in_jupyterlab(chromium_path: str, lab_url: str) -> None:
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
     ARTIFACTS.mkdir(exist_ok=True)
@@ -67,7 +87,14 @@ def test_stepper_in_jupyterlab(chromium_path: str, lab_url: str) -> None:
                 seen.append(_current_nodes(page))
                 assert seen[-1] != seen[-2]
             assert "Step 3 of 13: SubBackward0" in stepper.inner_text()
-            assert "3 of 13 steps run: .grad partially filled" in stepper.inner_text()
+            filled = _filled_after_each_step()
+            for k in range(3, 13):  # the status names exactly the leaves whose .grad is set
+                status = stepper.locator("b", has_text=f"{k} of 13 steps run").inner_text()
+                named = re.search(r"received by ([^;]*)", status)
+                assert set(named.group(1).split(", ") if named else []) == filled[k], status
+                assert "partially" not in status
+                stepper.locator("button", has_text="next").click()
+            stepper.locator("b", has_text="backward complete").wait_for()
             text = page.locator(".jp-NotebookPanel").inner_text()
             assert "Loading widget..." not in text
             for bad in ("Error", "Traceback", "Exception"):

@@ -35,7 +35,10 @@ def test_training_output_holds_the_table_and_figure_without_training() -> None:
     explorer = TrainingLoopExplorer(steps=3, plot_every=10)
     untrained = explorer._repr_mimebundle_()
     assert explorer.losses == {}  # showing it trained nothing
-    assert WIDGET_VIEW in untrained and 'src="data:image/png;base64,' in untrained["text/html"]
+    assert (
+        WIDGET_VIEW in untrained
+        and '<svg xmlns="http://www.w3.org/2000/svg" class="mt-chart"' in untrained["text/html"]
+    )
     explorer.train(zero_grad=True)
     explorer.train(zero_grad=False)
     bundle = explorer._repr_mimebundle_()

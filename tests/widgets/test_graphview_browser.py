@@ -123,6 +123,59 @@ def test_saved_stepper_page_steps_offline(browser: Any, tmp_path: Path) -> None:
     assert {urlparse(u).scheme for u in requests} <= {"file", "blob", "data"}, requests
 
 
+# Where the view puts the graph: the output node (n0) and the whole drawing, relative to the
+# viewport (px), and the share of the viewport the drawing covers.
+PLACEMENT = """el => {
+  const view = el.querySelector('.mt-gv-viewport').getBoundingClientRect();
+  const out = el.querySelector('g.node[data-mt="n0"]').getBoundingClientRect();
+  const svg = el.querySelector('.mt-gv-canvas svg').getBoundingClientRect();
+  const inside = (b) => b.left >= view.left - 1 && b.right <= view.right + 1 &&
+    b.top >= view.top - 1 && b.bottom <= view.bottom + 1;
+  const w = Math.min(view.right, svg.right) - Math.max(view.left, svg.left);
+  const h = Math.min(view.bottom, svg.bottom) - Math.max(view.top, svg.top);
+  return { outputInside: inside(out), whole: inside(svg),
+    covered: Math.max(0, w) * Math.max(0, h) / (view.width * view.height),
+    coveredHigh: Math.max(0, h) / view.height,
+    leftGap: svg.left - view.left, rightGap: view.right - svg.right,
+    scale: Number(el.closest('[data-mt-scale]').dataset.mtScale) };
+}"""
+
+
+def _long_forward_chain() -> Any:
+    """A forward view far taller than the view: 40 operations in a row, the output at the end."""
+    x = torch.tensor([0.5, -0.25], requires_grad=True)
+    h = x
+    for _ in range(40):
+        h = torch.tanh(h * 1.1)
+    return x, h.sum()
+
+
+@pytest.mark.parametrize("view", ["forward", "backward"])
+def test_first_view_shows_the_graph_and_its_output(browser: Any, tmp_path: Path, view: str) -> None:
+    # issue 25: forward views opened on blank space, the graph hidden above the view
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    c = (x * x + x).sum()
+    page = _page(browser, [])
+    small = draw(c, names={"x": x, "c": c}, view=view).save_html(tmp_path / "small.html")
+    page.goto(small.as_uri())
+    page.locator("[data-mt-ready]").wait_for()
+    placed = page.locator("[data-mt-ready] .mt-gv").first.evaluate(PLACEMENT)
+    assert placed["whole"] and placed["outputInside"], placed  # it fits: it opens whole
+    assert abs(placed["leftGap"] - placed["rightGap"]) <= 2, placed  # centred
+    x, tall = _long_forward_chain()
+    big = draw(tall, names={"x": x, "out": tall}, view=view).save_html(tmp_path / "big.html")
+    page.goto(big.as_uri())
+    page.locator("[data-mt-ready]").wait_for()
+    placed = page.locator("[data-mt-ready] .mt-gv").first.evaluate(PLACEMENT)
+    assert not placed["whole"] and placed["outputInside"], placed  # the output's end
+    assert placed["coveredHigh"] > 0.99, placed  # and as much graph as fits: no blank band
+    assert placed["scale"] >= 0.5, placed
+    page.locator("button", has_text="1:1").click()  # natural size: the output stays in view
+    placed = page.locator("[data-mt-ready] .mt-gv").first.evaluate(PLACEMENT)
+    assert placed["outputInside"] and placed["coveredHigh"] > 0.99 and placed["scale"] == 1
+    assert not page.errors, page.errors
+
+
 @pytest.mark.parametrize("nodes", [100, 1000])
 def test_first_render_and_one_step_timings(browser: Any, tmp_path: Path, nodes: int) -> None:
     drawing = draw(_network(nodes))

@@ -26,6 +26,26 @@ def names(built: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in built.items() if k not in ("leaves", "output")}
 
 
+def set_names(built: dict[str, Any]) -> set[str]:
+    """The names of the leaves whose .grad the engine has filled so far."""
+    leaves = {id(leaf) for leaf in built["leaves"]}
+    return {k for k, v in names(built).items() if id(v) in leaves and v.grad is not None}
+
+
+def unset_names(built: dict[str, Any]) -> set[str]:
+    leaves = {id(leaf) for leaf in built["leaves"]}
+    return {k for k, v in names(built).items() if id(v) in leaves and v.grad is None}
+
+
+def leaves_named(status: str, *labels: str) -> set[str]:
+    """The comma-separated names after one of ``labels`` in a status line (up to ; or ))."""
+    for label in labels:
+        found = re.search(re.escape(label) + r" ([^;)<]*)", status)
+        if found:
+            return set(found.group(1).split(", "))
+    return set()
+
+
 def recorded(build: Any) -> tuple[Any, list[Any], dict[str, Any]]:
     """A twin graph's own walk and steps, from an independent real backward pass."""
     built = build()
@@ -91,7 +111,10 @@ def test_grad_fills_as_the_student_steps(program: Any) -> None:
         grads = [leaf.grad for leaf in built["leaves"] if leaf.grad is not None]
         assert len(grads) == len(filled)  # exactly the leaves reached so far
         if k < len(steps):
-            assert f"{k} of {len(steps)} steps run: .grad partially filled" in stepper.status.value
+            status = html.unescape(stepper.status.value)
+            assert f"{k} of {len(steps)} steps run: " in status
+            assert leaves_named(status, "received by") == set_names(built)
+            assert leaves_named(status, "waiting:", "not yet by") == unset_names(built)
     assert "backward complete: .grad is as after" in stepper.status.value
 
 
@@ -280,3 +303,54 @@ def test_static_text_stays_narrow_for_matrices(program) -> None:
     stepper = BackwardStepper(built["output"], {k: v for k, v in built.items() if k != "leaves"})
     lines = repr(stepper.static()).splitlines()
     assert max(len(line) for line in lines) <= 100, max(lines, key=len)
+
+
+def test_importing_the_stepper_does_not_import_matplotlib() -> None:
+    # matplotlib took most of the ~3 s of the first widget cell: only the plotting widget needs it
+    code = (
+        "import sys; from microtorch.widgets import BackwardStepper, GraphView; "
+        "assert 'matplotlib' not in sys.modules, 'matplotlib imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_saved_page_statuses_name_the_leaves_filled_at_each_step(tmp_path: Path) -> None:
+    import json
+
+    from .conftest import network
+
+    twin = network()  # an independent run: which leaf each AccumulateGrad step fills
+    by_leaf = {
+        id(v): k for k, v in names(twin).items() if any(v is leaf for leaf in twin["leaves"])
+    }
+    steps = list(iter_backward(twin["output"]))
+    built = network()
+    stepper = BackwardStepper(built["output"], names(built))
+    page = stepper.save_html(tmp_path / "steps.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r'id="mt-data">(.*?)</script>', page).group(1))
+    statuses = [frame["status"] for frame in data["frames"]]
+    assert statuses[0].startswith(f"0 of {len(steps)} steps run")
+    filled: set[str] = set()
+    for k, (status, step) in enumerate(zip(statuses[1:], steps), start=1):
+        if step.variable is not None:
+            filled.add(by_leaf[id(step.variable)])
+        if k < len(steps):
+            assert leaves_named(status, "received by") == filled, (k, status)
+            assert leaves_named(status, "waiting:", "not yet by") == set(by_leaf.values()) - filled
+    assert len(filled) > 0 and statuses[-1].startswith("backward complete")
+
+
+def test_save_html_says_in_the_widget_that_it_ran_backward(tmp_path: Path) -> None:
+    built = seed_demo()
+    stepper = BackwardStepper(built["y"], names(built))
+    stepper.next()
+    stepper.save_html(tmp_path / "steps.html")
+    assert built["x"].grad.tolist() == [7.0, 2.0]  # the real pass ran, as the docstring says
+    assert "save_html ran the last 5 steps of y.backward()" in stepper.status.value
+    assert "runs the rest of the backward" in " ".join(
+        (BackwardStepper.save_html.__doc__ or "").split()
+    )
+    again = BackwardStepper(*(lambda b: (b["y"], names(b)))(seed_demo()))
+    again.last()
+    again.save_html(tmp_path / "again.html")  # nothing left to run: nothing to say
+    assert "save_html" not in again.status.value

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 import microtorch as torch
 from microtorch.optim import SGD
 from microtorch.widgets import TrainingLoopExplorer, TwoLayerNet
+from microtorch.widgets._chart import nice_ticks
 
 
 def seed_loop(call_zero_grad: bool, steps: int) -> list[float]:
@@ -54,18 +57,30 @@ def test_without_zero_grad_the_grad_keeps_growing(explorer: TrainingLoopExplorer
 
 
 def test_plot_and_static_form(explorer: TrainingLoopExplorer) -> None:
-    assert bytes(explorer.image.value).startswith(b"\x89PNG")
-    axes = explorer.figure().axes
-    assert [ax.get_title() for ax in axes] == ["loss", "size of .grad used by optimizer.step()"]
-    assert [len(ax.lines) for ax in axes] == [2, 2]
+    svg = bytes(explorer.image.value).decode()
+    assert svg.startswith("<svg") and svg == explorer.chart()  # the widget shows the chart
+    titles = re.findall(r'class="mt-chart-title">([^<]*)<', svg)
+    assert titles == ["loss", "size of .grad used by optimizer.step()"]
+    lines = re.findall(r'<polyline points="([^"]*)" stroke="([^"]*)"', svg)
+    assert [colour for _, colour in lines] == ["#0072B2", "#D55E00"] * 2  # both loops, twice
+    assert all(len(points.split()) == 20 for points, _ in lines)  # one point per step
+    # the right plot: without zero_grad() the line ends higher (smaller y) than with it
+    ends = [float(points.split()[-1].split(",")[1]) for points, _ in lines[2:]]
+    assert ends[1] < ends[0]
     view = explorer.static()
-    lines = repr(view).splitlines()
-    assert lines[2].startswith("with optimizer.zero_grad()")
-    assert lines[3].startswith("without optimizer.zero_grad()")
+    rows = repr(view).splitlines()
+    assert rows[2].startswith("with optimizer.zero_grad()")
+    assert rows[3].startswith("without optimizer.zero_grad()")
     first = ", ".join(f"{v:.3f}" for v in explorer.losses[False][:5])
-    assert first in lines[3]
-    assert 'src="data:image/png;base64,' in view._repr_html_()
+    assert first in rows[3]
+    assert "<svg" in view._repr_html_() and "mt-chart-line" in view._repr_html_()
     assert "0x" not in repr(explorer)
+
+
+def test_chart_ticks_are_round_numbers() -> None:
+    assert nice_ticks(0.73) == [0.0, 0.2, 0.4, 0.6000000000000001, 0.8]
+    assert nice_ticks(50, 5) == [0, 10, 20, 30, 40, 50]
+    assert nice_ticks(float("nan")) == [0.0, 1.0]
 
 
 def test_static_trains_what_is_missing() -> None:
@@ -81,3 +96,13 @@ def test_errors_in_training_land_in_the_output() -> None:
     explorer.train_button.click()
     (error,) = explorer.output.outputs
     assert "mat1 and mat2 shapes cannot be multiplied" in error["text"]
+
+
+def test_the_checkbox_shows_how_the_loop_on_show_ran() -> None:
+    # chapter 06 trains from code: the box once stayed ticked under "without optimizer.zero_grad()"
+    explorer = TrainingLoopExplorer(steps=2, plot_every=1)
+    explorer.train(zero_grad=True)
+    assert explorer.zero_grad_box.value is True and "with optimizer" in explorer.status.value
+    explorer.train(zero_grad=False)
+    assert explorer.zero_grad_box.value is False
+    assert explorer.status.value.startswith("without optimizer.zero_grad()")
