@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -160,6 +161,21 @@ INSTRUCTOR_PLUGINS = {
 }  # fmt: skip
 
 
+WELCOME = ROOT / "notebooks" / "exercises" / "00_welcome.ipynb"
+
+
+def _sign_as_make_does(tmp_path: Path, target: str) -> None:
+    """Run the ``jupyter trust`` line of ``make <target>`` for the test's Jupyter data folder,
+    then put one of the notebooks it signed into the served folder."""
+    dry_run = subprocess.run(
+        ["make", "-n", target], cwd=ROOT, capture_output=True, text=True, check=True, timeout=30
+    ).stdout
+    (line,) = [line for line in dry_run.splitlines() if "jupyter trust" in line]
+    env = dict(os.environ, JUPYTER_DATA_DIR=str(tmp_path / "data"))  # as the server has it
+    subprocess.run(line, shell=True, cwd=ROOT, env=env, check=True, timeout=120)
+    shutil.copy(WELCOME, tmp_path / "notebooks" / WELCOME.name)
+
+
 def _page_config(base: str, token: str) -> dict[str, object]:
     """The settings JupyterLab's page starts with (the extensions it leaves out, the news)."""
     with urllib.request.urlopen(f"{base}/lab?token={token}", timeout=30) as response:
@@ -172,15 +188,21 @@ def _page_config(base: str, token: str) -> dict[str, object]:
 @pytest.mark.slow
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("target", ["lab", "lab-key"])
-def test_students_get_no_instructor_tools_and_nobody_the_news_toast(tmp_path: Path, target: str):
+def test_students_get_no_instructor_tools_and_nobody_the_news_toast_or_untrusted_notebooks(
+    tmp_path: Path, target: str
+):
     pytest.importorskip("nbgrader", reason="make venv installs nbgrader")
     with _serve(tmp_path, target) as (server, port, log):
+        _sign_as_make_does(tmp_path, target)
         token = _token(log, server, port, wait=150)  # the formgrader takes 15 s to import
         base = f"http://127.0.0.1:{port}"
         config = _page_config(base, token)
         disabled = set(config.get("disabledExtensions", []))
         formgrader = _status(f"{base}/formgrader?token={token}")
         validate = _status(f"{base}/assignments/validate?token={token}")
+        opened = _status(f"{base}/api/contents/{WELCOME.name}?content=1&token={token}")
+    assert opened == 200
+    assert "is not trusted" not in log.read_text(), "the server calls the notebook not trusted"
     assert config["news"] == {"disabled": True}, config.get("news")
     assert "@jupyter/nbgrader:validate-assignment" not in disabled  # Validate stays for both
     assert validate != 404, "nbgrader's validate handler is missing"
