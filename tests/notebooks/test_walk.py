@@ -10,6 +10,7 @@ open, run with Run → Run All Cells, and checked as a student would see it:
   but the warnings a chapter shows on purpose (PyTorch's own ``UserWarning``), and the only errors are the ones the chapter shows on purpose (cells tagged ``raises-exception``:
   chapter 09's errors, and the stubs and check cells of the unsolved exercises);
 - chapter 10's backward stepper still steps after Run All: *next* is enabled and runs a node.
+- no traceback shows a frame of microtorch's own files, only the student's lines and the message.
 
 A screenshot of each chapter is saved to ``artifacts/walk_NN.png``. Skips without Chromium
 (fails in CI, see tests/conftest.py).
@@ -181,3 +182,9 @@ def test_a_student_runs_the_chapter(
         errors = [o.ename for o in cell.outputs if o.output_type == "error"]
         if RAISES not in cell.metadata.get("tags", []):
             assert not errors, f"{name}: {errors} in\n{cell.source}"
+        # An error shows the student's lines and the message, as PyTorch's do: no frame of
+        # microtorch's own files (microtorch/_traceback.py).
+        for out in cell.outputs:
+            if out.output_type == "error":
+                shown = "\n".join(out.traceback)
+                assert "microtorch/" not in shown, f"{name}: microtorch's frames shown:\n{shown}"
