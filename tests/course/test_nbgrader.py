@@ -233,3 +233,24 @@ def test_validate_fails_on_stubs_and_wrong_answers(tmp_path: Path, state: str):
         assert "Success! Your notebook passes all the tests." in output, output
     else:
         assert "VALIDATION FAILED" in output and "Success!" not in output, output
+
+
+def test_autograde_refuses_a_file_without_nbgraders_metadata_loudly(tmp_path: Path):
+    # e.g. a student's cells copied into a new notebook: no graded cell, so nbgrader would
+    # score it 0 without a word; the course's nbgrader_config.py makes autograde stop instead.
+    require("nbgrader", "MICROTORCH_REQUIRE_NBGRADER", "make venv installs it")
+    (chapter,) = [p for p in ASSIGNMENTS if p.stem == "00_welcome"]
+    config = ROOT / "docs" / "nbgrader_config.py"
+    (tmp_path / config.name).write_bytes(config.read_bytes())
+    (tmp_path / "source" / chapter.stem).mkdir(parents=True)
+    (tmp_path / "source" / chapter.stem / chapter.name).write_bytes(chapter.read_bytes())
+    assert nbgrader(tmp_path, "generate_assignment", chapter.stem).returncode == 0
+    exercise = nbformat.read(chapter.parent / "exercises" / chapter.name, as_version=4)
+    for cell in exercise.cells:
+        cell.metadata.pop("nbgrader", None)
+    (tmp_path / "submitted" / "eve" / chapter.stem).mkdir(parents=True)
+    nbformat.write(exercise, tmp_path / "submitted" / "eve" / chapter.stem / chapter.name)
+    run = nbgrader(tmp_path, "autograde", chapter.stem, "--create")
+    assert run.returncode != 0, "autograde graded a file with no graded cells without a word"
+    output = run.stdout + run.stderr
+    assert "eve's 00_welcome has no graded cells" in output and "make lab" in output, output
