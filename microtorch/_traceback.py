@@ -16,11 +16,13 @@ Frames of the student's own code that microtorch calls (a ``forward``, a hook) s
 This module never imports IPython: it only talks to a shell that is already running. Outside
 IPython (plain ``python``, pytest) nothing changes. ``%xmode --show`` shows every frame again
 (IPython's switch for hidden frames), ``%xmode --hide`` hides them; ``%debug`` and
-``sys.last_traceback`` keep every frame.
+``sys.last_traceback`` keep every frame. ``MICROTORCH_FULL_TRACEBACKS=1`` in the environment of
+the kernel (say, to debug a chapter that fails under nbval) leaves IPython as it is.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -87,6 +89,8 @@ def hide_frames_in_ipython() -> bool:
     Returns True if it did (or had already). Does nothing outside IPython, and nothing if
     another handler was set with ``set_custom_exc`` first (that one stays in charge).
     """
+    if os.environ.get("MICROTORCH_FULL_TRACEBACKS") == "1":
+        return False
     ipython = sys.modules.get("IPython")  # only a shell that is already running, never import
     shell = ipython.get_ipython() if ipython is not None else None
     if shell is None or not hasattr(shell, "set_custom_exc"):

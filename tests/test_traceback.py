@@ -154,3 +154,9 @@ def test_outside_ipython_nothing_is_installed():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "False"  # importing microtorch does not import IPython
     assert _traceback.hide_frames_in_ipython() is False  # pytest is no IPython shell
+
+
+def test_full_tracebacks_on_request(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("MICROTORCH_FULL_TRACEBACKS", "1")  # the kernel inherits it
+    (_, error) = _run([SETUP, ERRORS["creation"]])
+    assert f"{PACKAGE_DIR}/creation.py" in error["traceback"], error["traceback"]
