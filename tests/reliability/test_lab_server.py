@@ -191,7 +191,12 @@ def _page_config(base: str, token: str) -> dict[str, object]:
 def test_students_get_no_instructor_tools_and_nobody_the_news_toast_or_untrusted_notebooks(
     tmp_path: Path, target: str
 ):
-    pytest.importorskip("nbgrader", reason="make venv installs nbgrader")
+    try:
+        import nbgrader  # noqa: F401
+    except ImportError:
+        if os.environ.get("MICROTORCH_REQUIRE_NBGRADER") == "1":  # CI: never a skip
+            pytest.fail("nbgrader not installed (MICROTORCH_REQUIRE_NBGRADER=1): make venv")
+        pytest.skip("nbgrader not installed: make venv installs it")
     with _serve(tmp_path, target) as (server, port, log):
         _sign_as_make_does(tmp_path, target)
         token = _token(log, server, port, wait=150)  # the formgrader takes 15 s to import
