@@ -56,12 +56,20 @@ endif
 # Local only, token auth on; --allow-root only where Jupyter would otherwise refuse (containers).
 # Students: `make lab` opens the exercise versions (notebooks/exercises/), where they write their
 # answers. Instructors: `make lab-key` opens the chapters themselves, the answer key.
+# tools/lab_config/ (first on Jupyter's config path, for these commands only): common/ turns
+# off the "Jupyter news?" toast and the update check; student/ also keeps nbgrader's instructor
+# tools (Formgrader, Create Assignment, course and assignment lists) out of the students' lab.
+# nbgrader's Validate stays: it fails on stubs and wrong answers. The notebooks are signed for
+# this user first (`jupyter trust`), so the server does not call each one "not trusted".
+LAB_CONFIG := $(CURDIR)/tools/lab_config
 LAB = $(BIN)/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: venv
-	$(LAB) --LabApp.default_url=/lab/tree/exercises/00_welcome.ipynb
+	$(BIN)/jupyter trust notebooks/exercises/*.ipynb >/dev/null
+	JUPYTER_CONFIG_PATH=$(LAB_CONFIG)/student:$(LAB_CONFIG)/common $(LAB) --LabApp.default_url=/lab/tree/exercises/00_welcome.ipynb
 
 lab-key: venv
-	$(LAB) --LabApp.default_url=/lab/tree/00_welcome.ipynb
+	$(BIN)/jupyter trust notebooks/*.ipynb notebooks/exercises/*.ipynb >/dev/null
+	JUPYTER_CONFIG_PATH=$(LAB_CONFIG)/common $(LAB) --LabApp.default_url=/lab/tree/00_welcome.ipynb
 
 # The benchmark alone runs with numpy's own BLAS kernel choice, as on a student's laptop: the
 # machine sets OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE, under which numpy's matmul is about 6x

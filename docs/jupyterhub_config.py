@@ -49,6 +49,17 @@ c.Spawner.start_timeout = 120  # seconds; thirty students logging in at once sha
 if os.geteuid() == 0:  # a container running as root: Jupyter refuses root without this
     c.Spawner.args = ["--allow-root"]
 
+
+def _lab_config(spawner):  # JupyterHub calls it with the Spawner
+    """Students get the students' lab (no nbgrader instructor tools; Validate stays), admins
+    all of nbgrader; nobody the news toast. The same folders `make lab` / `make lab-key` use."""
+    lab_config = HERE.parent / "tools" / "lab_config"
+    kinds = ["common"] if spawner.user.admin else ["student", "common"]
+    return os.pathsep.join(str(lab_config / kind) for kind in kinds)
+
+
+c.Spawner.environment = {"JUPYTER_CONFIG_PATH": _lab_config}  # a callable: per user
+
 # Idle servers are stopped by the jupyterhub-idle-culler service (pip install
 # jupyterhub-idle-culler) to give their memory back; see docs/instructors.md.
 c.JupyterHub.cleanup_servers = True  # stopping the hub stops the students' servers too

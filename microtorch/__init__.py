@@ -190,3 +190,9 @@ def __getattr__(name: str) -> object:
 
 
 _not_found = _coverage.module_getattr("torch", __name__)
+
+# In IPython/JupyterLab, tracebacks show the student's lines and not microtorch's frames (as
+# PyTorch's C++ errors do); outside IPython this does nothing. See microtorch/_traceback.py.
+from microtorch._traceback import hide_frames_in_ipython  # noqa: E402
+
+hide_frames_in_ipython()

@@ -7,8 +7,9 @@ Each notebook runs top to bottom in a fresh kernel of this Python (as ``nbval
 --nbval-current-env`` does). Only cells tagged ``raises-exception`` may raise. What would make
 the stored file change from run to run without the lesson changing is removed: execution
 timings, widget state, the Python version, memory addresses and temporary paths (the
-patterns of ``notebooks/sanitize.cfg``), and the library frames of tracebacks (machine paths;
-the cell's own frame and the message stay). Running it twice gives byte-identical files.
+patterns of ``notebooks/sanitize.cfg``). Tracebacks are stored as the kernel printed them: in
+IPython microtorch leaves its own frames out (``microtorch/_traceback.py``), so what is stored
+is what a student sees. Running it twice gives byte-identical files.
 
 A chapter that imports the real PyTorch (chapter 03 shows PyTorch's output beside
 microtorch's) is only re-executed where PyTorch is installed: without it the stored PyTorch
@@ -42,7 +43,6 @@ KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "nam
 LANGUAGE_INFO = {"name": "python", "pygments_lexer": "ipython3"}
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 NOISY_CELL_METADATA = ("execution", "ExecuteTime", "collapsed", "scrolled", "widgets")
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
 REAL_TORCH = re.compile(r"^\s*(import torch\b|from torch\b)", re.MULTILINE)  # not microtorch
 TORCH_PIN = "torch==2.13.0"
 
@@ -92,18 +92,12 @@ def _apply(text: str, patterns: list[tuple[re.Pattern[str], str]]) -> str:
     return text
 
 
-def _library_frame(entry: str) -> bool:
-    # IPython tracebacks list the cell's frame as "Cell In[5], line 2" and every other frame as
-    # "File /abs/path/module.py:84, in fn(...)": those paths differ between machines.
-    return ANSI.sub("", entry).lstrip().startswith("File ")
-
-
 def _clean_output(out: nbformat.NotebookNode, patterns: list[tuple[re.Pattern[str], str]]) -> None:
     if out.output_type == "stream":
         out.text = _apply(out.text, patterns)
     elif out.output_type == "error":
         out.evalue = _apply(out.evalue, patterns)
-        out.traceback = [_apply(e, patterns) for e in out.traceback if not _library_frame(e)]
+        out.traceback = [_apply(e, patterns) for e in out.traceback]
     else:  # display_data / execute_result
         out.data.pop(WIDGET_VIEW, None)  # points at widget state that is not stored
         for key, value in out.data.items():

@@ -11,8 +11,12 @@ cells with a stub at the top level, and the cells tagged ``exercise-check``, whi
 student's unfinished code. Those cells have their outputs cleared and no execution count, so
 they look unrun and nbval, even in its strict mode, runs them without comparing outputs;
 every other cell keeps the chapter's outputs and is compared as usual. Chapters without
-solutions get no student version. The chapters' nbgrader metadata (``tools/nbgrader_metadata.py``)
-is left out: these versions are for courses that do not use nbgrader.
+solutions get no student version.
+
+The chapters' nbgrader metadata (``tools/nbgrader_metadata.py``) is kept, so these files are
+nbgrader submissions as they stand: ``nbgrader autograde`` grades one a student worked in (a
+file without it would get 0 for every exercise, silently), and nbgrader's Validate button fails
+on the stubs and on wrong answers instead of passing a notebook with no graded cells.
 """
 
 from __future__ import annotations
@@ -33,10 +37,8 @@ STUB_MESSAGE = "Exercise: replace this line with your solution"  # short: no sid
 NOTE = (
     "> **Exercise version: your copy of the chapter.** The solutions are replaced by\n"
     "> `raise NotImplementedError(...)`: write yours in their place and run the check cell\n"
-    "> after each exercise. Until then the check cells stop with that error, which is expected.\n"
-    "> (For instructors: `tools/make_exercises.py` generates this file from the chapter of the\n"
-    "> same name in `notebooks/`, the answer key, and overwrites it; change the chapter.)"
-)
+    "> after each exercise. Until then the check cells stop with that error, which is expected."
+)  # for the student only: instructors read how these files are made in docs/instructors.md
 
 
 LINK = re.compile(r"\]\((?![a-z]+:|#|/)([^)\s]+)\)")  # a relative markdown link target
@@ -110,7 +112,6 @@ def make_exercise(chapter: nbformat.NotebookNode, name: str = "notebook") -> nbf
     """The student version of ``chapter`` (which is left unchanged)."""
     nb = copy.deepcopy(chapter)
     for index, cell in enumerate(nb.cells):
-        cell.metadata.pop("nbgrader", None)
         if cell.cell_type != "code":
             if BEGIN in cell.source:
                 raise ValueError(

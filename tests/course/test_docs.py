@@ -36,3 +36,22 @@ def test_the_roster_names_students_and_the_hub_uses_the_notebooks_kernel():
     for chapter in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
         kernel = json.loads(chapter.read_text(encoding="utf-8"))["metadata"]["kernelspec"]
         assert kernel["name"] == "python3", chapter.name
+
+
+def test_every_file_the_nbgrader_recipe_copies_exists():
+    # The slow test (test_nbgrader.py) runs the recipe; this one says at once if a `cp` names a
+    # file or folder the repository does not have (it once copied a data/ folder that was gone).
+    from .test_nbgrader import recipe
+
+    before, after = recipe()
+    copied = [
+        source
+        for line in before + after
+        if line.split("#")[0].strip().startswith(("cp ", "mkdir -p ~/mycourse && cp "))
+        for source in line.split("#")[0].split("cp ", 1)[1].split()[:-1]
+        if not source.startswith("-")
+    ]
+    assert "docs/nbgrader_config.py" in copied
+    for source in copied:
+        if "$" not in source:  # "$chapter" is the loop's, over notebooks/[0-9]*.ipynb
+            assert (ROOT / source).exists(), f"the recipe copies {source}, which does not exist"

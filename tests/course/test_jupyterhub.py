@@ -172,6 +172,7 @@ class Run:
     stdout: dict[str, str]
     server_pss: int
     kernel_pss: int
+    formgrader: bool  # the student's server answers nbgrader's instructor page
 
 
 class Kernel:
@@ -291,13 +292,15 @@ def _student(hub: Hub, name: str) -> Run:
         server_pss, kernel_pss = _memory(server)
     finally:
         kernel.close()
+    formgrader = _answers(hub, f"/user/{name}/formgrader", token)
     hub.request("DELETE", f"{base}/sessions/{session['id']}", token)
     hub.request("DELETE", f"/hub/api/users/{name}/server", token)
     deadline = time.monotonic() + 60
     while hub.request("GET", f"/hub/api/users/{name}", token)["servers"]:
         assert time.monotonic() < deadline, f"{name}'s server did not stop"
         time.sleep(0.5)
-    return Run(prefix, microtorch_file, int(pid), errors, stdout, server_pss, kernel_pss)
+    return Run(prefix, microtorch_file, int(pid), errors, stdout, server_pss, kernel_pss,
+               formgrader)  # fmt: skip
 
 
 def test_five_students_each_run_chapter_04_in_their_own_kernel(hub: Hub):
@@ -322,6 +325,7 @@ def test_five_students_each_run_chapter_04_in_their_own_kernel(hub: Hub):
         assert Path(run.microtorch_file).is_relative_to(ROOT / "microtorch"), run.microtorch_file
         assert run.errors == expected, f"{name}: cells raised other errors than the chapter's"
         assert all("correct!" in run.stdout[i] for i in checks), name
+        assert not run.formgrader, f"{name}'s lab serves nbgrader's formgrader, an instructor tool"
         print(f"{name}: server PSS {run.server_pss / 2**20:.0f} MiB, "
               f"kernel PSS {run.kernel_pss / 2**20:.0f} MiB")  # fmt: skip
     assert len({run.pid for run in runs.values()}) == len(STUDENTS), "one kernel per student"

@@ -94,6 +94,11 @@ def test_the_chapters_metadata_is_up_to_date():
     assert tool.stale() == [], "run .venv/bin/python tools/nbgrader_metadata.py (make notebooks)"
 
 
-def test_the_plain_exercise_versions_carry_none_of_it():
-    exercise = load_tool("make_exercises").make_exercise(tool.with_metadata(lesson()))
-    assert not any("nbgrader" in c.metadata for c in exercise.cells)
+def test_the_exercise_versions_carry_the_same_metadata():
+    # (they once carried none: nbgrader then graded a student's exercise file 0, silently, and
+    # Validate passed it untouched; issue 25)
+    chapter = tool.with_metadata(lesson())
+    exercise = load_tool("make_exercises").make_exercise(chapter)
+    want = {c.id: c.metadata["nbgrader"] for c in chapter.cells if "nbgrader" in c.metadata}
+    got = {c.id: c.metadata["nbgrader"] for c in exercise.cells if "nbgrader" in c.metadata}
+    assert got == want and any(m["grade"] for m in want.values())

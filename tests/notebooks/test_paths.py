@@ -67,3 +67,21 @@ def test_conda_users_get_the_test_tools_and_are_told_how_to_start():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     conda = readme[readme.index("Conda users") :]
     assert "conda env create -f environment.yml" in conda and "jupyter lab" in conda
+
+
+def test_each_version_speaks_to_its_own_reader(make_exercises: ModuleType):
+    # A student reading their copy is not told about instructors, nor about "a student
+    # version" elsewhere: they are reading it. (Instructors: docs/instructors.md.)
+    addressed_elsewhere = re.compile(
+        r"instructor|student version|exercise version,|in \[?exercises/|answer key", re.I
+    )
+    for path, text in make_exercises.expected().items():
+        nb = nbformat.reads(text, as_version=4)
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type == "markdown":
+                found = addressed_elsewhere.search(cell.source)
+                assert not found, f"exercises/{path.name}, cell {index}: {found.group(0)!r}"
+    for path in CHAPTERS:  # the chapters' own text has no aside about the other version either
+        nb = nbformat.read(path, as_version=4)
+        prose = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        assert not re.search(r"student version|in the exercise version", prose, re.I), path.name
