@@ -205,7 +205,7 @@ class Relu(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a):
-        out = np.where(a < 0, np.zeros((), a.dtype), a)  # (relu(-0.0) is -0.0, as in PyTorch)
+        out = np.maximum(0, a)  # (numpy gives a where a == 0: relu(-0.0) is -0.0, as PyTorch)
         ctx.save_for_backward(out)
         return out
 
