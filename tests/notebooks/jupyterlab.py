@@ -53,8 +53,11 @@ def _wait_until_up(url: str, server: subprocess.Popen[bytes], timeout: float) ->
 
 
 @contextmanager
-def running_lab(root: Path, state: Path) -> Iterator[tuple[str, str]]:
-    """Serve ``root``, keeping settings and logs in ``state``; yields (base URL, token)."""
+def running_lab(
+    root: Path, state: Path, config_path: list[Path] | None = None
+) -> Iterator[tuple[str, str]]:
+    """Serve ``root``, keeping settings and logs in ``state``; yields (base URL, token).
+    ``config_path``: folders first on Jupyter's config path (``make lab``'s student config)."""
     settings = state / ".settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True, exist_ok=True)  # no "get Jupyter news?" toast
     (settings / "notification.jupyterlab-settings").write_text(
@@ -73,6 +76,8 @@ def running_lab(root: Path, state: Path) -> Iterator[tuple[str, str]]:
         JUPYTER_CONFIG_DIR=str(state / ".config"),  # no user settings, no saved workspace
         JUPYTER_RUNTIME_DIR=str(state / ".runtime"),
     )
+    if config_path:
+        env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(str(p) for p in config_path)
     command = [
         sys.executable, "-m", "jupyter", "lab", "--no-browser",
         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
