@@ -11,6 +11,7 @@ changing only the ports and where the hub keeps its state.
 """
 
 import os
+import pwd
 import resource
 import sys
 from pathlib import Path
@@ -47,7 +48,15 @@ c.Authenticator.admin_users = instructors
 class CourseSpawner(LocalProcessSpawner):
     """LocalProcessSpawner, which ignores ``mem_limit``, applying it to each of the student's
     processes (the server, every kernel and terminal) as their RLIMIT_DATA: an allocation past
-    it fails with MemoryError in that process alone."""
+    it fails with MemoryError in that process alone. Each student's server listens on a port of
+    their own, 20000 + (uid mod 10000)."""
+
+    async def start(self):
+        # Not a random free port: under a class's load a server takes seconds to bind it, and
+        # meanwhile any process asking Linux for a port (a kernel, another server) may get it.
+        # Below Linux's range for those (32768-60999), one port per uid cannot be taken.
+        self.port = 20000 + pwd.getpwnam(self.user.name).pw_uid % 10000
+        return await super().start()
 
     def make_preexec_fn(self, name):
         become_user = super().make_preexec_fn(name)
@@ -67,6 +76,10 @@ class CourseSpawner(LocalProcessSpawner):
 c.JupyterHub.spawner_class = CourseSpawner
 c.Spawner.cmd = [str(ENV_BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
+# Kernels talk to their server over Unix sockets in the student's private runtime folder, not
+# over loopback TCP ports: no other account can reach them, and twenty servers starting kernels
+# at once cannot pick the same port (they did, in the test, over TCP).
+c.Spawner.args = ["--KernelManager.transport=ipc"]
 c.Spawner.ip = "127.0.0.1"
 # PATH starts with the course environment, so a JupyterLab terminal finds nbgrader and python.
 c.Spawner.environment = {"PATH": f"{ENV_BIN}:/usr/local/bin:/usr/bin:/bin"}
