@@ -458,6 +458,9 @@ c.Spawner.environment = {{**c.Spawner.environment, "JUPYTERHUB_ACTIVITY_INTERVAL
     opened = _open_the_way([Path(sys.base_prefix), ROOT])
     with Reaper() as reaper:
         try:
+            # what a run that was killed may have left: accounts of the course, the exchange
+            _setup_tool(tmp, "--remove", str(roster), "--instructor", INSTRUCTOR)
+            _setup_tool(tmp, "--remove", str(tmp / "outsider.txt"))
             passwords = dict(
                 line.split()
                 for line in _setup_tool(tmp, str(roster), "--instructor", INSTRUCTOR).splitlines()
