@@ -2,11 +2,12 @@
 
     .venv/bin/jupyterhub -f docs/jupyterhub_config.py    # after `make venv hub-proxy`
 
-As it stands this is the setup to try the course out on your own machine, and the one
+TRY-IT-OUT ONLY: this is the setup to try the course out on your own machine, and the one
 tests/course/test_jupyterhub.py runs (five students, chapter 04 each): the hub listens on
 127.0.0.1 only, students are the names in ``docs/students.txt`` (or the file named by
 MICROTORCH_ROSTER), and the dummy authenticator lets them in with any password. For a real
-class, change the two lines marked REAL CLASS, and put an HTTPS reverse proxy in front.
+class, use docs/jupyterhub_class_config.py (tested with twenty students), which settles the
+two lines marked REAL CLASS, behind an HTTPS reverse proxy.
 """
 
 import os
