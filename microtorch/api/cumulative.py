@@ -2,10 +2,6 @@
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/cumulative.py``.
-
-Integer and bool inputs give int64 results (as sums do), unless ``dtype=`` says otherwise.
-Gradients handle zeros as PyTorch does: the product of the *other* elements, built from
-running products from the left and from the right, so nothing is divided by zero.
 """
 
 from __future__ import annotations

@@ -2,14 +2,6 @@
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/division.py``.
-
-``//`` and ``%`` follow Python: the quotient is rounded down and the remainder has the sign
-of the divisor, so ``-7 // 2 == -4`` and ``-7 % 2 == 1``. ``fmod`` and ``rounding_mode="trunc"``
-round toward zero instead (C's rule): ``fmod(-7, 2) == -1``.
-
-A rounded quotient is a step function: its derivative is 0 where it exists. PyTorch records
-``DivBackward2`` with zero gradients for ``div(rounding_mode=...)``, but refuses to
-differentiate ``floor_divide`` (its node is ``torch::autograd::NotImplemented``): so here.
 """
 
 from __future__ import annotations

@@ -2,9 +2,6 @@
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/histogram.py``.
-
-Both count float values only, as PyTorch's CPU kernels do. A value equal to the last edge
-falls into the last bin; values outside the range are not counted.
 """
 
 from __future__ import annotations

@@ -2,10 +2,6 @@
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/indexing.py``.
-
-Ints, slices, ``None`` and ``...`` give views, recorded one dimension at a time as PyTorch
-does (``SelectBackward0``, ``SliceBackward0``); integer or boolean tensors give a copy
-(``IndexBackward0``) whose backward adds up where an index repeats.
 """
 
 from __future__ import annotations

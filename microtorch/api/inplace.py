@@ -2,11 +2,6 @@
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/inplace.py``.
-
-An in-place op computes its result with the ordinary out-of-place op, then writes it into the
-tensor's own memory (so views and ``.numpy()`` arrays see it), bumps the version counter (so
-a backward that saved the old values refuses to run), and, when a graph is being recorded,
-makes the op's node the tensor's new ``grad_fn``.
 """
 
 from __future__ import annotations

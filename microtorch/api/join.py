@@ -2,9 +2,6 @@
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/join.py``.
-
-Each piece's gradient goes back to the input it came from: ``cat``'s backward cuts the
-gradient up, ``split``'s glues the pieces' gradients back together.
 """
 
 from __future__ import annotations

@@ -2,10 +2,6 @@
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/rounding.py``.
-
-Each is a step function of its input, flat between the steps: its derivative is 0 wherever it
-exists, so backward passes zeros (PyTorch does the same, rather than raising at the steps).
-Integer inputs are already whole numbers: they come back unchanged (a copy).
 """
 
 from __future__ import annotations

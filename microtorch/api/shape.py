@@ -2,10 +2,6 @@
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/shape.py``.
-
-Views share memory with their input (``y = x.view(4)`` changes when ``x`` does) and its
-version counter; their backward only rearranges the gradient. Indexing is in
-``ops/indexing.py``, joining and splitting in ``ops/join.py``.
 """
 
 from __future__ import annotations

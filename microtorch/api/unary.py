@@ -2,9 +2,6 @@
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/unary.py``.
-
-Integer inputs to float-valued functions (``exp`` of a long tensor) give float32 results, as
-in PyTorch.
 """
 
 from __future__ import annotations
