@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import written_number
-from microtorch.api.inplace import _needs_grad, copy, fill
+from microtorch.api.inplace import _needs_grad, copy, fill, ints_only
 from microtorch.api.operands import as_operand
 from microtorch.api.shape import expand, reshape
 from microtorch.autograd import grad_mode
@@ -33,7 +33,7 @@ def getitem(a: Any, index: Any) -> Any:
     lists give a copy (``IndexBackward0``)."""
     index = index_items(index)
     items = index if isinstance(index, tuple) else (index,)
-    if _all_ints(items, a) and not (grad_mode.state.grad_enabled and _needs_grad(a)):
+    if ints_only(items, a) and not (grad_mode.state.grad_enabled and _needs_grad(a)):
         # (x[i, j] of a tensor that records nothing: one numpy view, as Select after Select
         # would give; the "..." keeps a 0-d result a view)
         try:
@@ -65,10 +65,6 @@ def index_items(index: Any) -> Any:
 
 def _as_int(t: Any) -> Any:
     return int(t._data) if t._data.ndim == 0 and t._data.dtype.kind in "iu" else t
-
-
-def _all_ints(items: tuple[Any, ...], a: Any) -> bool:
-    return len(items) <= a._data.ndim and all(type(i) is int for i in items)
 
 
 def _check_step(item: slice) -> None:

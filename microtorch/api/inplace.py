@@ -23,7 +23,7 @@ from microtorch.autograd.views import OVERLAP_MESSAGE
 from microtorch.dtypes import from_numpy_dtype
 from microtorch.ops.inplace import Copy, Fill, FillTensor, Zero
 
-__all__ = ["apply_inplace", "put_in_place", "zero", "fill", "copy"]
+__all__ = ["apply_inplace", "put_in_place", "ints_only", "zero", "fill", "copy"]
 
 
 def zero(a: Any) -> Any:
@@ -343,7 +343,7 @@ def put_in_place(t: Any, index: Any, value: Any) -> bool:
     indexed part's shape, written straight into ``t``'s memory; False where the general path
     must run (any other index or value, and everything PyTorch refuses)."""
     items = index if type(index) is tuple else (index,)
-    if len(items) > t._data.ndim or not all(type(i) is int for i in items):
+    if not ints_only(items, t):
         return False
     try:
         written = t._data[items + (...,)]  # (a view, also of one element)
@@ -368,6 +368,11 @@ def put_in_place(t: Any, index: Any, value: Any) -> bool:
     written[...] = value
     bump_version(t)
     return True
+
+
+def ints_only(items: tuple[Any, ...], t: Any) -> bool:
+    """Are ``items`` ints alone, no more than ``t`` has dimensions (``x[i, j]``: a numpy view)?"""
+    return len(items) <= t._data.ndim and all(type(i) is int for i in items)
 
 
 def _fits(value: Any, dtype: np.dtype) -> bool:
