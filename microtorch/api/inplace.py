@@ -363,9 +363,15 @@ def put_in_place(t: Any, index: Any, value: Any) -> bool:
                 return False  # (the general path checks how they overlap)
             bump_version(t)
             return True
-    elif not _fits(value, written.dtype):
+    elif type(value) in (int, float):
+        value = written_number(value, written.dtype)  # (PyTorch's error where it overflows)
+    else:
         return False
-    written[...] = value
+    token = hush()  # (a float into float16 beyond its range is inf, silently as in PyTorch)
+    try:
+        written[...] = value
+    finally:
+        unhush(token)
     bump_version(t)
     return True
 
@@ -373,17 +379,6 @@ def put_in_place(t: Any, index: Any, value: Any) -> bool:
 def ints_only(items: tuple[Any, ...], t: Any) -> bool:
     """Are ``items`` ints alone, no more than ``t`` has dimensions (``x[i, j]``: a numpy view)?"""
     return len(items) <= t._data.ndim and all(type(i) is int for i in items)
-
-
-def _fits(value: Any, dtype: np.dtype) -> bool:
-    # a Python number that numpy writes into an array of dtype as PyTorch does (a float into
-    # floats within range; an int into ints within range; others take the general path)
-    kind = dtype.kind
-    if type(value) is int and kind in "iu":
-        return int(np.iinfo(dtype).min) <= value <= int(np.iinfo(dtype).max)
-    if type(value) in (int, float) and kind == "f":  # (compared as Python numbers: exactly)
-        return abs(value) <= float(np.finfo(dtype).max)
-    return False
 
 
 def overlaps_itself(a: np.ndarray) -> bool:

@@ -82,6 +82,14 @@ def write_an_int_too_big(L: ModuleType) -> Any:
     return x
 
 
+def write_numbers_at_the_edges(L: ModuleType) -> Any:
+    u, h, b = L.zeros(3, dtype=L.uint8), L.zeros(3, dtype=L.float16), L.zeros(2, dtype=L.bool)
+    u[0], u[1], u[2] = -1, 255, -255  # (PyTorch wraps negatives down to -255 into uint8)
+    h[0], h[1], h[2] = 1e6, 70000, -2.5  # (float16 overflows to inf without a word)
+    b[0], b[1] = 5, 0.0
+    return u, h, b
+
+
 def write_a_float_too_big(L: ModuleType) -> Any:
     x = L.zeros(3)
     x[0] = 1e300
@@ -220,6 +228,7 @@ CASES = [
     write_a_float_into_ints,
     write_an_int_too_big,
     write_a_float_too_big,
+    write_numbers_at_the_edges,
     write_a_tensor_of_another_dtype,
     write_a_row,
     write_a_row_that_overlaps,
