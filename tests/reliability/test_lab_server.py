@@ -106,10 +106,18 @@ def _token(log: Path, server: subprocess.Popen[str], port: int, wait: float = 40
         found = re.search(
             rf"http://127\.0\.0\.1:{port}/lab[^?\s]*\?token=([0-9a-f]+)", log.read_text()
         )
-        if found:
+        if found and _accepts(port):  # (jupyter prints the URL before its loop binds the port)
             return found.group(1)
         time.sleep(0.2)
-    raise AssertionError("the server printed no token URL:\n" + log.read_text())
+    raise AssertionError("the server printed no token URL, or is not listening on its port:\n"
+                         + log.read_text())  # fmt: skip
+
+
+def _accepts(port: int) -> bool:
+    """Whether something listens on 127.0.0.1:port."""
+    with socket.socket() as s:
+        s.settimeout(1)
+        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 def _status(url: str) -> int:
