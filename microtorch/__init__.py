@@ -35,7 +35,48 @@ from microtorch.api.reduction import (
 )
 from microtorch.api.rounding import ceil, floor, round, sign, trunc
 from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from microtorch.api.trigonometry import (
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    cosh,
+    sinh,
+    tan,
+)
 from microtorch.api.truth import all, any, isfinite, isinf, isnan
+from microtorch.api.twins import (
+    abs_,
+    acos_,
+    acosh_,
+    asin_,
+    asinh_,
+    atan_,
+    atanh_,
+    ceil_,
+    cos_,
+    cosh_,
+    exp_,
+    floor_,
+    log1p_,
+    log2_,
+    log10_,
+    log_,
+    neg_,
+    reciprocal_,
+    round_,
+    sigmoid_,
+    sin_,
+    sinh_,
+    sqrt_,
+    square_,
+    tan_,
+    tanh_,
+    trunc_,
+)  # fmt: skip
 from microtorch.api.unary import (
     abs,
     clamp,
@@ -149,6 +190,34 @@ __all__ += [
     "isfinite", "any", "all", "log10", "log2", "norm", "prod", "cumsum", "cumprod",
     "get_default_device", "set_default_device", "numel", "accelerator", "histc",
     "histogram",
+]  # fmt: skip
+# issue 24: trigonometry, the in-place twins (torch.sin_(x) ...)
+arcsin, arccos, arctan, arcsinh, arccosh, arctanh, arctan2 = (
+    asin,
+    acos,
+    atan,
+    asinh,
+    acosh,
+    atanh,
+    atan2,
+)
+arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_ = (
+    asin_,
+    acos_,
+    atan_,
+    asinh_,
+    acosh_,
+    atanh_,
+)
+negative_, clamp_, clip_, relu_ = neg_, Tensor.clamp_, Tensor.clamp_, Tensor.relu_
+__all__ += [
+    "acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh",
+    "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh", "tan",
+    "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+    "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clip_", "cos_",
+    "cosh_", "exp_", "floor_", "log10_", "log1p_", "log2_", "log_", "neg_", "negative_",
+    "reciprocal_", "relu_", "round_", "sigmoid_", "sin_", "sinh_", "sqrt_", "square_", "tan_",
+    "tanh_", "trunc_",
 ]  # fmt: skip
 __version__ = "0.1.0"
 

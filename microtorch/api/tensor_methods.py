@@ -25,7 +25,9 @@ from microtorch.api import (
     reduction,
     rounding,
     sorting,
+    trigonometry,
     truth,
+    twins,
     unary,
 )
 from microtorch.api import elementwise as ew
@@ -38,7 +40,7 @@ from microtorch.api.operands import as_operand
 from microtorch.autograd import node as _node
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
-from microtorch.dtypes import dtype, float16, float32, float64, int32, int64
+from microtorch.dtypes import dtype, float16, float32, float64, int16, int32, int64, uint8
 
 __all__ = ["TensorMethods"]
 
@@ -109,6 +111,12 @@ class TensorMethods:
 
     def bool(self) -> Tensor:
         return shape_ops.to_dtype(self, bool_)
+
+    def short(self) -> Tensor:
+        return shape_ops.to_dtype(self, int16)
+
+    def byte(self) -> Tensor:
+        return shape_ops.to_dtype(self, uint8)
 
     def type(self, dtype_: DType | None = None) -> Any:
         if dtype_ is None:
@@ -281,6 +289,47 @@ class TensorMethods:
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
     prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum, cumulative.cumprod
     histc, histogram = histogram_ops.histc, histogram_ops.histogram
+    tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
+        without_torch_keywords(f)
+        for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
+        + (trigonometry.acos, trigonometry.atan, trigonometry.asinh, trigonometry.acosh)
+        + (trigonometry.atanh,)
+    )
+    arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+
+    def atan2(self, other: Tensor) -> Tensor:
+        """The angle of the point (other, self), in [-pi, pi]."""
+        if not isinstance(other, _node.Tensor):  # (the method counts other as position 1)
+            raise TypeError(
+                f"atan2(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
+            )
+        return trigonometry.atan2(self, other)
+
+    arctan2 = atan2
+
+    # --- the in-place twins of the functions above (api/twins.py) ----------------------
+    abs_, neg_, exp_, log_, log1p_, sqrt_ = (
+        twins.abs_, twins.neg_, twins.exp_, twins.log_, twins.log1p_, twins.sqrt_,
+    )  # fmt: skip
+    sin_, cos_, sigmoid_, tanh_, reciprocal_ = (
+        twins.sin_, twins.cos_, twins.sigmoid_, twins.tanh_, twins.reciprocal_,
+    )  # fmt: skip
+    log10_, log2_, square_ = twins.log10_, twins.log2_, twins.square_
+    ceil_, floor_, round_, trunc_, sign_ = (
+        twins.ceil_, twins.floor_, twins.round_, twins.trunc_, twins.sign_,
+    )  # fmt: skip
+    bitwise_not_, cumsum_, cumprod_, fmod_ = (
+        twins.bitwise_not_, twins.cumsum_, twins.cumprod_, twins.fmod_,
+    )  # fmt: skip
+    tan_, sinh_, cosh_, asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_ = (
+        twins.tan_, twins.sinh_, twins.cosh_, twins.asin_, twins.acos_, twins.atan_,
+        twins.asinh_, twins.acosh_, twins.atanh_, twins.atan2_,
+    )  # fmt: skip
+    absolute_, negative_, clip_ = abs_, neg_, clamp_
+    multiply_, divide_, subtract_ = mul_, div_, sub_
+    arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_, arctan2_ = (
+        asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_,
+    )  # fmt: skip
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""

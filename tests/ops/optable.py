@@ -37,7 +37,8 @@ class OpSpec:
     ref: Callable[..., Any]  # the same on numpy arrays (float64)
     shapes: tuple[Shape, ...]  # one shape per differentiable input
     grad_fn: str  # PyTorch 2.13's grad_fn.name() for the (first) output
-    domain: str = "real"  # real | positive | nonzero | distinct (no ties, away from kinks)
+    domain: str = "real"  # real | positive | nonzero | unit | above_one | distinct (no ties,
+    # away from kinks)
     broadcasts: bool = False  # True: binary op whose inputs may have any broadcastable shapes
     next_functions: tuple[str | None, ...] | None = field(default=None)  # if not one per input
 
@@ -61,6 +62,10 @@ def sample(domain: str, shape: Shape, rng: np.random.Generator, k: int = 0) -> n
         return rng.uniform(0.5, 2.0, shape)
     if domain == "nonzero":
         return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 2.0, shape)
+    if domain == "unit":  # inside (-1, 1), away from its edges (asin, acos, atanh)
+        return rng.uniform(-0.9, 0.9, shape)
+    if domain == "above_one":  # acosh's
+        return rng.uniform(1.1, 3.0, shape)
     if domain == "distinct":
         # distinct values at least 4/n apart, never 0 or +-0.5 (the kinks of relu, abs, clamp)
         grid = rng.permutation(n) * (4.0 / max(n, 1)) - 2.0 + 0.0123 + 0.0371 * k
@@ -135,6 +140,21 @@ OPS: list[OpSpec] = [
     OpSpec("sin", lambda L, x: L.sin(x), np.sin, (S23,), "SinBackward0"),
     OpSpec("cos", lambda L, x: x.cos(), np.cos, (S23,), "CosBackward0"),
     OpSpec("sigmoid", lambda L, x: L.sigmoid(x), _sigmoid, (S23,), "SigmoidBackward0"),
+    OpSpec("tan", lambda L, x: L.tan(x), np.tan, (S23,), "TanBackward0", "unit"),
+    OpSpec("sinh", lambda L, x: L.sinh(x), np.sinh, (S23,), "SinhBackward0"),
+    OpSpec("cosh", lambda L, x: x.cosh(), np.cosh, (S23,), "CoshBackward0"),
+    OpSpec("asin", lambda L, x: L.asin(x), np.arcsin, (S23,), "AsinBackward0", "unit"),
+    OpSpec("acos", lambda L, x: x.acos(), np.arccos, (S23,), "AcosBackward0", "unit"),
+    OpSpec("atan", lambda L, x: L.arctan(x), np.arctan, (S23,), "AtanBackward0"),
+    OpSpec("asinh", lambda L, x: L.asinh(x), np.arcsinh, (S23,), "AsinhBackward0"),
+    OpSpec(
+        "acosh", lambda L, x: L.acosh(x), np.arccosh, (S23,), "AcoshBackward0", "above_one"
+    ),
+    OpSpec("atanh", lambda L, x: x.atanh(), np.arctanh, (S23,), "AtanhBackward0", "unit"),
+    OpSpec(
+        "atan2", lambda L, a, b: L.atan2(a, b), np.arctan2, (S31, S14), "Atan2Backward0",
+        "nonzero", True,
+    ),
     OpSpec("tanh", lambda L, x: x.tanh(), np.tanh, (S23,), "TanhBackward0"),
     OpSpec(
         "relu", lambda L, x: L.relu(x), lambda x: np.maximum(x, 0), (S23,), "ReluBackward0",
