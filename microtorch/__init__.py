@@ -16,6 +16,17 @@ from microtorch.api.elementwise import where as _where
 from microtorch.api.histogram import histc, histogram
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
+from microtorch.api.legacy_types import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 from microtorch.api.linalg import addmm, bmm, dot, matmul, mm, mv, norm
 from microtorch.api.logarithms import log2, log10
 from microtorch.api.reduction import (
@@ -122,6 +133,7 @@ from microtorch.creation import (
     randn,
     randn_like,
     randperm,
+    range,
     seed,
     tensor,
     zeros,
@@ -153,7 +165,6 @@ from microtorch.dtypes import (
 from microtorch.tensor import Size, Tensor
 
 clip = clamp
-FloatTensor = Tensor
 # PyTorch's other names for the same functions:
 concat = concatenate = cat
 absolute, negative = abs, neg  # (multiply, divide, subtract: below, with add, mul, ...)
@@ -191,7 +202,7 @@ __all__ += [
     "get_default_device", "set_default_device", "numel", "accelerator", "histc",
     "histogram",
 ]  # fmt: skip
-# issue 24: trigonometry, the in-place twins (torch.sin_(x) ...)
+# issue 24: legacy tensor types, trigonometry, the in-place twins (torch.sin_(x) ...)
 arcsin, arccos, arctan, arcsinh, arccosh, arctanh, arctan2 = (
     asin,
     acos,
@@ -211,6 +222,8 @@ arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_ = (
 )
 negative_, clamp_, clip_, relu_ = neg_, Tensor.clamp_, Tensor.clamp_, Tensor.relu_
 __all__ += [
+    "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
+    "IntTensor", "LongTensor", "ShortTensor",
     "acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh",
     "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh", "tan",
     "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
@@ -220,6 +233,14 @@ __all__ += [
     "tanh_", "trunc_",
 ]  # fmt: skip
 __version__ = "0.1.0"
+
+
+def is_tensor(obj: object) -> builtins.bool:
+    """True if ``obj`` is a Tensor (``isinstance(obj, torch.Tensor)``)."""
+    return isinstance(obj, Tensor)
+
+
+__all__ += ["is_tensor", "range"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
 # Tensor methods of the same names, which take them (see tensor.py)
@@ -246,7 +267,10 @@ __all__ += ["testing"]
 from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import accelerator  # noqa: E402
+from microtorch import accelerator, backends, random  # noqa: E402
+from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
+
+__all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
 
 
 def __getattr__(name: str) -> object:

@@ -34,7 +34,6 @@ _SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
 _UPSAMPLE = (
     "index with repeated positions: x[:, :, i][:, :, :, i] with i = torch.arange(2 * n) // 2"
 )
-_INPLACE = "assign the out-of-place result, e.g. x = x.{0}() or x.copy_(x.{0}())"
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
@@ -54,7 +53,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "fft": _NUMPY, "linalg": _NUMPY + "; x.norm() gives vector norms", "special": _NUMPY,
         "distributions": "draw samples with torch.randn, torch.rand or torch.multinomial",
         "jit": "run the model as plain Python", "compile": "run the model as plain Python",
-        "sparse": "use dense tensors", "backends": _CPU, "mps": _CPU, "amp": "train in float32",
+        "sparse": "use dense tensors", "mps": _CPU, "amp": "train in float32",
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
         "profiler": "time the code with time.perf_counter", "hub": "load weights with PyTorch",
         "quantization": "train in float32", "func": _LOOP, "vmap": _LOOP,
@@ -87,22 +86,16 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "normal": _PLAIN.format("mean + std * torch.randn(shape)"),
         "bernoulli": _PLAIN.format("(torch.rand(shape) < p).float()"),
         "logspace": _PLAIN.format("10 ** torch.linspace(start, end, steps)"),
-        "is_tensor": "use isinstance(x, torch.Tensor)",
         "is_floating_point": "use x.is_floating_point()",
         "finfo": "use numpy.finfo(numpy.float32)", "iinfo": "use numpy.iinfo(numpy.int64)",
         "set_num_threads": "nothing to set: numpy chooses its threads",
         "get_num_threads": "nothing to ask: numpy chooses its threads",
         "use_deterministic_algorithms": "nothing to set: microtorch is deterministic already",
         "bfloat16": "use torch.float32", "complex64": _FLOAT, "cfloat": _FLOAT,
-        "LongTensor": "use torch.tensor(data, dtype=torch.long)",
-        "DoubleTensor": "use torch.tensor(data, dtype=torch.float64)",
-        "IntTensor": "use torch.tensor(data, dtype=torch.int32)",
-        "BoolTensor": "use torch.tensor(data, dtype=torch.bool)",
-        "ByteTensor": "use torch.tensor(data, dtype=torch.uint8)",
     },
     "torch.Tensor": {
         "to_sparse": "use dense tensors", "pin_memory": "drop the call: nothing to pin on the CPU",
-        "share_memory_": "use a single process", "storage": "use x.numpy() to reach the memory",
+        "share_memory_": "use a single process",
         "untyped_storage": "use x.numpy() to reach the memory", "apply_": _LOOP,
         "get_device": "use x.device", "nbytes": _PLAIN.format("x.numel() * x.element_size()"),
         "char": "use x.to(torch.int8)", "bfloat16": "use x.float()",
@@ -132,11 +125,8 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "addcdiv": _PLAIN.format("x + value * a / b"),
         "bernoulli": _PLAIN.format("(torch.rand(shape) < p).float()"),
         "normal_": "use torch.nn.init.normal_(x, mean, std)",
-        "uniform_": "use torch.nn.init.uniform_(x, a, b)", "random_": "use torch.randint",
+        "uniform_": "use torch.nn.init.uniform_(x, a, b)",
         "bernoulli_": _PLAIN.format("x.copy_((torch.rand(x.shape) < p).float())"),
-        "squeeze_": _INPLACE.format("squeeze"),
-        "unsqueeze_": "assign the out-of-place result, e.g. x = x.unsqueeze(0)",
-        "t_": _INPLACE.format("t"), "transpose_": "assign the result, e.g. x = x.transpose(0, 1)",
     },
     "torch.nn": {
         "Conv3d": "use nn.Conv2d", "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",

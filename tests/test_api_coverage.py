@@ -140,6 +140,9 @@ def _public() -> set[str]:
         "torch.optim": microtorch.optim, "torch.optim.lr_scheduler": microtorch.optim.lr_scheduler,
         "torch.autograd": microtorch.autograd, "torch.utils.data": microtorch.utils.data,
         "torch.cuda": microtorch.cuda, "torch.testing": microtorch.testing,
+        "torch.backends": microtorch.backends, "torch.backends.cuda": microtorch.backends.cuda,
+        "torch.backends.cudnn": microtorch.backends.cudnn,
+        "torch.backends.mps": microtorch.backends.mps, "torch.random": microtorch.random,
     }  # fmt: skip
     names = {f"{ns}.{n}" for ns, module in modules.items() for n in module.__all__}
     classes = {

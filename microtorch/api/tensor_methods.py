@@ -22,7 +22,9 @@ from microtorch.api import (
     join,
     linalg,
     logarithms,
+    random_fill,
     reduction,
+    reshape_inplace,
     rounding,
     sorting,
     trigonometry,
@@ -36,11 +38,13 @@ from microtorch.api import inplace as inplace_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords, without_torch_keywords
+from microtorch.api.legacy_types import dtype_of_type
 from microtorch.api.operands import as_operand
 from microtorch.autograd import node as _node
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import dtype, float16, float32, float64, int16, int32, int64, uint8
+from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
 
@@ -118,10 +122,12 @@ class TensorMethods:
     def byte(self) -> Tensor:
         return shape_ops.to_dtype(self, uint8)
 
-    def type(self, dtype_: DType | None = None) -> Any:
-        if dtype_ is None:
+    def type(self, dtype: Any = None, non_blocking: builtins.bool = False) -> Any:
+        """The legacy type's name (``'microtorch.FloatTensor'``), or a copy converted to
+        ``dtype``: a dtype, a legacy type (``torch.LongTensor``) or its name."""
+        if dtype is None:
             return f"microtorch.{self._dtype._legacy}"
-        return shape_ops.to_dtype(self, dtype_)
+        return shape_ops.to_dtype(self, dtype_of_type(dtype))
 
     def cpu(self) -> Tensor:
         return self.to("cpu")
@@ -327,6 +333,18 @@ class TensorMethods:
     )  # fmt: skip
     absolute_, negative_, clip_ = abs_, neg_, clamp_
     multiply_, divide_, subtract_ = mul_, div_, sub_
+    # in place, but not element-wise: a new shape (api/reshape_inplace.py), random numbers
+    unsqueeze_, squeeze_, t_, transpose_ = (
+        reshape_inplace.unsqueeze_, reshape_inplace.squeeze_, reshape_inplace.t_,
+        reshape_inplace.transpose_,
+    )  # fmt: skip
+    swapaxes_ = swapdims_ = transpose_
+    resize_, random_ = reshape_inplace.resize_, random_fill.random_
+
+    def storage(self) -> TypedStorage:
+        """The memory this tensor shares with its views, as a flat sequence of values."""
+        return TypedStorage(memory_of(self._data), self._dtype, self._device)
+
     arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_, arctan2_ = (
         asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_,
     )  # fmt: skip
