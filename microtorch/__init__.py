@@ -45,6 +45,7 @@ from microtorch.api.reduction import (
     var,
 )
 from microtorch.api.rounding import ceil, floor, round, sign, trunc
+from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
 from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
 from microtorch.api.trigonometry import (
     acos,
@@ -240,7 +241,7 @@ def is_tensor(obj: object) -> builtins.bool:
     return isinstance(obj, Tensor)
 
 
-__all__ += ["is_tensor", "range"]
+__all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
 # Tensor methods of the same names, which take them (see tensor.py)

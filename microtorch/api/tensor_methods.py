@@ -35,6 +35,7 @@ from microtorch.api import (
 from microtorch.api import elementwise as ew
 from microtorch.api import histogram as histogram_ops
 from microtorch.api import inplace as inplace_ops
+from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords, without_torch_keywords
@@ -340,6 +341,29 @@ class TensorMethods:
     )  # fmt: skip
     swapaxes_ = swapdims_ = transpose_
     resize_, random_ = reshape_inplace.resize_, random_fill.random_
+
+    gather, scatter, scatter_add, scatter_reduce = (
+        without_torch_keywords(f)
+        for f in (
+            scatter_ops.gather,
+            scatter_ops.scatter,
+            scatter_ops.scatter_add,
+            scatter_ops.scatter_reduce,
+        )
+    )
+
+    def scatter_(self, dim: builtins.int, index: Tensor, src: Any = None, **kwargs: Any) -> Any:
+        return apply_inplace(self, "scatter_", scatter_ops.scatter, dim, index, src, **kwargs)
+
+    def scatter_add_(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
+        return apply_inplace(self, "scatter_add_", scatter_ops.scatter_add, dim, index, src)
+
+    def scatter_reduce_(
+        self, dim: builtins.int, index: Tensor, src: Tensor, reduce: str, **kwargs: Any
+    ) -> Tensor:
+        return apply_inplace(
+            self, "scatter_reduce_", scatter_ops.scatter_reduce, dim, index, src, reduce, **kwargs
+        )
 
     def storage(self) -> TypedStorage:
         """The memory this tensor shares with its views, as a flat sequence of values."""

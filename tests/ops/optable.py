@@ -26,6 +26,22 @@ MASK_23 = np.array([[True, False, True], [False, False, True]])
 MASK_3 = np.array([True, False, True])
 COND_31 = np.array([[True], [False], [True]])
 IDX = np.array([2, 0, 2])  # a repeated index: its gradient must add up
+GATHER_IDX = np.array([[2, 0, 2, 1], [1, 1, 0, 0]])  # (2, 4): rows of a (2, 3) along dim 1
+SCATTER_IDX = np.array([[2, 0], [1, 2]])  # no repeats in a row: scatter writes each place once
+
+
+def _gather(x: np.ndarray, index: np.ndarray) -> np.ndarray:
+    return np.take_along_axis(x, index, 1)
+
+
+def _scatter(x: np.ndarray, src: np.ndarray, index: np.ndarray, add: bool) -> np.ndarray:
+    out = x.copy()
+    rows = np.arange(index.shape[0])[:, None]
+    if add:
+        np.add.at(out, (rows, index), src[:, : index.shape[1]])
+    else:
+        out[rows, index] = src[:, : index.shape[1]]
+    return out
 
 
 @dataclass(frozen=True)
@@ -407,6 +423,28 @@ OPS: list[OpSpec] = [
     OpSpec(
         "index_two_arrays", lambda L, x: x[[0, 1, 1], [2, 0, 2]],
         lambda x: x[[0, 1, 1], [2, 0, 2]], (S23,), "IndexBackward0",
+    ),
+    # --- gather and scatter along a dimension ---------------------------------------------
+    OpSpec(
+        "gather", lambda L, x: x.gather(1, L.tensor(GATHER_IDX)),
+        lambda x: _gather(x, GATHER_IDX), (S23,), "GatherBackward0",
+    ),
+    OpSpec(
+        "scatter", lambda L, x, s: x.scatter(1, L.tensor(SCATTER_IDX), s),
+        lambda x, s: _scatter(x, s, SCATTER_IDX, False), (S23, (2, 2)), "ScatterBackward0",
+    ),
+    OpSpec(
+        "scatter_value", lambda L, x: L.scatter(x, 1, L.tensor(SCATTER_IDX), 0.5),
+        lambda x: _scatter(x, np.full((2, 2), 0.5), SCATTER_IDX, False), (S23,),
+        "ScatterBackward1",
+    ),
+    OpSpec(
+        "scatter_add", lambda L, x, s: x.scatter_add(1, L.tensor(GATHER_IDX), s),
+        lambda x, s: _scatter(x, s, GATHER_IDX, True), (S23, (2, 4)), "ScatterAddBackward0",
+    ),
+    OpSpec(
+        "scatter_reduce_sum", lambda L, x, s: x.scatter_reduce(1, L.tensor(GATHER_IDX), s, "sum"),
+        lambda x, s: _scatter(x, s, GATHER_IDX, True), (S23, (2, 4)), "ScatterReduceBackward0",
     ),
     # --- joining and splitting ----------------------------------------------------------
     OpSpec(
