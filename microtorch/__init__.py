@@ -9,10 +9,13 @@ from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.api._checks import expect_tensor as _expect_tensor
 from microtorch.api.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, positive
+from microtorch.api.cross import cross
 from microtorch.api.cumulative import cumprod, cumsum, prod
+from microtorch.api.decomposition import svd
 from microtorch.api.division import floor_divide, fmod, remainder
 from microtorch.api.elementwise import logical_and, logical_not, logical_or, masked_fill
 from microtorch.api.elementwise import where as _where
+from microtorch.api.grids import meshgrid
 from microtorch.api.histogram import histc, histogram
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
@@ -104,6 +107,7 @@ from microtorch.api.unary import (
     sqrt,
     tanh,
 )
+from microtorch.api.unique import unique
 from microtorch.autograd import (
     enable_grad,
     inference_mode,
@@ -241,6 +245,7 @@ def is_tensor(obj: object) -> builtins.bool:
     return isinstance(obj, Tensor)
 
 
+__all__ += ["cross", "meshgrid", "svd", "unique"]
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
@@ -268,9 +273,10 @@ __all__ += ["testing"]
 from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import accelerator, backends, random  # noqa: E402
+from microtorch import accelerator, backends, functional, linalg, random  # noqa: E402  # noqa: E402
 from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
 
+__all__ += ["functional", "linalg"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
 
 

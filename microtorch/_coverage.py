@@ -37,6 +37,7 @@ _UPSAMPLE = (
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
+_NORM = "use x.norm(p, dim) or x.abs().pow(p).sum(dim).pow(1 / p)"
 
 # functions and methods both, each a line of the operations microtorch has
 _SHORTHANDS = {
@@ -50,7 +51,7 @@ _SHORTHANDS = {
 
 NOT_COVERED: dict[str, dict[str, str]] = {
     "torch": {
-        "fft": _NUMPY, "linalg": _NUMPY + "; x.norm() gives vector norms", "special": _NUMPY,
+        "fft": _NUMPY, "special": _NUMPY,
         "distributions": "draw samples with torch.randn, torch.rand or torch.multinomial",
         "jit": "run the model as plain Python", "compile": "run the model as plain Python",
         "sparse": "use dense tensors", "mps": _CPU, "amp": "train in float32",
@@ -64,12 +65,11 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "diag": _PLAIN.format("torch.eye(n) * v, or x[torch.arange(n), torch.arange(n)]"),
         "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"),
         "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
-        "inverse": _NUMPY, "det": _NUMPY, "svd": _NUMPY, "unique": _NUMPY,
+        "inverse": _NUMPY, "det": _NUMPY,
         "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
         "index_select": _INDEX, "masked_select": "index with the mask, x[mask]",
         "repeat_interleave": _REPEAT,
         "tile": _REPEAT, "flip": _INDEX, "roll": "use torch.cat of two slices",
-        "meshgrid": "broadcast instead, e.g. x[:, None] + y[None, :]",
         "diff": _PLAIN.format("x[1:] - x[:-1]"), "narrow": _PLAIN.format("x[:, start:stop]"),
         "movedim": "use permute", "moveaxis": "use permute", "broadcast_to": "use x.expand(shape)",
         "as_strided": "use view, reshape or expand", "hstack": "use torch.cat or torch.stack",
@@ -105,7 +105,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "diag": _PLAIN.format("x[torch.arange(n), torch.arange(n)]"),
         "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"), "tril": _TRIL,
         "triu": _TRIU, "tril_": _TRIL, "triu_": _TRIU, "outer": _PLAIN.format("a[:, None] * b"),
-        "unique": _NUMPY, "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
+        "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
         "median": _PLAIN.format("x.sort().values[(n - 1) // 2]"), "mode": _NUMPY,
         "quantile": "sort and index", "kthvalue": "sort and index",
         "count_nonzero": _PLAIN.format("(x != 0).sum()"), "argwhere": "use x.nonzero()",
@@ -126,6 +126,21 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "normal_": "use torch.nn.init.normal_(x, mean, std)",
         "uniform_": "use torch.nn.init.uniform_(x, a, b)",
         "bernoulli_": _PLAIN.format("x.copy_((torch.rand(x.shape) < p).float())"),
+    },
+    "torch.linalg": {
+        "norm": _NORM, "vector_norm": _NORM, "matrix_norm": "use x.norm() (Frobenius)",
+        "inv": _NUMPY, "det": _NUMPY, "slogdet": _NUMPY, "solve": _NUMPY, "lstsq": _NUMPY,
+        "eig": _NUMPY, "eigh": _NUMPY, "eigvals": _NUMPY, "eigvalsh": _NUMPY, "qr": _NUMPY,
+        "cholesky": _NUMPY, "pinv": _NUMPY, "matrix_rank": _NUMPY, "matrix_power": _NUMPY,
+        "matrix_exp": _NUMPY, "multi_dot": "chain torch.matmul calls",
+        "vecdot": _PLAIN.format("(a * b).sum(-1)"),
+    },
+    "torch.functional": {
+        "einsum": "write it with matmul, permute, unsqueeze and sum",
+        "tensordot": "reshape both to 2-d and use matmul",
+        "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
+        "broadcast_tensors": "use x.expand(shape)", "stft": _NUMPY,
+        "cartesian_prod": "use torch.meshgrid(a, b, indexing='ij') and stack the grids",
     },
     "torch.nn": {
         "Conv3d": "use nn.Conv2d", "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",

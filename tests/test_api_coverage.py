@@ -143,6 +143,7 @@ def _public() -> set[str]:
         "torch.backends": microtorch.backends, "torch.backends.cuda": microtorch.backends.cuda,
         "torch.backends.cudnn": microtorch.backends.cudnn,
         "torch.backends.mps": microtorch.backends.mps, "torch.random": microtorch.random,
+        "torch.linalg": microtorch.linalg, "torch.functional": microtorch.functional,
     }  # fmt: skip
     names = {f"{ns}.{n}" for ns, module in modules.items() for n in module.__all__}
     classes = {

@@ -17,6 +17,7 @@ import numpy as np
 from microtorch.api import (
     bitwise,
     cumulative,
+    decomposition,
     division,
     indexing,
     join,
@@ -32,11 +33,13 @@ from microtorch.api import (
     twins,
     unary,
 )
+from microtorch.api import cross as cross_ops
 from microtorch.api import elementwise as ew
 from microtorch.api import histogram as histogram_ops
 from microtorch.api import inplace as inplace_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
+from microtorch.api import unique as unique_ops
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords, without_torch_keywords
 from microtorch.api.legacy_types import dtype_of_type
@@ -364,6 +367,9 @@ class TensorMethods:
         return apply_inplace(
             self, "scatter_reduce_", scatter_ops.scatter_reduce, dim, index, src, reduce, **kwargs
         )
+
+    cross, unique = cross_ops.cross, unique_ops.unique
+    svd = decomposition.svd
 
     def storage(self) -> TypedStorage:
         """The memory this tensor shares with its views, as a flat sequence of values."""

@@ -446,6 +446,19 @@ OPS: list[OpSpec] = [
         "scatter_reduce_sum", lambda L, x, s: x.scatter_reduce(1, L.tensor(GATHER_IDX), s, "sum"),
         lambda x, s: _scatter(x, s, GATHER_IDX, True), (S23, (2, 4)), "ScatterReduceBackward0",
     ),
+    # --- cross product, singular values, grids -----------------------------------------
+    OpSpec(
+        "cross", lambda L, a, b: L.cross(a, b, dim=1), lambda a, b: np.cross(a, b, axis=1),
+        (S23, (1, 3)), "LinalgCrossBackward0", broadcasts=False,
+    ),
+    OpSpec(
+        "svdvals", lambda L, x: L.linalg.svdvals(x), lambda x: np.linalg.svd(x)[1], ((4, 3),),
+        "LinalgSvdBackward0",
+    ),
+    OpSpec(
+        "meshgrid", lambda L, a, b: L.meshgrid(a, b, indexing="ij"),
+        lambda a, b: tuple(np.meshgrid(a, b, indexing="ij")), ((3,), (2,)), "ExpandBackward0",
+    ),
     # --- joining and splitting ----------------------------------------------------------
     OpSpec(
         "cat", lambda L, a, b: L.cat([a, b]), lambda a, b: np.concatenate([a, b]),
