@@ -56,7 +56,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "jit": "run the model as plain Python", "compile": "run the model as plain Python",
         "sparse": "use dense tensors", "mps": _CPU, "amp": "train in float32",
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
-        "profiler": "time the code with time.perf_counter", "hub": "load weights with PyTorch",
+        "hub": "load weights with PyTorch",
         "quantization": "train in float32", "func": _LOOP, "vmap": _LOOP,
         "einsum": "write it with matmul, permute, unsqueeze and sum",
         "tensordot": "reshape both to 2-d and use matmul", "tril": _TRIL, "triu": _TRIU,
@@ -134,6 +134,10 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "cholesky": _NUMPY, "pinv": _NUMPY, "matrix_rank": _NUMPY, "matrix_power": _NUMPY,
         "matrix_exp": _NUMPY, "multi_dot": "chain torch.matmul calls",
         "vecdot": _PLAIN.format("(a * b).sum(-1)"),
+    },
+    "torch.profiler": {
+        "schedule": "profile the steps you want inside one with torch.profiler.profile() block",
+        "tensorboard_trace_handler": "use prof.export_chrome_trace(path)",
     },
     "torch.functional": {
         "einsum": "write it with matmul, permute, unsqueeze and sum",
@@ -237,7 +241,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "functional": "loop over outputs calling torch.autograd.grad (first derivatives only)",
         "gradgradcheck": "microtorch has no second derivatives; use torch.autograd.gradcheck",
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",
-        "profiler": "time the code with time.perf_counter",
     },
     "torch.utils.data": {
         "IterableDataset": "subclass Dataset with __len__ and __getitem__",

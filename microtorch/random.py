@@ -1,13 +1,13 @@
 """``microtorch.random``: the global generator's seed and state, as ``torch.random``.
 
 ``torch.random.manual_seed(0)`` is ``torch.manual_seed(0)``. ``get_rng_state()`` returns the
-state as a uint8 tensor (here numpy's generator state, written out as text) which
-``set_rng_state`` takes back, so a saved state replays the same draws.
+state as a uint8 tensor (here the 37 bytes of numpy's PCG64 generator, not PyTorch's 5056
+of its Mersenne Twister) which ``set_rng_state`` takes back, so a saved state replays the
+same draws.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import numpy as np
@@ -28,8 +28,11 @@ def initial_seed() -> int:
 
 def get_rng_state() -> Any:
     """The global generator's state, as a uint8 tensor."""
-    text = json.dumps(default_generator.get_state())
-    return _node.plain_tensor(np.frombuffer(text.encode(), np.uint8).copy())
+    state = default_generator.get_state()
+    words = (state["state"]["state"], state["state"]["inc"])
+    data = b"".join(w.to_bytes(16, "little") for w in words)
+    data += bytes([state["has_uint32"]]) + state["uinteger"].to_bytes(4, "little")
+    return _node.plain_tensor(np.frombuffer(data, np.uint8).copy())
 
 
 def set_rng_state(new_state: Any) -> None:
@@ -38,11 +41,17 @@ def set_rng_state(new_state: Any) -> None:
         raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
     if new_state._data.dtype != np.uint8:
         raise TypeError("RNG state must be a torch.ByteTensor")
-    try:
-        state = json.loads(new_state._data.tobytes().decode())
-    except ValueError:  # (UnicodeDecodeError and JSONDecodeError are ValueErrors)
+    data = new_state._data.tobytes()
+    if len(data) != 37:
         raise RuntimeError(
             "this is not a state microtorch's get_rng_state() returned (Fix: a state saved by "
             "PyTorch does not fit microtorch's generator)"
-        ) from None
-    default_generator.set_state(state)
+        )
+    words = {
+        "state": int.from_bytes(data[:16], "little"),
+        "inc": int.from_bytes(data[16:32], "little"),
+    }
+    default_generator.set_state(
+        {"bit_generator": "PCG64", "state": words, "has_uint32": data[32],
+         "uinteger": int.from_bytes(data[33:], "little")}
+    )  # fmt: skip

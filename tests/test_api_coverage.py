@@ -144,6 +144,8 @@ def _public() -> set[str]:
         "torch.backends.cudnn": microtorch.backends.cudnn,
         "torch.backends.mps": microtorch.backends.mps, "torch.random": microtorch.random,
         "torch.linalg": microtorch.linalg, "torch.functional": microtorch.functional,
+        "torch.profiler": microtorch.profiler,
+        "torch.autograd.profiler": microtorch.autograd.profiler,
     }  # fmt: skip
     names = {f"{ns}.{n}" for ns, module in modules.items() for n in module.__all__}
     classes = {
