@@ -32,6 +32,19 @@ from microtorch.api.legacy_types import (
 )
 from microtorch.api.linalg import addmm, bmm, dot, matmul, mm, mv, norm
 from microtorch.api.logarithms import log2, log10
+from microtorch.api.rearrange import (
+    expm1,
+    finfo,
+    flip,
+    iinfo,
+    index_select,
+    masked_select,
+    roll,
+    rsqrt,
+    tile,
+    tril,
+    triu,
+)
 from microtorch.api.reduction import (
     amax,
     amin,
@@ -240,12 +253,17 @@ __all__ += [
 __version__ = "0.1.0"
 
 
+rsqrt_, expm1_, is_floating_point = Tensor.rsqrt_, Tensor.expm1_, Tensor.is_floating_point
+
+
 def is_tensor(obj: object) -> builtins.bool:
     """True if ``obj`` is a Tensor (``isinstance(obj, torch.Tensor)``)."""
     return isinstance(obj, Tensor)
 
 
 __all__ += ["cross", "meshgrid", "svd", "unique"]
+__all__ += ["expm1", "finfo", "flip", "iinfo", "index_select", "masked_select", "roll", "rsqrt"]
+__all__ += ["tile", "tril", "triu", "rsqrt_", "expm1_", "is_floating_point"]
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the

@@ -24,6 +24,7 @@ from microtorch.api import (
     linalg,
     logarithms,
     random_fill,
+    rearrange,
     reduction,
     reshape_inplace,
     rounding,
@@ -368,6 +369,14 @@ class TensorMethods:
             self, "scatter_reduce_", scatter_ops.scatter_reduce, dim, index, src, reduce, **kwargs
         )
 
+    rsqrt, expm1, tril, triu, tile, index_select, masked_select = (
+        without_torch_keywords(f)
+        for f in (rearrange.rsqrt, rearrange.expm1, rearrange.tril, rearrange.triu)
+        + (rearrange.tile, rearrange.index_select, rearrange.masked_select)
+    )
+    flip, roll, repeat = rearrange.flip, rearrange.roll, rearrange.repeat
+    rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
+    tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
     cross, unique = cross_ops.cross, unique_ops.unique
     svd = decomposition.svd
 

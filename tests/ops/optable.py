@@ -459,6 +459,33 @@ OPS: list[OpSpec] = [
         "meshgrid", lambda L, a, b: L.meshgrid(a, b, indexing="ij"),
         lambda a, b: tuple(np.meshgrid(a, b, indexing="ij")), ((3,), (2,)), "ExpandBackward0",
     ),
+    # --- triangles, flips, rolls, repeats, selections (issue 24) -----------------------
+    OpSpec("tril", lambda L, x: x.tril(), np.tril, (S234,), "TrilBackward0"),
+    OpSpec("triu", lambda L, x: L.triu(x, 1), lambda x: np.triu(x, 1), (S23,), "TriuBackward0"),
+    OpSpec(
+        "flip", lambda L, x: x.flip(0, 2), lambda x: np.flip(x, (0, 2)), (S234,), "FlipBackward0"
+    ),
+    OpSpec(
+        "roll", lambda L, x: L.roll(x, (1, -1), (0, 2)), lambda x: np.roll(x, (1, -1), (0, 2)),
+        (S234,), "RollBackward0",
+    ),
+    OpSpec(
+        "repeat", lambda L, x: x.repeat(2, 1, 3), lambda x: np.tile(x, (2, 1, 3)), (S23,),
+        "RepeatBackward0",
+    ),
+    OpSpec(
+        "index_select", lambda L, x: x.index_select(1, L.tensor(IDX)),
+        lambda x: np.take(x, IDX, 1), (S23,), "IndexSelectBackward0",
+    ),
+    OpSpec(
+        "masked_select", lambda L, x: x.masked_select(L.tensor(MASK_3)),
+        lambda x: x[np.broadcast_to(MASK_3, x.shape)], (S23,), "MaskedSelectBackward0",
+    ),
+    OpSpec(
+        "rsqrt", lambda L, x: x.rsqrt(), lambda x: 1 / np.sqrt(x), (S23,), "RsqrtBackward0",
+        "positive",
+    ),
+    OpSpec("expm1", lambda L, x: L.expm1(x), np.expm1, (S23,), "Expm1Backward0"),
     # --- joining and splitting ----------------------------------------------------------
     OpSpec(
         "cat", lambda L, a, b: L.cat([a, b]), lambda a, b: np.concatenate([a, b]),
