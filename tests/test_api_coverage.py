@@ -156,6 +156,15 @@ def _public() -> set[str]:
     return names
 
 
+def test_the_readme_states_the_counts() -> None:
+    readme = (TABLE.parents[1] / "README.md").read_text()
+    found = re.search(r"implements \((\d+) names\).*does not cover \((\d+) names\)", readme)
+    assert found, "README.md: say how many names docs/api_coverage.md lists"
+    assert (int(found[1]), int(found[2])) == (len(IMPLEMENTED), len(NOT_COVERED_ROWS)), (
+        "update the counts in README.md"
+    )
+
+
 def test_every_public_name_of_microtorch_is_listed() -> None:
     listed = {r.name.replace("microtorch.", "torch.", 1) for r in ROWS}
     assert sorted(_public() - listed) == [], "add these to docs/api_coverage.md"
