@@ -7,6 +7,7 @@ torch's; an op microtorch cannot record raises ``NotImplementedError`` (never a 
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -139,3 +140,83 @@ def test_double_backward_through_nn_functional(name: str) -> None:
 
 
 X_SHAPE = (4, 5)
+
+
+# --- backward(create_graph=True), hooks, retain_grad, custom Functions, node names ----------
+def _names(fn: Any) -> tuple[Any, ...]:
+    return (fn.name(), tuple(None if f is None else f.name() for f, _ in fn.next_functions))
+
+
+def _accumulation(lib: Any) -> list[Any]:
+    x = lib.tensor([0.5, 1.5], dtype=lib.float64, requires_grad=True)
+    (x**3).sum().backward(create_graph=True)
+    first = x.grad
+    (x**3).sum().backward(create_graph=True)
+    h = x * x
+    h.retain_grad()
+    seen = []
+    h.register_hook(lambda g: seen.append((g.requires_grad, g.grad_fn.name())))
+    (h**2).sum().backward(create_graph=True)
+    return [
+        first.detach().numpy().tolist(), _names(first.grad_fn), x.grad is first,
+        _names(x.grad.grad_fn), x.grad.detach().numpy().tolist(), h.grad.grad_fn.name(), seen,
+    ]  # fmt: skip
+
+
+def test_backward_with_create_graph_accumulates_as_torch() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _accumulation(microtorch) == _accumulation(torch)
+
+
+def test_backward_with_create_graph_warns_as_torch() -> None:
+    import microtorch.autograd as mt_autograd  # noqa: PLC0415
+
+    mt_autograd._warned_cycle = False  # (PyTorch warns once per process: this process's first)
+    x = microtorch.tensor([1.0], requires_grad=True)
+    with pytest.warns(UserWarning) as record:
+        (x * x).sum().backward(create_graph=True)
+    assert str(record[0].message).startswith("Using backward() with create_graph=True will")
+
+
+class _Cube:
+    @staticmethod
+    def forward(ctx: Any, x: Any) -> Any:
+        ctx.save_for_backward(x)
+        return x**3
+
+    @staticmethod
+    def backward(ctx: Any, g: Any) -> Any:
+        (x,) = ctx.saved_tensors
+        return 3 * x**2 * g
+
+
+def _custom(lib: Any) -> list[Any]:
+    cube = type("Cube", (lib.autograd.Function,), dict(vars(_Cube)))
+    x = lib.tensor([0.5, -1.5], dtype=lib.float64, requires_grad=True)
+    (g,) = lib.autograd.grad(cube.apply(x).sum(), x, create_graph=True)
+    (h,) = lib.autograd.grad(g.sum(), x)
+    return [g.detach().numpy().tolist(), g.grad_fn.name(), h.numpy().tolist()]
+
+
+def test_custom_function_is_differentiated_twice_as_in_torch() -> None:
+    assert _custom(microtorch) == _custom(torch)
+
+
+PROGRAMS = {
+    "pow3": lambda L, x: x**3, "mul": lambda L, x: x * x.detach(), "exp": lambda L, x: x.exp(),
+    "sin": lambda L, x: x.sin(), "cos": lambda L, x: x.cos(), "div": lambda L, x: 1 / x,
+    "log": lambda L, x: (x * x).log(), "mean": lambda L, x: x.mean(), "sum": lambda L, x: x.sum(),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_gradient_grad_fn_matches_torch(name: str) -> None:
+    def run(lib: Any) -> Any:
+        x = lib.tensor([0.5, 1.5, -2.0], dtype=lib.float64, requires_grad=True)
+        y = PROGRAMS[name](lib, x)
+        w = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64)
+        (g,) = lib.autograd.grad((y * w).sum() if y.dim() else y, x, create_graph=True)
+        return None if g.grad_fn is None else g.grad_fn.name()
+
+    assert run(microtorch) == run(torch)
