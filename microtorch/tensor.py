@@ -6,8 +6,9 @@ grad_fn, and layout (``stride()``, ``is_contiguous()``, ``storage_offset()``, vi
 
 Where microtorch deliberately differs from PyTorch: dtypes and sizes print with the module
 name ``microtorch`` (``microtorch.float32``, ``microtorch.Size([2, 2])``); ``create_graph=True``
-(gradients of gradients) is not supported; in-place changes to a *view* of a tensor that is
-part of a graph raise an error instead of being rewritten onto the base.
+(gradients of gradients) raises for ops whose backward scatters (see api/recorded.py);
+in-place changes to a *view* of a tensor that is part of a graph raise an error instead of
+being rewritten onto the base.
 """
 
 from __future__ import annotations
