@@ -34,7 +34,8 @@ from microtorch.autograd.variable import Variable
 
 __all__ = [
     "AccumulateGrad", "BackwardStep", "Function", "FunctionCtx", "Node", "NumpyFunction",
-    "backward", "detect_anomaly", "enable_grad", "grad", "gradcheck", "inference_mode",
+    "backward", "detect_anomaly", "enable_grad", "functional", "grad", "gradcheck",
+    "inference_mode",
     "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
     "is_teaching_warnings_enabled", "iter_backward", "no_grad", "set_detect_anomaly",
     "set_grad_enabled", "set_teaching_warnings", "Variable",
@@ -155,6 +156,9 @@ def _targets(tensors: Sequence[Any]) -> dict[Any, list[tuple[Any, int]]]:
         targets.setdefault(node, []).append((t, t._output_nr if t.grad_fn is not None else 0))
     return targets
 
+
+# Last, because it calls grad above: torch.autograd.functional (jacobian, hessian, vjp ...).
+from microtorch.autograd import functional  # noqa: E402
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.
 if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
