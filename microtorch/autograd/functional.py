@@ -68,7 +68,9 @@ def _detached(results: tuple[Any, ...], create_graph: bool) -> tuple[Any, ...]:
     """Without create_graph, nothing handed back carries a graph."""
     if create_graph:
         return results
-    return tuple(r.detach() if isinstance(r, _node.Tensor) else _detached(r, False) for r in results)
+    return tuple(
+        r.detach() if isinstance(r, _node.Tensor) else _detached(r, False) for r in results
+    )
 
 
 def _check_v(v: tuple[Any, ...], other: tuple[Any, ...], other_is_tuple: bool) -> None:
@@ -311,8 +313,7 @@ def jacobian(
                 "not supported together. Please either set `strict=False` or `vectorize=False`."
             )
         jac = tuple(
-            _jacobian_of(i, out, inputs, create_graph, strict)
-            for i, out in enumerate(outputs)
+            _jacobian_of(i, out, inputs, create_graph, strict) for i, out in enumerate(outputs)
         )
     return _unpack(_detached(jac, create_graph), (outputs_are_tuple, inputs_are_tuple))
 

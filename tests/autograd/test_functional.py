@@ -251,9 +251,7 @@ STRICT_ERRORS: dict[str, Program] = {
         lambda x, y: x * 2, (_x(t, 2), _x(t, 2)), strict=True
     ),
     "vjp_output_constant": lambda t: _vjp(t, lambda x: x.detach().sum(), _x(t, 2), strict=True),
-    "vjp_input_unused": lambda t: _vjp(
-        t, lambda x, y: x.sum(), (_x(t, 2), _x(t, 2)), strict=True
-    ),
+    "vjp_input_unused": lambda t: _vjp(t, lambda x, y: x.sum(), (_x(t, 2), _x(t, 2)), strict=True),
 }
 
 
