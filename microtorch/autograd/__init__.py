@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from microtorch import _coverage
+from microtorch.autograd import functional, views  # (functional: jacobian, hessian, vjp ...)
 from microtorch.autograd import node as _node
-from microtorch.autograd import views
 from microtorch.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from microtorch.autograd.engine import (
     BackwardStep,
@@ -27,7 +27,7 @@ from microtorch.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from microtorch.autograd.gradcheck import gradcheck
+from microtorch.autograd.gradcheck import gradcheck, gradgradcheck
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.teaching_mode import is_teaching_warnings_enabled, set_teaching_warnings
 from microtorch.autograd.variable import Variable
@@ -35,7 +35,7 @@ from microtorch.autograd.variable import Variable
 __all__ = [
     "AccumulateGrad", "BackwardStep", "Function", "FunctionCtx", "Node", "NumpyFunction",
     "backward", "detect_anomaly", "enable_grad", "functional", "grad", "gradcheck",
-    "inference_mode",
+    "gradgradcheck", "inference_mode",
     "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
     "is_teaching_warnings_enabled", "iter_backward", "no_grad", "set_detect_anomaly",
     "set_grad_enabled", "set_teaching_warnings", "Variable",
@@ -156,9 +156,6 @@ def _targets(tensors: Sequence[Any]) -> dict[Any, list[tuple[Any, int]]]:
         targets.setdefault(node, []).append((t, t._output_nr if t.grad_fn is not None else 0))
     return targets
 
-
-# Last, because it calls grad above: torch.autograd.functional (jacobian, hessian, vjp ...).
-from microtorch.autograd import functional  # noqa: E402
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.
 if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
