@@ -298,9 +298,11 @@ def gradgradcheck(
     """``gradcheck`` of the gradients: the function checked is (inputs, grad_outputs) ->
     the gradients that ``autograd.grad(..., create_graph=True)`` gives.
 
-    Without ``grad_outputs``, random ones in [-1, 1) are drawn from the global generator, as
-    PyTorch does (contiguous even with ``gen_non_contig_grad_outputs=True``: the check is the
-    same)."""
+    Without ``grad_outputs``, random ones in [-1, 1) are drawn, as PyTorch does; here from a
+    generator of their own with a fixed seed (autograd sits below microtorch's random number
+    generator), so the check is the same on every run and leaves ``manual_seed``'s sequence
+    alone. They are contiguous even with ``gen_non_contig_grad_outputs=True``: the check is
+    the same."""
     if not (check_fwd_over_rev or check_rev_over_rev):
         raise AssertionError(
             "Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True"
@@ -320,7 +322,11 @@ def gradgradcheck(
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     if grad_outputs is None:
         outputs = [o for o in _outputs(func, inputs) if o.requires_grad]
-        grad_outputs = tuple(o.new_empty(o.shape).uniform_(-1, 1).requires_grad_() for o in outputs)
+        rng = np.random.default_rng(0)
+        grad_outputs = tuple(
+            _node.plain_tensor(rng.uniform(-1, 1, o.shape).astype(o._data.dtype)).requires_grad_()
+            for o in outputs
+        )
     grad_outputs = (
         tuple(grad_outputs) if isinstance(grad_outputs, (tuple, list)) else (grad_outputs,)
     )

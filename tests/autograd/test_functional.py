@@ -269,3 +269,262 @@ def test_without_strict_an_unused_input_gets_zeros(torch_module) -> None:
         )
 
     _compare(program, torch_module)
+
+
+# --- second order: create_graph, hessian, jvp, hvp, vhp -------------------------------------
+def _f2(x: Any, y: Any) -> Any:
+    """A scalar function of two inputs with every second derivative non-zero."""
+    return (x.exp() * y.sum() + (x * x).sum() * y.sin().sum()).sum()
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_jacobian_with_create_graph(name: str, create_graph: bool, torch_module) -> None:
+    def program(t: ModuleType) -> Any:
+        func, inputs = FUNCTIONS[name](t)
+        inputs = _requiring(t, inputs)
+        return t.autograd.functional.jacobian(func, inputs, create_graph=create_graph)
+
+    _compare(program, torch_module)
+
+
+def test_a_jacobian_made_with_create_graph_can_be_differentiated(torch_module) -> None:
+    def program(t: ModuleType) -> Any:
+        x = _x(t, 3).requires_grad_()
+        jac = t.autograd.functional.jacobian(lambda x: x.tanh() * x.sum(), x, create_graph=True)
+        (d_trace,) = t.autograd.grad((jac * t.eye(3, dtype=t.float64)).sum(), x)
+        return jac, d_trace
+
+    _compare(program, torch_module)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("tuple_inputs", [False, True])
+def test_hessian_of_a_scalar_function(tuple_inputs: bool, create_graph: bool, torch_module) -> None:
+    def program(t: ModuleType) -> Any:
+        x, y = _x(t, 2).requires_grad_(), _x(t, 3, start=-0.6).requires_grad_()
+        if tuple_inputs:
+            return t.autograd.functional.hessian(_f2, (x, y), create_graph=create_graph)
+        return t.autograd.functional.hessian(lambda x: _f2(x, y), x, create_graph=create_graph)
+
+    _compare(program, torch_module)
+
+
+def test_hessian_of_a_matrix_input_and_vectorize(torch_module) -> None:
+    def program(t: ModuleType) -> Any:
+        x = _x(t, 2, 2)
+        f = lambda x: (x.sin() * x.sum()).sum()  # noqa: E731
+        return (
+            t.autograd.functional.hessian(f, x),
+            t.autograd.functional.hessian(f, x, vectorize=True),
+        )
+
+    _compare(program, torch_module)
+
+
+def test_hessian_matches_finite_differences_of_the_gradient() -> None:
+    x = microtorch.tensor([0.4, -0.9], dtype=microtorch.float64)
+    f = lambda x: (x.exp() * x.prod()).sum()  # noqa: E731
+    hess = microtorch.autograd.functional.hessian(f, x).numpy()
+
+    def gradient(values: list[float]) -> np.ndarray:
+        point = microtorch.tensor(values, dtype=microtorch.float64, requires_grad=True)
+        return microtorch.autograd.grad(f(point), point)[0].numpy()
+
+    eps = 1e-6
+    numerical = np.stack(
+        [
+            (
+                gradient([0.4 + eps * (k == 0), -0.9 + eps * (k == 1)])
+                - gradient([0.4 - eps * (k == 0), -0.9 - eps * (k == 1)])
+            )
+            / (2 * eps)
+            for k in range(2)
+        ],
+        axis=1,
+    )
+    np.testing.assert_allclose(hess, numerical, rtol=1e-6, atol=1e-8)
+
+
+PRODUCTS = ["vjp", "jvp", "vhp", "hvp"]
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("tuple_inputs", [False, True])
+@pytest.mark.parametrize("product", PRODUCTS)
+def test_products_with_a_vector(
+    product: str, tuple_inputs: bool, create_graph: bool, torch_module
+) -> None:
+    def program(t: ModuleType) -> Any:
+        x, y = _x(t, 2).requires_grad_(), _x(t, 3, start=-0.6).requires_grad_()
+        inputs = (x, y) if tuple_inputs else x
+        func = _f2 if tuple_inputs else (lambda x: _f2(x, y))
+        if product in ("jvp", "vhp", "hvp"):
+            v = (
+                (_x(t, 2, start=-1.1), _x(t, 3, start=0.2))
+                if tuple_inputs
+                else _x(t, 2, start=-1.1)
+            )
+        else:
+            v = _x(t, start=0.7)  # the output is a scalar
+        if product == "jvp":  # a function with a vector output, to see J v's shape
+            func = (lambda x, y: x * y[:2]) if tuple_inputs else (lambda x: x.exp() * y.sum())
+        fn = getattr(t.autograd.functional, product)
+        return fn(func, inputs, v, create_graph=create_graph), x, y
+
+    _compare(program, torch_module)
+
+
+@pytest.mark.parametrize("product", ["jvp", "vhp", "hvp"])
+def test_products_need_no_v_for_a_single_element_input(product: str, torch_module) -> None:
+    def program(t: ModuleType) -> Any:
+        fn = getattr(t.autograd.functional, product)
+        return fn(lambda s: (s.exp() * s).sum(), _x(t, 1))
+
+    _compare(program, torch_module)
+
+
+SECOND_ORDER_ERRORS: dict[str, Program] = {
+    "jvp_v_missing": lambda t: t.autograd.functional.jvp(lambda x: x * 2, _x(t, 2)),
+    "hvp_v_missing": lambda t: t.autograd.functional.hvp(lambda x: x.sum(), _x(t, 2)),
+    "vhp_v_size": lambda t: t.autograd.functional.vhp(lambda x: x.sum(), _x(t, 2), _x(t, 3)),
+    "hvp_tuple_output": lambda t: t.autograd.functional.hvp(
+        lambda x: (x.sum(), x.sum()), _x(t, 2), _x(t, 2)
+    ),
+    "vhp_vector_output": lambda t: t.autograd.functional.vhp(lambda x: x * x, _x(t, 2), _x(t, 2)),
+    "hessian_tuple_output": lambda t: t.autograd.functional.hessian(
+        lambda x: (x.sum(), x.sum()), _x(t, 2)
+    ),
+    "hessian_vector_output": lambda t: t.autograd.functional.hessian(lambda x: x * x, _x(t, 2)),
+    "jacobian_strict_create_graph_linear": lambda t: t.autograd.functional.jacobian(
+        lambda x: x * 2, _x(t, 2), create_graph=True, strict=True
+    ),
+    "vjp_strict_create_graph_linear": lambda t: t.autograd.functional.vjp(
+        lambda x: (x * 2).sum(), _x(t, 2), create_graph=True, strict=True
+    ),
+    "jvp_strict_output_constant": lambda t: t.autograd.functional.jvp(
+        lambda x: x.detach() * 2, _x(t, 2), _x(t, 2), strict=True
+    ),
+    "jvp_strict_input_unused": lambda t: t.autograd.functional.jvp(
+        lambda x, y: x * 2, (_x(t, 2), _x(t, 2)), (_x(t, 2), _x(t, 2)), strict=True
+    ),
+    "hessian_strict_linear": lambda t: t.autograd.functional.hessian(
+        lambda x: (x * 2).sum(), _x(t, 2), strict=True
+    ),
+    "hessian_strict_input_unused": lambda t: t.autograd.functional.hessian(
+        lambda x, y: (x * x).sum(), (_x(t, 2), _x(t, 2)), strict=True
+    ),
+    "vhp_strict_linear": lambda t: t.autograd.functional.vhp(
+        lambda x: (x * 2).sum(), _x(t, 2), _x(t, 2), strict=True
+    ),
+    "hvp_strict_linear": lambda t: t.autograd.functional.hvp(
+        lambda x: (x * 2).sum(), _x(t, 2), _x(t, 2), strict=True
+    ),
+    "vhp_strict_quadratic_create_graph": lambda t: t.autograd.functional.vhp(
+        lambda x: (x * x).sum(), _x(t, 2), _x(t, 2), strict=True, create_graph=True
+    ),
+    "hvp_strict_quadratic_create_graph": lambda t: t.autograd.functional.hvp(
+        lambda x: (x * x).sum(), _x(t, 2), _x(t, 2), strict=True, create_graph=True
+    ),
+}
+
+
+@pytest.mark.parametrize("name", SECOND_ORDER_ERRORS)
+def test_second_order_errors_are_pytorchs(name: str, torch_module) -> None:
+    _error(SECOND_ORDER_ERRORS[name], torch_module)
+
+
+def test_strict_passes_where_every_derivative_depends_on_the_inputs(torch_module) -> None:
+    def program(t: ModuleType) -> Any:
+        x, y = _x(t, 2), _x(t, 3, start=-0.6)
+        F = t.autograd.functional
+        return (
+            F.jacobian(lambda x: x.exp(), x, strict=True, create_graph=True),
+            F.hessian(_f2, (x, y), strict=True),
+            F.vhp(lambda x: (x.exp() * x).sum(), x, x, strict=True, create_graph=True),
+            F.hvp(lambda x: (x**3).sum(), x, x, strict=True),
+            F.jvp(lambda x: x.exp(), x, x, strict=True, create_graph=True),
+        )
+
+    _compare(program, torch_module)
+
+
+# --- gradgradcheck ---------------------------------------------------------------------------
+GRADGRAD_RIGHT: dict[str, Program] = {
+    "product": lambda t: t.autograd.gradgradcheck(lambda x, y: x * x * y, (_x(t, 3), _x(t, 3))),
+    "exp_tanh_sigmoid": lambda t: t.autograd.gradgradcheck(
+        lambda x: (x.exp(), x.tanh(), x.sigmoid()), _x(t, 2, 2)
+    ),
+    "matmul_sum": lambda t: t.autograd.gradgradcheck(
+        lambda a, b: a.matmul(b).sum(dim=0), (_x(t, 2, 3), _x(t, 3, 2))
+    ),
+    "given_grad_outputs": lambda t: t.autograd.gradgradcheck(
+        lambda x: x.sin() * x, _x(t, 3), _x(t, 3, start=-0.5).requires_grad_()
+    ),
+    "a_constant_grad_output": lambda t: t.autograd.gradgradcheck(
+        lambda x: x.exp() * x, _x(t, 3), _x(t, 3, start=-0.5).detach()
+    ),
+    "some_inputs_without_grad": lambda t: t.autograd.gradgradcheck(
+        lambda x, w: (x * w).pow(2), (_x(t, 3), _x(t, 3, start=1.0).detach())
+    ),
+}
+
+
+@pytest.mark.parametrize("name", GRADGRAD_RIGHT)
+def test_gradgradcheck_passes_on_correct_ops(name: str, torch_module) -> None:
+    def program(t: ModuleType) -> Any:
+        return GRADGRAD_RIGHT[name](_ReqGrad(t))
+
+    for t in (torch_module, microtorch):
+        assert program(t) is True
+
+
+class _ReqGrad:
+    """The library, but ``_x`` tensors made through it require grad (inputs of a check)."""
+
+    def __init__(self, t: ModuleType) -> None:
+        self._t = t
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._t, name)
+
+    def tensor(self, *args: Any, **kwargs: Any) -> Any:
+        return self._t.tensor(*args, **kwargs).requires_grad_()
+
+
+def _square_with_backward(t: ModuleType, detach: bool) -> Any:
+    class Cube(t.autograd.Function):
+        """x ** 3, whose backward is right to first order; with detach its own graph is cut."""
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x**3
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return grad_output * 3 * (x.detach() if detach else x) ** 2
+
+    return Cube.apply
+
+
+@pytest.mark.parametrize("detach", [False, True])
+def test_gradgradcheck_rejects_a_backward_whose_own_derivative_is_wrong(
+    detach: bool, torch_module
+) -> None:
+    seen = []
+    for t in (torch_module, microtorch):
+        x = _x(t, 3).requires_grad_()
+        cube = _square_with_backward(t, detach)
+        assert t.autograd.gradcheck(cube, (x,))  # its first derivative is right
+        grad_output = _x(t, 3, start=-0.8).requires_grad_()
+        try:
+            result = t.autograd.gradgradcheck(cube, (x,), (grad_output,))
+            seen.append((result, "", ""))
+        except RuntimeError as error:
+            first = str(error).splitlines()[0]
+            seen.append((None, type(error).__name__, first))
+        seen[-1] += (t.autograd.gradgradcheck(cube, (x,), raise_exception=False),)
+    assert seen[0] == seen[1]
+    assert seen[0][0] is (None if detach else True)
