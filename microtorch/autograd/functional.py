@@ -294,6 +294,9 @@ def jacobian(
 
     One backward pass per output element (``vectorize=True`` gives the same values the same
     way: microtorch has no ``vmap``). ``strategy="forward-mode"`` raises NotImplementedError.
+    With ``create_graph=True`` the result's ``grad_fn`` is ``ViewBackward0`` as in PyTorch; below
+    it, the rows were written into place (``CopySlices``) where PyTorch stacks them
+    (``StackBackward0``): autograd sits below ``torch.stack``. The derivatives are the same.
     """
     if strategy not in _STRATEGIES:
         raise AssertionError(

@@ -277,13 +277,18 @@ def _f2(x: Any, y: Any) -> Any:
     return (x.exp() * y.sum() + (x * x).sum() * y.sin().sum()).sum()
 
 
+@pytest.mark.parametrize("requires_grad", [False, True])
 @pytest.mark.parametrize("create_graph", [False, True])
 @pytest.mark.parametrize("name", FUNCTIONS)
-def test_jacobian_with_create_graph(name: str, create_graph: bool, torch_module) -> None:
+def test_jacobian_with_create_graph(
+    name: str, create_graph: bool, requires_grad: bool, torch_module
+) -> None:
     def program(t: ModuleType) -> Any:
         func, inputs = FUNCTIONS[name](t)
-        inputs = _requiring(t, inputs)
-        return t.autograd.functional.jacobian(func, inputs, create_graph=create_graph)
+        if requires_grad:
+            inputs = _requiring(t, inputs)
+        jac = t.autograd.functional.jacobian(func, inputs, create_graph=create_graph)
+        return jac, inputs
 
     _compare(program, torch_module)
 
@@ -306,6 +311,16 @@ def test_hessian_of_a_scalar_function(tuple_inputs: bool, create_graph: bool, to
         if tuple_inputs:
             return t.autograd.functional.hessian(_f2, (x, y), create_graph=create_graph)
         return t.autograd.functional.hessian(lambda x: _f2(x, y), x, create_graph=create_graph)
+
+    _compare(program, torch_module)
+
+
+def test_a_hessian_made_with_create_graph_gives_third_derivatives(torch_module) -> None:
+    def program(t: ModuleType) -> Any:
+        x, y = _x(t, 2).requires_grad_(), _x(t, 3, start=-0.6).requires_grad_()
+        (h_xx, h_xy), (h_yx, h_yy) = t.autograd.functional.hessian(_f2, (x, y), create_graph=True)
+        weights = _x(t, 2, 3, start=-1.3)
+        return h_xy, t.autograd.grad((h_xy * weights).sum(), (x, y))
 
     _compare(program, torch_module)
 
