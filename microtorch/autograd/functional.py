@@ -315,6 +315,11 @@ def jacobian(
                 "torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are "
                 "not supported together. Please either set `strict=False` or `vectorize=False`."
             )
+        if vectorize and sum(out.nelement() for out in outputs) == 0:  # (PyTorch's, from vmap)
+            raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+        for out in outputs:
+            if out.nelement() == 0 and not vectorize:  # (PyTorch stacks no rows)
+                raise RuntimeError("stack expects a non-empty TensorList")
         jac = tuple(
             _jacobian_of(i, out, inputs, create_graph, strict) for i, out in enumerate(outputs)
         )
@@ -325,8 +330,6 @@ def _jacobian_of(
     i: int, out: Any, inputs: tuple[Any, ...], create_graph: bool, strict: bool
 ) -> tuple[Any, ...]:
     """Output ``i``'s Jacobian with respect to each input: row j is d out[j] / d input."""
-    if out.nelement() == 0:
-        raise RuntimeError("stack expects a non-empty TensorList")  # (PyTorch stacks the rows)
     rows = [x.new_zeros((out.nelement(), *x.shape)) for x in inputs]
     flat = out.reshape(-1)
     for j in range(out.nelement()):

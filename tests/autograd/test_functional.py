@@ -150,6 +150,17 @@ def test_jacobian_shapes_for_several_output_and_input_shapes(torch_module) -> No
             _compare(program, torch_module)
 
 
+def test_jacobians_with_no_rows(torch_module) -> None:
+    def program(t: ModuleType) -> Any:
+        x = _x(t, 2)
+        return (
+            t.autograd.functional.jacobian(lambda x: (x[:0], x * 2), x, vectorize=True),
+            t.autograd.functional.jacobian(lambda x: x.sum(), x[:0]),
+        )
+
+    _compare(program, torch_module)
+
+
 def test_jacobian_checks_match_finite_differences() -> None:
     x = microtorch.tensor([[0.3, -1.2], [0.8, 2.0]], dtype=microtorch.float64)
     f = lambda x: (x.sin() * x.sum()).exp()  # noqa: E731
@@ -204,6 +215,12 @@ ARGUMENT_ERRORS: dict[str, Program] = {
     "v_size": lambda t: _vjp(t, lambda x: x, _x(t, 2), _x(t, 3)),
     "v_entry_size": lambda t: _vjp(t, lambda x: (x, x), _x(t, 2), (_x(t, 2), _x(t, 3))),
     "empty_output": lambda t: t.autograd.functional.jacobian(lambda x: x[:0], _x(t, 2)),
+    "empty_output_vectorized": lambda t: t.autograd.functional.jacobian(
+        lambda x: x[:0], _x(t, 2), vectorize=True
+    ),
+    "empty_input_vectorized": lambda t: t.autograd.functional.jacobian(
+        lambda x: x * 2, _x(t, 2)[:0], vectorize=True
+    ),
     "strategy": lambda t: t.autograd.functional.jacobian(lambda x: x, _x(t, 2), strategy="x"),
     "strict_vectorize": lambda t: t.autograd.functional.jacobian(
         lambda x: x * 2, _x(t, 2), strict=True, vectorize=True
