@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from microtorch import _coverage
+from microtorch.autograd import functional, views  # (functional: jacobian, hessian, vjp ...)
 from microtorch.autograd import node as _node
-from microtorch.autograd import views
 from microtorch.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from microtorch.autograd.engine import (
     BackwardStep,
@@ -32,14 +32,15 @@ from microtorch.autograd.grad_mode import (
     set_grad_enabled,
 )
 from microtorch.autograd.grad_mode import switches as _switches
-from microtorch.autograd.gradcheck import gradcheck
+from microtorch.autograd.gradcheck import gradcheck, gradgradcheck
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.teaching_mode import is_teaching_warnings_enabled, set_teaching_warnings
 from microtorch.autograd.variable import Variable
 
 __all__ = [
     "AccumulateGrad", "BackwardStep", "Function", "FunctionCtx", "Node", "NumpyFunction",
-    "backward", "detect_anomaly", "enable_grad", "grad", "gradcheck", "inference_mode",
+    "backward", "detect_anomaly", "enable_grad", "functional", "grad", "gradcheck",
+    "gradgradcheck", "inference_mode",
     "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
     "is_teaching_warnings_enabled", "iter_backward", "no_grad", "set_detect_anomaly",
     "set_grad_enabled", "set_teaching_warnings", "Variable",
