@@ -9,6 +9,20 @@ from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.api._checks import expect_tensor as _expect_tensor
 from microtorch.api.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, positive
+from microtorch.api.composites import (
+    argwhere,
+    broadcast_to,
+    clamp_max,
+    clamp_min,
+    column_stack,
+    count_nonzero,
+    hstack,
+    movedim,
+    nan_to_num,
+    narrow,
+    outer,
+    vstack,
+)
 from microtorch.api.cross import cross
 from microtorch.api.cumulative import cumprod, cumsum, prod
 from microtorch.api.decomposition import svd
@@ -253,6 +267,7 @@ __all__ += [
 __version__ = "0.1.0"
 
 
+moveaxis = movedim
 rsqrt_, expm1_, is_floating_point = Tensor.rsqrt_, Tensor.expm1_, Tensor.is_floating_point
 
 
@@ -264,6 +279,8 @@ def is_tensor(obj: object) -> builtins.bool:
 __all__ += ["cross", "meshgrid", "svd", "unique"]
 __all__ += ["expm1", "finfo", "flip", "iinfo", "index_select", "masked_select", "roll", "rsqrt"]
 __all__ += ["tile", "tril", "triu", "rsqrt_", "expm1_", "is_floating_point"]
+__all__ += ["argwhere", "broadcast_to", "clamp_max", "clamp_min", "column_stack", "count_nonzero"]
+__all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "vstack"]
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the

@@ -16,6 +16,7 @@ import numpy as np
 
 from microtorch.api import (
     bitwise,
+    composites,
     cumulative,
     decomposition,
     division,
@@ -377,6 +378,16 @@ class TensorMethods:
     flip, roll, repeat = rearrange.flip, rearrange.roll, rearrange.repeat
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
     tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
+    broadcast_to, narrow, movedim, outer, clamp_min, clamp_max, nan_to_num = (
+        without_torch_keywords(f)
+        for f in (composites.broadcast_to, composites.narrow, composites.movedim)
+        + (composites.outer, composites.clamp_min, composites.clamp_max, composites.nan_to_num)
+    )
+    moveaxis = movedim
+    count_nonzero, argwhere = composites.count_nonzero, composites.argwhere
+    clamp_min_ = twins.twin("clamp_min_", composites.clamp_min)
+    clamp_max_ = twins.twin("clamp_max_", composites.clamp_max)
+    nan_to_num_ = twins.twin("nan_to_num_", composites.nan_to_num)
     cross, unique = cross_ops.cross, unique_ops.unique
     svd = decomposition.svd
 

@@ -486,6 +486,15 @@ OPS: list[OpSpec] = [
         "positive",
     ),
     OpSpec("expm1", lambda L, x: L.expm1(x), np.expm1, (S23,), "Expm1Backward0"),
+    OpSpec(
+        "clamp_min_one_side", lambda L, x: x.clamp_min(-0.5), lambda x: np.maximum(x, -0.5),
+        (S23,), "ClampMinBackward0", "distinct",
+    ),
+    OpSpec(
+        "clamp_max_one_side", lambda L, x: L.clamp_max(x, 0.5), lambda x: np.minimum(x, 0.5),
+        (S23,), "ClampMaxBackward0", "distinct",
+    ),
+    OpSpec("nan_to_num", lambda L, x: x.nan_to_num(), np.nan_to_num, (S23,), "NanToNumBackward0"),
     # --- joining and splitting ----------------------------------------------------------
     OpSpec(
         "cat", lambda L, a, b: L.cat([a, b]), lambda a, b: np.concatenate([a, b]),
