@@ -34,6 +34,12 @@ _UPSAMPLE = (
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
+# whole categories microtorch does not cover, each with its reason and what to do instead
+_SPARSE = "microtorch has dense tensors only: use dense tensors (torch.zeros, then index)"
+_QUANTIZED = "microtorch has no quantized tensors: train and run in float32"
+_COMPLEX = "microtorch has real dtypes only: keep real and imaginary parts as two tensors"
+_ONE_PROCESS = "microtorch runs in one process on one machine: train without it"
+_TRACING = "run the model as plain Python: microtorch has no graph capture or compiler"
 _NORM = "use x.norm(p, dim) or x.abs().pow(p).sum(dim).pow(1 / p)"
 
 # functions and methods both, each a line of the operations microtorch has
@@ -46,6 +52,13 @@ _SHORTHANDS = {
 
 NOT_COVERED: dict[str, dict[str, str]] = {
     "torch": {
+        "distributed": _ONE_PROCESS, "multiprocessing": _ONE_PROCESS, "fx": _TRACING,
+        "export": _TRACING, "package": _TRACING, "library": _TRACING, "nested": _SPARSE,
+        "sparse_coo_tensor": _SPARSE, "sparse_csr_tensor": _SPARSE, "ao": _QUANTIZED,
+        "quantize_per_tensor": _QUANTIZED, "qint8": _QUANTIZED, "quint8": _QUANTIZED,
+        "complex128": _COMPLEX, "cdouble": _COMPLEX, "complex": _COMPLEX, "polar": _COMPLEX,
+        "view_as_real": _COMPLEX, "view_as_complex": _COMPLEX, "angle": _COMPLEX,
+        "xpu": _CPU,
         "fft": _NUMPY, "special": _NUMPY,
         "distributions": "draw samples with torch.randn, torch.rand or torch.multinomial",
         "jit": "run the model as plain Python", "compile": "run the model as plain Python",
@@ -78,6 +91,9 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "bfloat16": "use torch.float32", "complex64": _FLOAT, "cfloat": _FLOAT,
     },
     "torch.Tensor": {
+        "to_dense": _SPARSE, "coalesce": _SPARSE, "sparse_mask": _SPARSE,
+        "dequantize": _QUANTIZED, "q_scale": _QUANTIZED, "angle": _COMPLEX,
+        "to_mkldnn": _CPU,
         "to_sparse": "use dense tensors", "pin_memory": "drop the call: nothing to pin on the CPU",
         "share_memory_": "use a single process",
         "untyped_storage": "use x.numpy() to reach the memory", "apply_": _LOOP,

@@ -97,6 +97,21 @@ CASES |= {
     "rng state dtype": lambda L: L.get_rng_state().dtype,
     "initial_seed": lambda L: (L.manual_seed(5), L.random.initial_seed(), L.initial_seed())[1:],
 }
+# --- what the complex, sparse and quantized API answers for real dense tensors ---------------
+CASES |= {
+    "conj is self": lambda L: (lambda x: [x.conj() is x, L.conj(x) is x])(L.ones(2)),
+    "real is self": lambda L: (lambda x: [x.real is x, L.real(x) is x])(L.ones(2)),
+    "resolve_conj": lambda L: (lambda x: [x.resolve_conj() is x, L.resolve_conj(x) is x])(
+        L.ones(2)
+    ),
+    "is_complex": lambda L: [L.ones(1).is_complex(), L.is_complex(L.ones(1, dtype=L.long))],
+    "is_conj": lambda L: [L.ones(1).is_conj(), L.is_conj(L.ones(1))],
+    "imag": lambda L: L.ones(2).imag,
+    "torch.imag": lambda L: L.imag(L.ones(2)),
+    "is_sparse is_quantized": lambda L: [L.ones(1).is_sparse, L.ones(1).is_quantized],
+    "conj grad_fn": lambda L: L.ones(2, requires_grad=True).conj(),
+    "is_complex list": lambda L: L.is_complex([1]),
+}
 # --- out= on the factories: out's dtype, resized to fit -----------------------------------
 CASES |= {
     "zeros out long": lambda L: L.zeros(2, out=L.empty(3, dtype=L.long)),

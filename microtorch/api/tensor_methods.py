@@ -25,6 +25,7 @@ from microtorch.api import (
     linalg,
     logarithms,
     random_fill,
+    real_only,
     rearrange,
     reduction,
     reshape_inplace,
@@ -390,6 +391,12 @@ class TensorMethods:
     nan_to_num_ = twins.twin("nan_to_num_", composites.nan_to_num)
     cross, unique = cross_ops.cross, unique_ops.unique
     svd = decomposition.svd
+
+    is_complex, conj, resolve_conj, is_conj = (
+        real_only.is_complex, real_only.conj, real_only.resolve_conj, real_only.is_conj,
+    )  # fmt: skip
+    real, imag = property(real_only.real), property(real_only.imag)
+    is_sparse = is_quantized = property(lambda self: False)  # (dense, unquantized: always)
 
     def storage(self) -> TypedStorage:
         """The memory this tensor shares with its views, as a flat sequence of values."""
