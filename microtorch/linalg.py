@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from microtorch import _coverage
 from microtorch.api.cross import linalg_cross as cross
+from microtorch.api.decomposition import LinAlgError, svdvals
 from microtorch.api.decomposition import linalg_svd as svd
-from microtorch.api.decomposition import svdvals
 from microtorch.api.linalg import matmul
 
-__all__ = ["cross", "matmul", "svd", "svdvals"]
+__all__ = ["LinAlgError", "cross", "matmul", "svd", "svdvals"]
 
 __getattr__ = _coverage.module_getattr("torch.linalg", __name__)

@@ -52,6 +52,8 @@ def linalg_cross(a: Any, b: Any, *, dim: int = -1) -> Any:
         raise RuntimeError(
             f"expected scalar type {a._dtype._legacy[:-6]} but found {b._dtype._legacy[:-6]}"
         )
+    if a._dtype.name == "bool":
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     (d,) = normalize_dims(dim, max(a._data.ndim, b._data.ndim))
     sizes = [x._data.shape[dim] if x._data.ndim else 1 for x in (a, b)]
     if sizes != [3, 3]:

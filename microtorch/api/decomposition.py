@@ -14,7 +14,14 @@ from microtorch.api._checks import expect_tensor
 from microtorch.autograd import node as _node
 from microtorch.ops.decomposition import LinalgSvd
 
-__all__ = ["svd", "linalg_svd", "svdvals"]
+__all__ = ["svd", "linalg_svd", "svdvals", "LinAlgError"]
+
+
+class _LinAlgError(RuntimeError):
+    """A linear-algebra routine failed (PyTorch's torch.linalg.LinAlgError)."""
+
+
+LinAlgError = _LinAlgError
 
 # what torch.svd and torch.linalg.svd return, named as PyTorch's torch.return_types are
 svd_result = namedtuple("svd_result", ["U", "S", "V"])
@@ -58,3 +65,8 @@ def _check(a: Any, too_few: str) -> None:
         )
     if a._data.ndim < 2:
         raise RuntimeError(f"linalg.svd: {too_few}")
+    if np.isnan(a._data).any():
+        raise _LinAlgError(
+            "linalg.svd: The algorithm failed to converge because the input matrix contained "
+            "non-finite values."
+        )

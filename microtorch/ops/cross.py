@@ -24,15 +24,13 @@ class LinalgCross(NumpyFunction):
     def forward(ctx, a, b, dim):
         ctx.dim, ctx.shapes = dim, (a.shape, b.shape)
         ctx.save_for_backward(a, b)
-        a_, b_ = np.broadcast_arrays(a, b)
-        return np.cross(a_, b_, axis=dim)
+        return np.cross(a, b, axis=dim)
 
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
         (shape_a, shape_b), d = ctx.shapes, ctx.dim
-        a, b, g = np.broadcast_arrays(a, b, grad_output)
-        return (
-            unbroadcast(np.cross(b, g, axis=d), shape_a),
-            unbroadcast(np.cross(g, a, axis=d), shape_b),
+        return (  # (np.cross broadcasts; unbroadcast sums each back to its input's shape)
+            unbroadcast(np.cross(b, grad_output, axis=d), shape_a),
+            unbroadcast(np.cross(grad_output, a, axis=d), shape_b),
         )

@@ -28,6 +28,8 @@ class LinalgSvd(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, full_matrices):
+        if not np.isfinite(a).all():  # (PyTorch's answer for inf; nan is refused before)
+            return _nan_svd(a, full_matrices)
         u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
         ctx.save_for_backward(u, s, vh)
         return u, s, vh
@@ -58,3 +60,12 @@ class LinalgSvd(NumpyFunction):
                 np.swapaxes(grad_v, -1, -2) - (np.swapaxes(grad_v, -1, -2) @ v) @ vt
             )
         return grad.astype(u.dtype)
+
+
+def _nan_svd(a: np.ndarray, full_matrices: bool) -> tuple[np.ndarray, ...]:
+    # the shapes of svd(a), filled with nan
+    *batch, m, n = a.shape
+    k = min(m, n)
+    shapes = ((m, m), (n, n)) if full_matrices else ((m, k), (k, n))
+    u, vh = (np.full((*batch, *s), np.nan, a.dtype) for s in shapes)
+    return u, np.full((*batch, k), np.nan, a.dtype), vh

@@ -452,10 +452,6 @@ OPS: list[OpSpec] = [
         (S23, (1, 3)), "LinalgCrossBackward0", broadcasts=False,
     ),
     OpSpec(
-        "svdvals", lambda L, x: L.linalg.svdvals(x), lambda x: np.linalg.svd(x)[1], ((4, 3),),
-        "LinalgSvdBackward0",
-    ),
-    OpSpec(
         "meshgrid", lambda L, a, b: L.meshgrid(a, b, indexing="ij"),
         lambda a, b: tuple(np.meshgrid(a, b, indexing="ij")), ((3,), (2,)), "ExpandBackward0",
     ),
