@@ -53,6 +53,7 @@ from microtorch.api.rearrange import (
     flip,
     iinfo,
     index_select,
+    is_floating_point,
     masked_select,
     roll,
     rsqrt,
@@ -100,6 +101,7 @@ from microtorch.api.twins import (
     atan_,
     atanh_,
     ceil_,
+    clamp_,
     cos_,
     cosh_,
     exp_,
@@ -110,6 +112,7 @@ from microtorch.api.twins import (
     log_,
     neg_,
     reciprocal_,
+    relu_,
     round_,
     sigmoid_,
     sin_,
@@ -253,7 +256,7 @@ arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_ = (
     acosh_,
     atanh_,
 )
-negative_, clamp_, clip_, relu_ = neg_, Tensor.clamp_, Tensor.clamp_, Tensor.relu_
+negative_, clip_ = neg_, clamp_
 __all__ += [
     "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
     "IntTensor", "LongTensor", "ShortTensor",
@@ -269,7 +272,7 @@ __version__ = "0.1.0"
 
 
 moveaxis = movedim
-rsqrt_, expm1_, is_floating_point = Tensor.rsqrt_, Tensor.expm1_, Tensor.is_floating_point
+rsqrt_, expm1_ = Tensor.rsqrt_, Tensor.expm1_
 
 
 def is_tensor(obj: object) -> builtins.bool:

@@ -467,6 +467,13 @@ def range(  # noqa: A001 - PyTorch's name
     """Deprecated: values from ``start`` to ``end`` *inclusive* (``arange`` excludes ``end``),
     in the default float dtype even for integers."""
     warnings.warn(_RANGE_DEPRECATED, UserWarning, stacklevel=3)  # (the caller of factory_out)
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if value is not None and not isinstance(value, (builtins.int, builtins.float, np.number)):
+            position = ("start", "end", "step").index(name) + 1
+            raise TypeError(
+                f"range(): argument '{name}' (position {position}) must be Number, not "
+                f"{type(value).__name__}"
+            )
     if end is None:
         raise TypeError('range() missing 1 required positional arguments: "end"')
     if step == 0:

@@ -32,14 +32,14 @@ linalg_svd_result.__name__ = linalg_svd_result.__qualname__ = "linalg_svd"
 
 def linalg_svd(A: Any, full_matrices: bool = True, *, driver: Any = None) -> Any:  # noqa: N803
     """U, S, Vh with A = U @ diag(S) @ Vh; S in decreasing order."""
-    _check(A, "The input tensor A must have at least 2 dimensions.")
+    _check(A, "linalg_svd", "The input tensor A must have at least 2 dimensions.")
     return linalg_svd_result(*LinalgSvd.apply(A, full_matrices))
 
 
 def svd(input: Any, some: bool = True, compute_uv: bool = True) -> Any:  # noqa: A002
     """U, S, V with input = U @ diag(S) @ V.T (V, not linalg.svd's Vh = V.T); ``some=False``
     gives the full square U and V; ``compute_uv=False`` gives zeros for them."""
-    _check(input, "input should have at least 2 dimensions, but has "
+    _check(input, "svd", "input should have at least 2 dimensions, but has "
            f"{getattr(getattr(input, '_data', None), 'ndim', 0)} dimensions instead")  # fmt: skip
     u, s, vh = LinalgSvd.apply(input, not some)
     if not compute_uv:
@@ -52,12 +52,12 @@ def svd(input: Any, some: bool = True, compute_uv: bool = True) -> Any:  # noqa:
 
 def svdvals(A: Any, *, driver: Any = None) -> Any:  # noqa: N803
     """The singular values of A, in decreasing order."""
-    _check(A, "The input tensor A must have at least 2 dimensions.")
+    _check(A, "linalg_svdvals", "The input tensor A must have at least 2 dimensions.")
     return LinalgSvd.apply(A, False)[1]
 
 
-def _check(a: Any, too_few: str) -> None:
-    expect_tensor(a, "linalg_svd")
+def _check(a: Any, op: str, too_few: str) -> None:
+    expect_tensor(a, op)
     if not a._dtype.is_floating_point:
         raise RuntimeError(
             "linalg.svd: Expected a floating point or complex tensor as input. Got "

@@ -32,7 +32,7 @@ from microtorch.ops.rearrange import (
 
 __all__ = [
     "rsqrt", "expm1", "tril", "triu", "flip", "roll", "repeat", "tile", "index_select",
-    "masked_select", "finfo", "iinfo",
+    "masked_select", "finfo", "iinfo", "is_floating_point",
 ]  # fmt: skip
 
 
@@ -161,14 +161,22 @@ def masked_select(a: Any, mask: Any) -> Any:
     return MaskedSelect.apply(a, mask._data)
 
 
+def is_floating_point(input: Any) -> bool:  # noqa: A002 - PyTorch's name
+    """True for a tensor of a float dtype."""
+    expect_tensor(input, "is_floating_point")
+    return input._dtype.is_floating_point
+
+
 class finfo:  # noqa: N801 - PyTorch's name
     """Facts about a float dtype: ``torch.finfo(torch.float32).eps``."""
 
     def __init__(self, type: dtype | None = None) -> None:  # noqa: A002
         d = type or get_default_dtype()
         if not d.is_floating_point:
-            raise TypeError("torch.finfo() requires a floating point input type. Use "
-                            "torch.iinfo to handle 'torch.finfo'")  # fmt: skip
+            raise TypeError(
+                "torch.finfo() requires a floating point input type. Use torch.iinfo to "
+                "handle 'torch.finfo'"
+            )
         info = np.finfo(d.numpy)
         self.dtype = d.name
         self.bits = info.bits

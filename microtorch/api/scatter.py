@@ -103,8 +103,9 @@ def _check(a: Any, dim: int, index: Any, op: str) -> tuple[int, np.ndarray]:
     # the dimension (as a number from 0) and the index's values, with PyTorch's errors
     expect_tensor(a, op)
     expect_tensor(index, op, "index", 3)
-    if index._dtype.name not in ("int64", "int32"):
-        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+    if index._dtype.name not in ("int64", "int32"):  # (scatter_add's says scatter() too)
+        raise RuntimeError(f"{'gather' if op == 'gather' else 'scatter'}(): Expected dtype "
+                           "int32/int64 for index")  # fmt: skip
     (d,) = normalize_dims(dim, a._data.ndim)
     if a._data.ndim == 0 or index._data.ndim == 0:
         raise NotImplementedError(

@@ -13,6 +13,7 @@ from typing import Any
 
 from microtorch.api import bitwise, cumulative, division, logarithms, rounding, trigonometry, unary
 from microtorch.api import elementwise as ew
+from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import without_torch_keywords
 
@@ -21,6 +22,7 @@ __all__ = [
     "tanh_", "reciprocal_", "log10_", "log2_", "square_", "ceil_", "floor_", "round_",
     "trunc_", "sign_", "bitwise_not_", "cumsum_", "cumprod_", "tan_", "sinh_", "cosh_",
     "asin_", "acos_", "atan_", "asinh_", "acosh_", "atanh_", "fmod_", "atan2_",
+    "clamp_", "relu_",
 ]  # fmt: skip
 
 
@@ -30,6 +32,7 @@ def twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     function = without_torch_keywords(function)
 
     def in_place(self: Any, *args: Any, **kwargs: Any) -> Any:
+        expect_tensor(self, name)  # (torch.sin_([0.0]) gets PyTorch's TypeError)
         return apply_inplace(self, name, function, *args, **kwargs)
 
     in_place.__name__ = in_place.__qualname__ = name
@@ -70,5 +73,6 @@ asin_, acos_, atan_, asinh_, acosh_, atanh_ = (
     twin("atan_", trigonometry.atan), twin("asinh_", trigonometry.asinh),
     twin("acosh_", trigonometry.acosh), twin("atanh_", trigonometry.atanh),
 )  # fmt: skip
+clamp_, relu_ = twin("clamp_", unary.clamp), twin("relu_", unary.relu)  # (torch.clamp_(x))
 # two-input functions
 fmod_, atan2_ = twin("fmod_", division.fmod), twin("atan2_", trigonometry.atan2)
