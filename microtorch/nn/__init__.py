@@ -15,9 +15,11 @@ from microtorch.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    HuberLoss,
     L1Loss,
     MSELoss,
     NLLLoss,
+    SmoothL1Loss,
 )
 from microtorch.nn.module import Module
 from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
@@ -25,11 +27,11 @@ from microtorch.nn.parameter import Parameter
 from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 __all__ = [
-    "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
-    "BatchNorm2d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding",
-    "Flatten", "GELU", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax",
-    "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
-    "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init", "utils",
+    "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
+    "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding", "Flatten", "GELU",
+    "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss",
+    "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential",
+    "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init", "utils",
 ]  # fmt: skip
 
 

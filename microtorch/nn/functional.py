@@ -34,19 +34,22 @@ from microtorch.nn.loss_functions import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     cross_entropy,
+    huber_loss,
     l1_loss,
     mse_loss,
     nll_loss,
+    smooth_l1_loss,
 )
 from microtorch.nn.norm_functions import batch_norm, layer_norm
 from microtorch.ops.shape import UnsafeView
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
-    "linear", "relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax",
-    "dropout", "dropout2d", "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss",
-    "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-    "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm",
+    "linear", "relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
+    "dropout2d", "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
+    "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
+    "layer_norm",
 ]  # fmt: skip
 
 
