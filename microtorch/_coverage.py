@@ -28,7 +28,6 @@ _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = sr
 _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
 _TRIL = "multiply by a mask: x * (torch.arange(n)[:, None] >= torch.arange(n))"
 _TRIU = "multiply by a mask: x * (torch.arange(n)[:, None] <= torch.arange(n))"
-_EXACT = "set the size, e.g. nn.Linear(in_features, out_features)"
 _SAMPLER = "pass shuffle=True to DataLoader, or index a Subset"
 _SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
 _UPSAMPLE = (
@@ -150,8 +149,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "AdaptiveMaxPool2d": "use nn.MaxPool2d with the kernel size that fits",
         "GroupNorm": "use nn.BatchNorm2d or nn.LayerNorm", "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
-        "LazyLinear": _EXACT, "LazyConv2d": "set in_channels, e.g. nn.Conv2d(in_channels, ...)",
-        "LazyBatchNorm2d": "set num_features, e.g. nn.BatchNorm2d(num_features)",
         "RNN": _RNN, "LSTM": _RNN, "GRU": _RNN, "RNNCell": _RNN, "LSTMCell": _RNN, "GRUCell": _RNN,
         "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
         "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,

@@ -10,6 +10,13 @@ from microtorch.nn.conv import Conv1d, Conv2d
 from microtorch.nn.dropout import Dropout, Dropout2d
 from microtorch.nn.embedding import Embedding
 from microtorch.nn.flatten import Flatten
+from microtorch.nn.lazy import (
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyLinear,
+)
 from microtorch.nn.linear import Identity, Linear
 from microtorch.nn.loss import (
     BCELoss,
@@ -23,15 +30,17 @@ from microtorch.nn.loss import (
 )
 from microtorch.nn.module import Module
 from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
-from microtorch.nn.parameter import Parameter
+from microtorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 __all__ = [
     "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
     "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding", "Flatten", "GELU",
-    "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss",
+    "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d",
+    "LazyConv1d", "LazyConv2d", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss",
     "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential",
-    "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "functional", "init", "utils",
+    "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
+    "functional", "init", "utils",
 ]  # fmt: skip
 
 
