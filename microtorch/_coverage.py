@@ -37,6 +37,7 @@ _INPLACE = "assign the out-of-place result, e.g. x = x.{0}() or x.copy_(x.{0}())
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
+_DENSITY = "write its log_prob with tensor operations; draw samples with torch.rand or torch.randn"
 
 # functions and methods both, each a line of the operations microtorch has
 _SHORTHANDS = {
@@ -51,7 +52,6 @@ _SHORTHANDS = {
 NOT_COVERED: dict[str, dict[str, str]] = {
     "torch": {
         "fft": _NUMPY, "linalg": _NUMPY + "; x.norm() gives vector norms", "special": _NUMPY,
-        "distributions": "draw samples with torch.randn, torch.rand or torch.multinomial",
         "jit": "run the model as plain Python", "compile": "run the model as plain Python",
         "sparse": "use dense tensors", "backends": _CPU, "mps": _CPU, "amp": "train in float32",
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
@@ -234,6 +234,18 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "gradgradcheck": "microtorch has no second derivatives; use torch.autograd.gradcheck",
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",
         "profiler": "time the code with time.perf_counter",
+    },
+    "torch.distributions": {
+        "Beta": _DENSITY, "Binomial": _DENSITY, "Cauchy": _DENSITY, "Dirichlet": _DENSITY,
+        "Exponential": _DENSITY, "Gamma": _DENSITY, "Geometric": _DENSITY, "Gumbel": _DENSITY,
+        "HalfNormal": _DENSITY, "Laplace": _DENSITY, "LogNormal": _DENSITY,
+        "Multinomial": _DENSITY, "Poisson": _DENSITY, "StudentT": _DENSITY,
+        "MultivariateNormal": "use Normal with one scale per dimension and sum its log_prob "
+        "over the last dimension",
+        "Independent": "sum the log_prob of the base distribution over the event dimensions",
+        "OneHotCategorical": "use Categorical and F.one_hot",
+        "RelaxedOneHotCategorical": "use F.softmax of noisy logits",
+        "TransformedDistribution": "transform Normal or Uniform samples with tensor operations",
     },
     "torch.utils.data": {
         "IterableDataset": "subclass Dataset with __len__ and __getitem__",

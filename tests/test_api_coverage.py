@@ -140,6 +140,7 @@ def _public() -> set[str]:
         "torch.optim": microtorch.optim, "torch.optim.lr_scheduler": microtorch.optim.lr_scheduler,
         "torch.autograd": microtorch.autograd, "torch.utils.data": microtorch.utils.data,
         "torch.cuda": microtorch.cuda, "torch.testing": microtorch.testing,
+        "torch.distributions": microtorch.distributions,
     }  # fmt: skip
     names = {f"{ns}.{n}" for ns, module in modules.items() for n in module.__all__}
     classes = {
