@@ -4,7 +4,29 @@ from typing import TYPE_CHECKING
 
 from microtorch import _coverage
 from microtorch.nn import functional, init, utils
-from microtorch.nn.activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from microtorch.nn.activation import (
+    CELU,
+    ELU,
+    GELU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softmin,
+    Softplus,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+)
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d
 from microtorch.nn.dropout import Dropout, Dropout2d
@@ -34,12 +56,14 @@ from microtorch.nn.parameter import Parameter, UninitializedBuffer, Uninitialize
 from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 __all__ = [
-    "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
-    "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding", "Flatten", "GELU",
-    "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d",
-    "LazyConv1d", "LazyConv2d", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss",
-    "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential",
-    "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
+    "CELU", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish", "ReLU6", "SELU",
+    "SiLU", "Softmin", "Softplus", "Softsign", "Tanhshrink", "AdaptiveAvgPool2d", "AvgPool2d",
+    "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d",
+    "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding", "Flatten", "GELU", "HuberLoss",
+    "Identity", "L1Loss", "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d",
+    "LazyConv2d", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d",
+    "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
+    "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
     "functional", "init", "utils",
 ]  # fmt: skip
 
