@@ -209,10 +209,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "RAdam": "use optim.Adam", "LBFGS": "use optim.Adam or optim.SGD",
     },
     "torch.optim.lr_scheduler": {
-        "CosineAnnealingLR": "use LambdaLR(opt, lambda e: (1 + math.cos(math.pi * e / T)) / 2)",
-        "LinearLR": "use LambdaLR(opt, lambda e: min(1.0, (e + 1) / warmup))",
-        "CosineAnnealingWarmRestarts": _SCHEDULE, "OneCycleLR": _SCHEDULE, "CyclicLR": _SCHEDULE,
-        "SequentialLR": _SCHEDULE, "ReduceLROnPlateau": "lower the rate yourself when loss stalls",
+        "CyclicLR": _SCHEDULE, "SequentialLR": _SCHEDULE,
     },
     "torch.autograd": {
         "functional": "loop over outputs calling torch.autograd.grad (first derivatives only)",

@@ -1,4 +1,6 @@
-"""Learning-rate schedules: ``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``LambdaLR``.
+"""Learning-rate schedules: ``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``LambdaLR``;
+the annealing ones (``CosineAnnealingLR``, ``OneCycleLR`` ...) and ``ReduceLROnPlateau`` are
+in ``annealing.py``, re-exported here.
 
 Call ``scheduler.step()`` once per epoch, after ``optimizer.step()``; it writes the new rate
 into each parameter group's ``'lr'``.
@@ -12,7 +14,10 @@ from typing import TYPE_CHECKING, Any
 from microtorch import _coverage
 from microtorch.optim.optimizer import Optimizer
 
-__all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR"]
+__all__ = [
+    "LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR", "CosineAnnealingLR",
+    "CosineAnnealingWarmRestarts", "LinearLR", "OneCycleLR", "ReduceLROnPlateau",
+]  # fmt: skip
 
 
 class LRScheduler:
@@ -132,6 +137,15 @@ class LambdaLR(LRScheduler):
     def get_lr(self) -> list[float]:
         return [base * f(self.last_epoch) for base, f in zip(self.base_lrs, self.lr_lambdas)]
 
+
+# (after LRScheduler, which they subclass)
+from microtorch.optim.annealing import (  # noqa: E402
+    CosineAnnealingLR,
+    CosineAnnealingWarmRestarts,
+    LinearLR,
+    OneCycleLR,
+    ReduceLROnPlateau,
+)
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.
 if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
