@@ -204,7 +204,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "sparse_": "use dense weights",
     },
     "torch.optim": {
-        "RMSprop": "use optim.Adam (or SGD with momentum)", "Adagrad": "use optim.Adam",
         "Adadelta": "use optim.Adam", "Adamax": "use optim.Adam", "NAdam": "use optim.Adam",
         "RAdam": "use optim.Adam", "LBFGS": "use optim.Adam or optim.SGD",
     },
