@@ -28,7 +28,6 @@ _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = sr
 _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
 _TRIL = "multiply by a mask: x * (torch.arange(n)[:, None] >= torch.arange(n))"
 _TRIU = "multiply by a mask: x * (torch.arange(n)[:, None] <= torch.arange(n))"
-_SAMPLER = "pass shuffle=True to DataLoader, or index a Subset"
 _SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
 _UPSAMPLE = (
     "index with repeated positions: x[:, :, i][:, :, :, i] with i = torch.arange(2 * n) // 2"
@@ -230,10 +229,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
     },
     "torch.utils.data": {
         "IterableDataset": "subclass Dataset with __len__ and __getitem__",
-        "ConcatDataset": "torch.cat the tensors into one TensorDataset", "Sampler": _SAMPLER,
-        "RandomSampler": _SAMPLER, "SequentialSampler": "use DataLoader(shuffle=False)",
-        "BatchSampler": "use DataLoader(batch_size=...)", "SubsetRandomSampler": _SAMPLER,
-        "WeightedRandomSampler": "draw indices with torch.multinomial and index a Subset",
         "get_worker_info": "microtorch loads in one process: num_workers=0",
     },
 }  # fmt: skip
