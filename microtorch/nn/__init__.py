@@ -31,7 +31,7 @@ from microtorch.nn.container import ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d
 from microtorch.nn.dropout import Dropout, Dropout2d
 from microtorch.nn.embedding import Embedding
-from microtorch.nn.flatten import Flatten
+from microtorch.nn.flatten import Flatten, Unflatten
 from microtorch.nn.lazy import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
@@ -45,6 +45,7 @@ from microtorch.nn.loss import (
     BCEWithLogitsLoss,
     CrossEntropyLoss,
     HuberLoss,
+    KLDivLoss,
     L1Loss,
     MSELoss,
     NLLLoss,
@@ -52,18 +53,27 @@ from microtorch.nn.loss import (
 )
 from microtorch.nn.module import Module
 from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from microtorch.nn.padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    CosineSimilarity,
+    PairwiseDistance,
+    ZeroPad1d,
+    ZeroPad2d,
+)
 from microtorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 
 __all__ = [
-    "CELU", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish", "ReLU6", "SELU",
-    "SiLU", "Softmin", "Softplus", "Softsign", "Tanhshrink", "AdaptiveAvgPool2d", "AvgPool2d",
-    "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d",
-    "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding", "Flatten", "GELU", "HuberLoss",
-    "Identity", "L1Loss", "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d",
-    "LazyConv2d", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d",
-    "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
-    "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
+    "ConstantPad1d", "ConstantPad2d", "CosineSimilarity", "KLDivLoss", "PairwiseDistance",
+    "Unflatten", "ZeroPad1d", "ZeroPad2d", "CELU", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh",
+    "LogSigmoid", "Mish", "ReLU6", "SELU", "SiLU", "Softmin", "Softplus", "Softsign", "Tanhshrink",
+    "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d",
+    "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding", "Flatten", "GELU",
+    "HuberLoss", "Identity", "L1Loss", "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d",
+    "LazyConv1d", "LazyConv2d", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss",
+    "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential",
+    "Sigmoid", "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
     "functional", "init", "utils",
 ]  # fmt: skip
 

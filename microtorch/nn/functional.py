@@ -58,6 +58,13 @@ from microtorch.nn.loss_functions import (
     smooth_l1_loss,
 )
 from microtorch.nn.norm_functions import batch_norm, layer_norm
+from microtorch.nn.vector_functions import (
+    cosine_similarity,
+    kl_div,
+    normalize,
+    pad,
+    pairwise_distance,
+)
 from microtorch.ops.shape import UnsafeView
 from microtorch.tensor import Tensor, plain_tensor
 
@@ -67,7 +74,8 @@ __all__ = [
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
     "layer_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6", "logsigmoid",
-    "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink",
+    "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
+    "cosine_similarity", "pairwise_distance", "kl_div",
 ]  # fmt: skip
 
 
