@@ -29,7 +29,9 @@ CALLS: dict[str, tuple[Any, bool]] = {
     "cosine_similarity_dim0": (lambda F, a, b: F.cosine_similarity(a, b, dim=0), False),
     "pairwise_distance": (lambda F, a, b: F.pairwise_distance(a, b), False),
     "pairwise_distance_p1": (lambda F, a, b: F.pairwise_distance(a, b, p=1, keepdim=True), False),
-    "kl_div_batchmean": (lambda F, a, b: F.kl_div(a.log_softmax(1), b.softmax(1), reduction="batchmean"), True),  # noqa: E501
+    "kl_div_batchmean": (
+        lambda F, a, b: F.kl_div(a.log_softmax(1), b.softmax(1), reduction="batchmean"), True
+    ),
     "kl_div_sum_log_target": (
         lambda F, a, b: F.kl_div(a.log_softmax(1), b.log_softmax(1), reduction="sum",
                                  log_target=True), True),  # fmt: skip
@@ -114,8 +116,9 @@ def _modules(lib: ModuleType) -> list[Any]:
     nn = lib.nn
     x, y = lib.tensor(A), lib.tensor(B)
     out = []
-    layers = [nn.ZeroPad2d(2), nn.ZeroPad2d((1, 0, 2, 3)), nn.ZeroPad1d(1), nn.ConstantPad1d((2, 1), 0.5),
-              nn.ConstantPad2d(1, -1.0), nn.Unflatten(1, (2, 2)), nn.Unflatten(-1, (2, -1))]  # fmt: skip  # noqa: E501
+    layers = [nn.ZeroPad2d(2), nn.ZeroPad2d((1, 0, 2, 3)), nn.ZeroPad1d(1),
+              nn.ConstantPad1d((2, 1), 0.5), nn.ConstantPad2d(1, -1.0), nn.Unflatten(1, (2, 2)),
+              nn.Unflatten(-1, (2, -1))]  # fmt: skip
     for layer in layers:
         out.append((repr(layer), layer(x).tolist()))
     for layer in (nn.CosineSimilarity(), nn.CosineSimilarity(0, 1e-6), nn.PairwiseDistance(),
