@@ -30,11 +30,15 @@ CALLS: dict[str, tuple[Any, bool]] = {
     "pairwise_distance": (lambda F, a, b: F.pairwise_distance(a, b), False),
     "pairwise_distance_p1": (lambda F, a, b: F.pairwise_distance(a, b, p=1, keepdim=True), False),
     "kl_div_batchmean": (
-        lambda F, a, b: F.kl_div(a.log_softmax(1), b.softmax(1), reduction="batchmean"), True
+        lambda F, a, b: F.kl_div(a.log_softmax(1), b.softmax(1), reduction="batchmean"),
+        True,
     ),
     "kl_div_sum_log_target": (
-        lambda F, a, b: F.kl_div(a.log_softmax(1), b.log_softmax(1), reduction="sum",
-                                 log_target=True), True),  # fmt: skip
+        lambda F, a, b: F.kl_div(
+            a.log_softmax(1), b.log_softmax(1), reduction="sum", log_target=True
+        ),
+        True,
+    ),  # fmt: skip
     "kl_div_none": (lambda F, a, b: F.kl_div(a, b.softmax(1), reduction="none"), True),
     "kl_div_mean": (lambda F, a, b: F.kl_div(a, b.softmax(1)), True),
 }
