@@ -201,3 +201,44 @@ def test_validate_args_false_skips_the_checks(torch_module: ModuleType) -> None:
 def test_docstring_examples() -> None:
     result = doctest.testmod(microtorch.distributions.normal)
     assert result.attempted > 0 and result.failed == 0
+
+
+def _kl(lib: ModuleType) -> list[Any]:
+    D = lib.distributions
+    leaves = _leaves(lib)
+    loc, scale, probs, class_probs, logits, low, high = leaves
+    zero_one = lib.tensor([[0.0, 0.3, 1.0], [0.5, 0.2, 0.9]], dtype=lib.float64)
+    pairs = [
+        (D.Normal(loc, scale), D.Normal(loc * 0.5, scale**2)),
+        (D.Bernoulli(probs=probs), D.Bernoulli(logits=loc)),
+        (D.Bernoulli(probs=zero_one), D.Bernoulli(probs=probs)),
+        (D.Categorical(probs=class_probs), D.Categorical(logits=logits)),
+        (D.Uniform(low, high), D.Uniform(low - 1, high + 0.5)),
+        (D.Uniform(low - 1, high), D.Uniform(low, high)),
+    ]
+    out = []
+    for p, q in pairs:
+        kl = D.kl_divergence(p, q)
+        finite = kl.detach().numpy()
+        if kl.requires_grad:
+            kl.masked_fill(kl.isinf(), 0.0).sum().backward()
+        out.append(finite)
+    out.append([None if t.grad is None else t.grad.numpy() for t in leaves])
+    return out
+
+
+def test_kl_divergence_matches_torch(torch_module: ModuleType) -> None:
+    mine, theirs = _kl(microtorch), _kl(torch_module)
+    for a, b in zip(mine[:-1], theirs[:-1]):
+        assert a.dtype == b.dtype
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    for a, b in zip(mine[-1], theirs[-1]):
+        assert (a is None) == (b is None)
+        if b is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    D, T = microtorch.distributions, torch_module.distributions
+    with pytest.raises(NotImplementedError) as ours:
+        D.kl_divergence(D.Categorical(microtorch.ones(2)), D.Normal(0.0, 1.0))
+    with pytest.raises(NotImplementedError) as their:
+        T.kl_divergence(T.Categorical(torch_module.ones(2)), T.Normal(0.0, 1.0))
+    assert str(ours.value) == str(their.value)
