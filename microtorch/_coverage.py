@@ -189,8 +189,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "group_norm": "use F.batch_norm or F.layer_norm",
     },
     "torch.nn.init": {
-        "trunc_normal_": "use nn.init.normal_(w, std=s), then w.data.clamp_(-2 * s, 2 * s)",
-        "orthogonal_": _NUMPY + " (numpy.linalg.qr), then copy_ it in",
         "sparse_": "use dense weights",
     },
     "torch.optim": {
