@@ -159,8 +159,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "Upsample": _UPSAMPLE,
         "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
-        "ParameterList": "use nn.ModuleList, or register each nn.Parameter as an attribute",
-        "ParameterDict": "use nn.ModuleDict, or register each nn.Parameter as an attribute",
         "DataParallel": "use a single process on the CPU",
         "Fold": "slice and stack", "Unfold": "slice and stack", "Dropout1d": "use nn.Dropout",
     },
