@@ -197,8 +197,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "CyclicLR": _SCHEDULE, "SequentialLR": _SCHEDULE,
     },
     "torch.autograd": {
-        "functional": "loop over outputs calling torch.autograd.grad (first derivatives only)",
-        "gradgradcheck": "microtorch has no second derivatives; use torch.autograd.gradcheck",
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",
         "profiler": "time the code with time.perf_counter",
     },
