@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from microtorch.optim.lr_scheduler import LRScheduler
 from microtorch.optim.optimizer import Optimizer
+from microtorch.optim.scheduler import LRScheduler
 
 __all__ = [
     "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "LinearLR", "OneCycleLR",
