@@ -29,9 +29,6 @@ _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
 _TRIL = "multiply by a mask: x * (torch.arange(n)[:, None] >= torch.arange(n))"
 _TRIU = "multiply by a mask: x * (torch.arange(n)[:, None] <= torch.arange(n))"
 _SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
-_UPSAMPLE = (
-    "index with repeated positions: x[:, :, i][:, :, :, i] with i = torch.arange(2 * n) // 2"
-)
 _INPLACE = "assign the out-of-place result, e.g. x = x.{0}() or x.copy_(x.{0}())"
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
@@ -156,7 +153,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "CTCLoss": "use PyTorch",
         "TripletMarginLoss": _PLAIN.format("(d(a, p) - d(a, n) + margin).clamp(min=0).mean()"),
         "CosineEmbeddingLoss": "write it with tensor operations",
-        "Upsample": _UPSAMPLE,
         "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
         "DataParallel": "use a single process on the CPU",
@@ -177,7 +173,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "rnn": _RNN, "weight_norm": "use the plain layer", "spectral_norm": "use the plain layer",
     },
     "torch.nn.functional": {
-        "grid_sample": "use PyTorch", "interpolate": _UPSAMPLE,
+        "grid_sample": "use PyTorch",
         "scaled_dot_product_attention": _ATTENTION, "multi_head_attention_forward": _ATTENTION,
         "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
         "ctc_loss": "use PyTorch", "conv_transpose2d": "upsample with indexing and use F.conv2d",

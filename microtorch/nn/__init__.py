@@ -64,19 +64,20 @@ from microtorch.nn.padding import (
 from microtorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from microtorch.nn.parameter_containers import ParameterDict, ParameterList
 from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from microtorch.nn.upsampling import Upsample, UpsamplingNearest2d
 
 __all__ = [
-    "ParameterDict", "ParameterList", "ConstantPad1d", "ConstantPad2d", "CosineSimilarity",
-    "KLDivLoss", "PairwiseDistance", "Unflatten", "ZeroPad1d", "ZeroPad2d", "CELU", "ELU",
-    "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish", "ReLU6", "SELU", "SiLU",
-    "Softmin", "Softplus", "Softsign", "Tanhshrink", "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss",
-    "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d", "CrossEntropyLoss",
-    "Dropout", "Dropout2d", "Embedding", "Flatten", "GELU", "HuberLoss", "Identity", "L1Loss",
-    "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d", "LazyConv2d", "LazyLinear",
-    "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d", "Module", "ModuleDict",
-    "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "SmoothL1Loss",
-    "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter", "functional", "init",
-    "utils",
+    "Upsample", "UpsamplingNearest2d", "ParameterDict", "ParameterList", "ConstantPad1d",
+    "ConstantPad2d", "CosineSimilarity", "KLDivLoss", "PairwiseDistance", "Unflatten", "ZeroPad1d",
+    "ZeroPad2d", "CELU", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish",
+    "ReLU6", "SELU", "SiLU", "Softmin", "Softplus", "Softsign", "Tanhshrink", "AdaptiveAvgPool2d",
+    "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d",
+    "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding", "Flatten", "GELU", "HuberLoss",
+    "Identity", "L1Loss", "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d",
+    "LazyConv2d", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d",
+    "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
+    "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
+    "functional", "init", "utils",
 ]  # fmt: skip
 
 

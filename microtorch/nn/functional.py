@@ -58,6 +58,7 @@ from microtorch.nn.loss_functions import (
     smooth_l1_loss,
 )
 from microtorch.nn.norm_functions import batch_norm, layer_norm
+from microtorch.nn.upsampling import interpolate
 from microtorch.nn.vector_functions import (
     cosine_similarity,
     kl_div,
@@ -75,7 +76,7 @@ __all__ = [
     "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
     "layer_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6", "logsigmoid",
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
-    "cosine_similarity", "pairwise_distance", "kl_div",
+    "cosine_similarity", "pairwise_distance", "kl_div", "interpolate",
 ]  # fmt: skip
 
 

@@ -1,5 +1,6 @@
 """The ``Function``s behind the layers that the core ops do not cover: embedding lookup,
-leaky ReLU, GELU, constant padding, clamp_min and xlogy (for ``normalize`` and ``kl_div``),
+leaky ReLU, GELU, constant padding, nearest upsampling, clamp_min and xlogy (for
+``normalize`` and ``kl_div``),
 and the scalar forms PyTorch records inside ``linear`` and ``cross_entropy``.
 
 Each op's forward and backward take numpy arrays (``NumpyFunction``), as in the core.
@@ -17,7 +18,8 @@ from microtorch.ops.shape import SqueezeDim
 
 __all__ = [
     "Embedding", "LeakyRelu", "LeakyRelu_", "Gelu", "erf", "MulScalar", "DivScalar",
-    "SqueezeDims", "ConstantPadNd", "ClampMin", "Xlogy",
+    "SqueezeDims", "ConstantPadNd", "ClampMin", "Xlogy", "nearest_indices", "UpsampleNearest2d",
+    "UpsampleNearest1d",
 ]  # fmt: skip
 
 
@@ -225,3 +227,41 @@ class Xlogy(NumpyFunction):
         x, y = ctx.saved_tensors
         gx = np.where(x != 0, np.log(y), np.zeros((), x.dtype)) * grad_output
         return gx, x / y * grad_output
+
+
+def nearest_indices(n_in: int, n_out: int, scale: float | None) -> np.ndarray:
+    """For each output position, the input position nearest upsampling copies: PyTorch's
+    floor(i * s) in float32, s = 1 / scale_factor (or n_in / n_out), at most n_in - 1."""
+    if n_out == n_in:
+        return np.arange(n_out)
+    if n_out == 2 * n_in:
+        return np.arange(n_out) >> 1
+    s = np.float32(1.0 / scale) if scale else np.float32(n_in) / np.float32(n_out)
+    picked = np.floor(np.arange(n_out, dtype=np.float32) * s).astype(np.int64)
+    return np.minimum(picked, n_in - 1)
+
+
+class UpsampleNearest2d(NumpyFunction):
+    """z[..., i, j] = a[..., r[i], c[j]] (nearest neighbours), so dL/da[..., p, q] = the sum of
+    the gradients of every output position that copied it."""
+
+    node_name = "UpsampleNearest2DBackward0"
+
+    ctx_fields = ("index", "shape")
+
+    @staticmethod
+    def forward(ctx, a, index):
+        ctx.index, ctx.shape = index, a.shape
+        return a[(Ellipsis,) + np.ix_(*index)]
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        grad = np.zeros(ctx.shape, grad_output.dtype)
+        np.add.at(grad, (Ellipsis,) + np.ix_(*ctx.index), grad_output)
+        return grad
+
+
+class UpsampleNearest1d(UpsampleNearest2d):
+    """The same along one dimension (``(N, C, L)`` inputs)."""
+
+    node_name = "UpsampleNearest1DBackward0"
