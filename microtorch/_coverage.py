@@ -149,7 +149,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
         "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,
         "TransformerDecoderLayer": _ATTENTION, "MultiheadAttention": _ATTENTION,
-        "PReLU": "use nn.LeakyReLU",
         "CTCLoss": "use PyTorch",
         "TripletMarginLoss": _PLAIN.format("(d(a, p) - d(a, n) + margin).clamp(min=0).mean()"),
         "CosineEmbeddingLoss": "write it with tensor operations",

@@ -16,6 +16,7 @@ from microtorch.nn.activation import (
     LogSigmoid,
     LogSoftmax,
     Mish,
+    PReLU,
     ReLU,
     ReLU6,
     Sigmoid,
@@ -67,7 +68,7 @@ from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from microtorch.nn.upsampling import Upsample, UpsamplingNearest2d
 
 __all__ = [
-    "Upsample", "UpsamplingNearest2d", "ParameterDict", "ParameterList", "ConstantPad1d",
+    "PReLU", "Upsample", "UpsamplingNearest2d", "ParameterDict", "ParameterList", "ConstantPad1d",
     "ConstantPad2d", "CosineSimilarity", "KLDivLoss", "PairwiseDistance", "Unflatten", "ZeroPad1d",
     "ZeroPad2d", "CELU", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish",
     "ReLU6", "SELU", "SiLU", "Softmin", "Softplus", "Softsign", "Tanhshrink", "AdaptiveAvgPool2d",

@@ -4,16 +4,22 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
+
+import numpy as np
 
 from microtorch.api import unary
+from microtorch.dtypes import get_default_dtype
 from microtorch.nn import functional as F
+from microtorch.nn import init
 from microtorch.nn.module import Module
-from microtorch.tensor import Tensor
+from microtorch.nn.parameter import Parameter
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
     "ReLU", "LeakyReLU", "GELU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "SiLU", "Mish",
     "Hardswish", "Hardsigmoid", "SELU", "ELU", "CELU", "Softplus", "Hardtanh", "ReLU6",
-    "LogSigmoid", "Softsign", "Tanhshrink", "Softmin",
+    "LogSigmoid", "Softsign", "Tanhshrink", "Softmin", "PReLU",
 ]  # fmt: skip
 
 
@@ -271,3 +277,27 @@ class Softmin(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """Leaky ReLU whose negative slope is learned: one ``weight`` for all channels, or
+    ``num_parameters`` (one per channel), starting at ``init``."""
+
+    def __init__(
+        self, num_parameters: int = 1, init: float = 0.25, device: Any = None, dtype: Any = None
+    ) -> None:
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        floats = (dtype or get_default_dtype()).numpy
+        self.weight = Parameter(plain_tensor(np.full(num_parameters, init, floats)))
+
+    def reset_parameters(self) -> None:
+        """Every slope back to ``init``."""
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"

@@ -32,6 +32,7 @@ from microtorch.nn.activation_functions import (
     hardtanh,
     logsigmoid,
     mish,
+    prelu,
     relu6,
     selu,
     silu,
@@ -76,7 +77,7 @@ __all__ = [
     "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
     "layer_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6", "logsigmoid",
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
-    "cosine_similarity", "pairwise_distance", "kl_div", "interpolate",
+    "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
 ]  # fmt: skip
 
 

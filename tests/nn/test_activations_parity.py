@@ -128,3 +128,36 @@ def test_hardtanh_errors_and_warnings_match_torch(torch_module: ModuleType) -> N
             lib.nn.Hardtanh(2.0, 1.0)
         with pytest.warns(FutureWarning, match="`min_value` is deprecated"):
             assert lib.nn.Hardtanh(min_value=-3.0).min_val == -3.0
+
+
+@pytest.mark.parametrize(("xs", "n"), [((2, 3, 4), 3), ((2, 3, 4), 1), ((5,), 1), ((2, 3), 3)])
+def test_prelu_matches_torch(torch_module: ModuleType, xs: tuple[int, ...], n: int) -> None:
+    def run(lib: ModuleType) -> tuple[Any, ...]:
+        layer = lib.nn.PReLU(n, init=0.3).double()
+        x = lib.tensor(np.random.default_rng(4).standard_normal(xs), requires_grad=True)
+        y = layer(x)
+        y.backward(lib.tensor(np.random.default_rng(5).uniform(-1, 2, xs)))
+        nodes = [type(m).__name__.replace("torch::autograd::", "") for m, _ in
+                 y.grad_fn.next_functions]  # fmt: skip
+        return repr(layer), type(y.grad_fn).__name__, nodes, y.detach().numpy(), x.grad.numpy(), (
+            layer.weight.grad.numpy())  # fmt: skip
+
+    mine, theirs = run(microtorch), run(torch_module)
+    assert mine[:3] == theirs[:3]
+    for a, b in zip(mine[3:], theirs[3:]):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    x = microtorch.tensor(np.random.default_rng(6).standard_normal(xs), requires_grad=True)
+    w = microtorch.full((n,), 0.2, dtype=microtorch.float64, requires_grad=True)
+    assert microtorch.autograd.gradcheck(microtorch.nn.functional.prelu, (x, w))
+
+
+def test_prelu_errors_match_torch(torch_module: ModuleType) -> None:
+    def calls(lib: ModuleType) -> list:
+        F, x = lib.nn.functional, lib.ones(2, 3, 4)
+        return [
+            lambda: F.prelu(x, lib.ones(2)), lambda: F.prelu(lib.ones(3), lib.ones(3)),
+            lambda: F.prelu(lib.ones(2, dtype=lib.int64), lib.ones(1)),
+            lambda: F.prelu(x, lib.ones(1, 3)),
+        ]  # fmt: skip
+
+    assert [_message(c) for c in calls(microtorch)] == [_message(c) for c in calls(torch_module)]
