@@ -167,8 +167,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "get_buffer": "use dict(model.named_buffers())",
     },
     "torch.nn.utils": {
-        "parameters_to_vector": _PLAIN.format("torch.cat([p.view(-1) for p in params])"),
-        "vector_to_parameters": "copy_ slices of the vector into each parameter under no_grad",
         "rnn": _RNN, "weight_norm": "use the plain layer", "spectral_norm": "use the plain layer",
     },
     "torch.nn.functional": {
