@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from microtorch.nn.module import Module
@@ -43,7 +44,13 @@ class Unflatten(Module):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         shape = tuple(input.shape)
         dim = self.dim + len(shape) if self.dim < 0 else self.dim
-        return input.view(*shape[:dim], *self.unflattened_size, *shape[dim + 1 :])
+        sizes = list(self.unflattened_size)
+        if -1 not in sizes and math.prod(sizes) != shape[dim]:
+            raise RuntimeError(
+                f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} "
+                f"({shape[dim]}) in the input tensor"
+            )
+        return input.view(*shape[:dim], *sizes, *shape[dim + 1 :])
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

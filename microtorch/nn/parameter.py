@@ -68,7 +68,7 @@ def _refuse(name: str) -> Any:
         raise ValueError(
             f"Attempted to use an uninitialized parameter in <method '{name}' of "
             "'torch._C.TensorBase' objects>. This error happens when you are using a "
-            "`LazyModule` or explicitly manipulating `torch.nn.parameter.UninitializedParameter` "
+            f"`LazyModule` or explicitly manipulating `torch.nn.parameter.{type(self).__name__}` "
             "objects. When using LazyModules Call `forward` with a dummy batch to initialize the "
             "parameters before calling torch functions"
         )
