@@ -9,15 +9,58 @@ from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.api._checks import expect_tensor as _expect_tensor
 from microtorch.api.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, positive
+from microtorch.api.composites import (
+    argwhere,
+    broadcast_to,
+    clamp_max,
+    clamp_min,
+    column_stack,
+    count_nonzero,
+    hstack,
+    movedim,
+    nan_to_num,
+    narrow,
+    outer,
+    vstack,
+)
+from microtorch.api.cross import cross
 from microtorch.api.cumulative import cumprod, cumsum, prod
+from microtorch.api.decomposition import svd
 from microtorch.api.division import floor_divide, fmod, remainder
 from microtorch.api.elementwise import logical_and, logical_not, logical_or, masked_fill
 from microtorch.api.elementwise import where as _where
+from microtorch.api.grids import meshgrid
 from microtorch.api.histogram import histc, histogram
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
+from microtorch.api.legacy_types import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 from microtorch.api.linalg import addmm, bmm, dot, matmul, mm, mv, norm
 from microtorch.api.logarithms import log2, log10
+from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
+from microtorch.api.rearrange import (
+    expm1,
+    finfo,
+    flip,
+    iinfo,
+    index_select,
+    is_floating_point,
+    masked_select,
+    roll,
+    rsqrt,
+    tile,
+    tril,
+    triu,
+)
 from microtorch.api.reduction import (
     amax,
     amin,
@@ -34,8 +77,52 @@ from microtorch.api.reduction import (
     var,
 )
 from microtorch.api.rounding import ceil, floor, round, sign, trunc
+from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
 from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from microtorch.api.trigonometry import (
+    acos,
+    acosh,
+    asin,
+    asinh,
+    atan,
+    atan2,
+    atanh,
+    cosh,
+    sinh,
+    tan,
+)
 from microtorch.api.truth import all, any, isfinite, isinf, isnan
+from microtorch.api.twins import (
+    abs_,
+    acos_,
+    acosh_,
+    asin_,
+    asinh_,
+    atan_,
+    atanh_,
+    ceil_,
+    clamp_,
+    cos_,
+    cosh_,
+    exp_,
+    floor_,
+    log1p_,
+    log2_,
+    log10_,
+    log_,
+    neg_,
+    reciprocal_,
+    relu_,
+    round_,
+    sigmoid_,
+    sin_,
+    sinh_,
+    sqrt_,
+    square_,
+    tan_,
+    tanh_,
+    trunc_,
+)  # fmt: skip
 from microtorch.api.unary import (
     abs,
     clamp,
@@ -51,6 +138,7 @@ from microtorch.api.unary import (
     sqrt,
     tanh,
 )
+from microtorch.api.unique import unique
 from microtorch.autograd import (
     enable_grad,
     inference_mode,
@@ -81,6 +169,7 @@ from microtorch.creation import (
     randn,
     randn_like,
     randperm,
+    range,
     seed,
     tensor,
     zeros,
@@ -112,7 +201,6 @@ from microtorch.dtypes import (
 from microtorch.tensor import Size, Tensor
 
 clip = clamp
-FloatTensor = Tensor
 # PyTorch's other names for the same functions:
 concat = concatenate = cat
 absolute, negative = abs, neg  # (multiply, divide, subtract: below, with add, mul, ...)
@@ -150,7 +238,55 @@ __all__ += [
     "get_default_device", "set_default_device", "numel", "accelerator", "histc",
     "histogram",
 ]  # fmt: skip
+# issue 24: legacy tensor types, trigonometry, the in-place twins (torch.sin_(x) ...)
+arcsin, arccos, arctan, arcsinh, arccosh, arctanh, arctan2 = (
+    asin,
+    acos,
+    atan,
+    asinh,
+    acosh,
+    atanh,
+    atan2,
+)
+arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_ = (
+    asin_,
+    acos_,
+    atan_,
+    asinh_,
+    acosh_,
+    atanh_,
+)
+negative_, clip_ = neg_, clamp_
+__all__ += [
+    "BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
+    "IntTensor", "LongTensor", "ShortTensor",
+    "acos", "acosh", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh",
+    "asin", "asinh", "atan", "atan2", "atanh", "cosh", "sinh", "tan",
+    "abs_", "acos_", "acosh_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+    "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clip_", "cos_",
+    "cosh_", "exp_", "floor_", "log10_", "log1p_", "log2_", "log_", "neg_", "negative_",
+    "reciprocal_", "relu_", "round_", "sigmoid_", "sin_", "sinh_", "sqrt_", "square_", "tan_",
+    "tanh_", "trunc_",
+]  # fmt: skip
 __version__ = "0.1.0"
+
+
+moveaxis = movedim
+rsqrt_, expm1_ = Tensor.rsqrt_, Tensor.expm1_
+
+
+def is_tensor(obj: object) -> builtins.bool:
+    """True if ``obj`` is a Tensor (``isinstance(obj, torch.Tensor)``)."""
+    return isinstance(obj, Tensor)
+
+
+__all__ += ["cross", "meshgrid", "svd", "unique"]
+__all__ += ["expm1", "finfo", "flip", "iinfo", "index_select", "masked_select", "roll", "rsqrt"]
+__all__ += ["tile", "tril", "triu", "rsqrt_", "expm1_", "is_floating_point"]
+__all__ += ["argwhere", "broadcast_to", "clamp_max", "clamp_min", "column_stack", "count_nonzero"]
+__all__ += ["conj", "imag", "is_complex", "is_conj", "real", "resolve_conj"]
+__all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "vstack"]
+__all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
 # Tensor methods of the same names, which take them (see tensor.py)
@@ -178,7 +314,11 @@ __all__ += ["testing"]
 from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import accelerator  # noqa: E402
+from microtorch import accelerator, backends, functional, linalg, profiler, random  # noqa: E402
+from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
+
+__all__ += ["functional", "linalg", "profiler"]
+__all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
 
 
 def __getattr__(name: str) -> object:

@@ -23,22 +23,23 @@ _FLOAT = "microtorch has real dtypes only; use torch.float32"
 _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "write the cell with nn.Linear, torch.tanh and torch.sigmoid and loop over time steps"
 _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
-_INDEX = "index with an integer tensor instead, e.g. x[idx] or x[torch.arange(n), idx]"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
 _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
-_TRIL = "multiply by a mask: x * (torch.arange(n)[:, None] >= torch.arange(n))"
-_TRIU = "multiply by a mask: x * (torch.arange(n)[:, None] <= torch.arange(n))"
 _SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
-_INPLACE = "assign the out-of-place result, e.g. x = x.{0}() or x.copy_(x.{0}())"
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
 _DENSITY = "write its log_prob with tensor operations; draw samples with torch.rand or torch.randn"
+# whole categories microtorch does not cover, each with its reason and what to do instead
+_SPARSE = "microtorch has dense tensors only: use dense tensors (torch.zeros, then index)"
+_QUANTIZED = "microtorch has no quantized tensors: train and run in float32"
+_COMPLEX = "microtorch has real dtypes only: keep real and imaginary parts as two tensors"
+_ONE_PROCESS = "microtorch runs in one process on one machine: train without it"
+_TRACING = "run the model as plain Python: microtorch has no graph capture or compiler"
+_NORM = "use x.norm(p, dim) or x.abs().pow(p).sum(dim).pow(1 / p)"
 
 # functions and methods both, each a line of the operations microtorch has
 _SHORTHANDS = {
-    "clamp_min": _PLAIN.format("x.clamp(min=m)"),
-    "clamp_max": _PLAIN.format("x.clamp(max=m)"),
     "isposinf": _PLAIN.format("x.isinf() & (x > 0)"),
     "isneginf": _PLAIN.format("x.isinf() & (x < 0)"),
     "signbit": _PLAIN.format("x < 0 (for -0.0: (1 / x) < 0)"),
@@ -47,97 +48,90 @@ _SHORTHANDS = {
 
 NOT_COVERED: dict[str, dict[str, str]] = {
     "torch": {
-        "fft": _NUMPY, "linalg": _NUMPY + "; x.norm() gives vector norms", "special": _NUMPY,
+        "distributed": _ONE_PROCESS, "multiprocessing": _ONE_PROCESS, "fx": _TRACING,
+        "export": _TRACING, "package": _TRACING, "library": _TRACING, "nested": _SPARSE,
+        "sparse_coo_tensor": _SPARSE, "sparse_csr_tensor": _SPARSE, "ao": _QUANTIZED,
+        "quantize_per_tensor": _QUANTIZED, "qint8": _QUANTIZED, "quint8": _QUANTIZED,
+        "complex128": _COMPLEX, "cdouble": _COMPLEX, "complex": _COMPLEX, "polar": _COMPLEX,
+        "view_as_real": _COMPLEX, "view_as_complex": _COMPLEX, "angle": _COMPLEX,
+        "xpu": _CPU,
+        "fft": _NUMPY, "special": _NUMPY,
         "jit": "run the model as plain Python", "compile": "run the model as plain Python",
-        "sparse": "use dense tensors", "backends": _CPU, "mps": _CPU, "amp": "train in float32",
+        "sparse": "use dense tensors", "mps": _CPU, "amp": "train in float32",
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
-        "profiler": "time the code with time.perf_counter", "hub": "load weights with PyTorch",
+        "hub": "load weights with PyTorch",
         "quantization": "train in float32", "func": _LOOP, "vmap": _LOOP,
         "einsum": "write it with matmul, permute, unsqueeze and sum",
-        "tensordot": "reshape both to 2-d and use matmul", "tril": _TRIL, "triu": _TRIU,
+        "tensordot": "reshape both to 2-d and use matmul",
         **_SHORTHANDS,
-        "outer": _PLAIN.format("a[:, None] * b[None, :]"),
         "diag": _PLAIN.format("torch.eye(n) * v, or x[torch.arange(n), torch.arange(n)]"),
         "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"),
         "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
-        "inverse": _NUMPY, "det": _NUMPY, "svd": _NUMPY, "unique": _NUMPY,
+        "inverse": _NUMPY, "det": _NUMPY,
         "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
-        "gather": _INDEX, "index_select": _INDEX, "masked_select": "index with the mask, x[mask]",
-        "scatter": _SCATTER, "scatter_add": _SCATTER, "repeat_interleave": _REPEAT,
-        "tile": _REPEAT, "flip": _INDEX, "roll": "use torch.cat of two slices",
-        "meshgrid": "broadcast instead, e.g. x[:, None] + y[None, :]",
-        "diff": _PLAIN.format("x[1:] - x[:-1]"), "narrow": _PLAIN.format("x[:, start:stop]"),
-        "movedim": "use permute", "moveaxis": "use permute", "broadcast_to": "use x.expand(shape)",
-        "as_strided": "use view, reshape or expand", "hstack": "use torch.cat or torch.stack",
-        "vstack": "use torch.cat or torch.stack", "column_stack": "use torch.stack(xs, dim=1)",
+        "repeat_interleave": _REPEAT,
+        "diff": _PLAIN.format("x[1:] - x[:-1]"),
+        "as_strided": "use view, reshape or expand",
         "median": _PLAIN.format("x.sort().values[(n - 1) // 2]"), "quantile": "sort and index",
         "mode": _NUMPY, "kthvalue": "sort and index", "std_mean": "call torch.std and torch.mean",
         "var_mean": "call torch.var and torch.mean",
-        "count_nonzero": _PLAIN.format("(x != 0).sum()"),
-        "argwhere": "use torch.nonzero",
-        "nan_to_num": _PLAIN.format("torch.where(x.isnan(), 0, x)"),
-        "rsqrt": _PLAIN.format("1 / x.sqrt()"),
-        "erf": _NUMPY, "tan": _PLAIN.format("x.sin() / x.cos()"),
-        "sinh": _PLAIN.format("(x.exp() - (-x).exp()) / 2"),
-        "cosh": _PLAIN.format("(x.exp() + (-x).exp()) / 2"), "expm1": _PLAIN.format("x.exp() - 1"),
+        "erf": _NUMPY,
         "lerp": _PLAIN.format("a + w * (b - a)"),
         "normal": _PLAIN.format("mean + std * torch.randn(shape)"),
         "bernoulli": _PLAIN.format("(torch.rand(shape) < p).float()"),
         "logspace": _PLAIN.format("10 ** torch.linspace(start, end, steps)"),
-        "is_tensor": "use isinstance(x, torch.Tensor)",
-        "is_floating_point": "use x.is_floating_point()",
-        "finfo": "use numpy.finfo(numpy.float32)", "iinfo": "use numpy.iinfo(numpy.int64)",
         "set_num_threads": "nothing to set: numpy chooses its threads",
         "get_num_threads": "nothing to ask: numpy chooses its threads",
         "use_deterministic_algorithms": "nothing to set: microtorch is deterministic already",
         "bfloat16": "use torch.float32", "complex64": _FLOAT, "cfloat": _FLOAT,
-        "LongTensor": "use torch.tensor(data, dtype=torch.long)",
-        "DoubleTensor": "use torch.tensor(data, dtype=torch.float64)",
-        "IntTensor": "use torch.tensor(data, dtype=torch.int32)",
-        "BoolTensor": "use torch.tensor(data, dtype=torch.bool)",
-        "ByteTensor": "use torch.tensor(data, dtype=torch.uint8)",
     },
     "torch.Tensor": {
+        "to_dense": _SPARSE, "coalesce": _SPARSE, "sparse_mask": _SPARSE,
+        "dequantize": _QUANTIZED, "q_scale": _QUANTIZED, "angle": _COMPLEX,
+        "to_mkldnn": _CPU,
         "to_sparse": "use dense tensors", "pin_memory": "drop the call: nothing to pin on the CPU",
-        "share_memory_": "use a single process", "storage": "use x.numpy() to reach the memory",
+        "share_memory_": "use a single process",
         "untyped_storage": "use x.numpy() to reach the memory", "apply_": _LOOP,
         "get_device": "use x.device", "nbytes": _PLAIN.format("x.numel() * x.element_size()"),
-        "byte": "use x.to(torch.uint8)", "char": "use x.to(torch.int8)",
-        "short": "use x.to(torch.int16)", "bfloat16": "use x.float()",
-        "gather": _INDEX, "index_select": _INDEX, "masked_select": "index with the mask, x[mask]",
-        "scatter": _SCATTER, "scatter_": _SCATTER, "scatter_add_": _SCATTER,
-        "index_add_": _SCATTER, "repeat": _REPEAT, "repeat_interleave": _REPEAT, "tile": _REPEAT,
-        "flip": _INDEX, "roll": "use torch.cat of two slices", "unfold": "slice and stack",
+        "char": "use x.to(torch.int8)", "bfloat16": "use x.float()",
+        "index_add_": _SCATTER, "repeat_interleave": _REPEAT,
+        "unfold": "slice and stack",
         "diag": _PLAIN.format("x[torch.arange(n), torch.arange(n)]"),
-        "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"), "tril": _TRIL,
-        "triu": _TRIU, "tril_": _TRIL, "triu_": _TRIU, "outer": _PLAIN.format("a[:, None] * b"),
-        "unique": _NUMPY, "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
+        "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"),
+        "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
         "median": _PLAIN.format("x.sort().values[(n - 1) // 2]"), "mode": _NUMPY,
         "quantile": "sort and index", "kthvalue": "sort and index",
-        "count_nonzero": _PLAIN.format("(x != 0).sum()"), "argwhere": "use x.nonzero()",
-        "nan_to_num": _PLAIN.format("torch.where(x.isnan(), 0, x)"),
         "nansum": _PLAIN.format("x[~x.isnan()].sum()"),
         "nanmean": _PLAIN.format("x[~x.isnan()].mean()"),
         **_SHORTHANDS,
-        "clamp_min_": _PLAIN.format("x.clamp_(min=m)"),
-        "clamp_max_": _PLAIN.format("x.clamp_(max=m)"),
-        "narrow": _PLAIN.format("x[:, start:stop]"), "movedim": "use permute",
-        "moveaxis": "use permute", "as_strided": "use view, reshape or expand",
-        "rsqrt": _PLAIN.format("1 / x.sqrt()"),
-        "erf": _NUMPY, "tan": _PLAIN.format("x.sin() / x.cos()"),
-        "expm1": _PLAIN.format("x.exp() - 1"), "lerp": _PLAIN.format("a + w * (b - a)"),
+        "as_strided": "use view, reshape or expand",
+        "erf": _NUMPY,
+        "lerp": _PLAIN.format("a + w * (b - a)"),
         "addcmul": _PLAIN.format("x + value * a * b"),
         "addcdiv": _PLAIN.format("x + value * a / b"),
         "bernoulli": _PLAIN.format("(torch.rand(shape) < p).float()"),
         "normal_": "use torch.nn.init.normal_(x, mean, std)",
-        "uniform_": "use torch.nn.init.uniform_(x, a, b)", "random_": "use torch.randint",
+        "uniform_": "use torch.nn.init.uniform_(x, a, b)",
         "bernoulli_": _PLAIN.format("x.copy_((torch.rand(x.shape) < p).float())"),
-        "exp_": _INPLACE.format("exp"), "log_": _INPLACE.format("log"),
-        "sqrt_": _INPLACE.format("sqrt"), "abs_": _INPLACE.format("abs"),
-        "neg_": _INPLACE.format("neg"), "sigmoid_": _INPLACE.format("sigmoid"),
-        "tanh_": _INPLACE.format("tanh"), "squeeze_": _INPLACE.format("squeeze"),
-        "unsqueeze_": "assign the out-of-place result, e.g. x = x.unsqueeze(0)",
-        "t_": _INPLACE.format("t"), "transpose_": "assign the result, e.g. x = x.transpose(0, 1)",
+    },
+    "torch.linalg": {
+        "norm": _NORM, "vector_norm": _NORM, "matrix_norm": "use x.norm() (Frobenius)",
+        "inv": _NUMPY, "det": _NUMPY, "slogdet": _NUMPY, "solve": _NUMPY, "lstsq": _NUMPY,
+        "eig": _NUMPY, "eigh": _NUMPY, "eigvals": _NUMPY, "eigvalsh": _NUMPY, "qr": _NUMPY,
+        "cholesky": _NUMPY, "pinv": _NUMPY, "matrix_rank": _NUMPY, "matrix_power": _NUMPY,
+        "matrix_exp": _NUMPY, "multi_dot": "chain torch.matmul calls",
+        "vecdot": _PLAIN.format("(a * b).sum(-1)"),
+    },
+    "torch.profiler": {
+        "schedule": "profile the steps you want inside one with torch.profiler.profile() block",
+        "tensorboard_trace_handler": "use prof.export_chrome_trace(path)",
+    },
+    "torch.functional": {
+        "einsum": "write it with matmul, permute, unsqueeze and sum",
+        "tensordot": "reshape both to 2-d and use matmul",
+        "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
+        "broadcast_tensors": "use x.expand(shape)", "stft": _NUMPY,
+        "cartesian_prod": "use torch.meshgrid(a, b, indexing='ij') and stack the grids",
     },
     "torch.nn": {
         "Conv3d": "use nn.Conv2d", "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
@@ -191,7 +185,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
     },
     "torch.autograd": {
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",
-        "profiler": "time the code with time.perf_counter",
     },
     "torch.distributions": {
         "Beta": _DENSITY, "Binomial": _DENSITY, "Cauchy": _DENSITY, "Dirichlet": _DENSITY,

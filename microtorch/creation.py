@@ -18,8 +18,10 @@ import numpy as np
 
 from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
 from microtorch.api._checks import expect_tensor
+from microtorch.api.random_fill import use_default_generator
 from microtorch.autograd import grad_mode
 from microtorch.autograd.quiet import quiet_numpy
+from microtorch.autograd.versions import bump_version
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import dtype, from_numpy_dtype, get_default_dtype, int64, promote_types
@@ -29,7 +31,7 @@ from microtorch.tensor import Tensor, plain_tensor
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace",
     "eye", "rand", "randn", "randint", "randperm", "zeros_like", "ones_like", "full_like",
-    "empty_like", "rand_like", "randn_like", "manual_seed", "seed", "Generator",
+    "empty_like", "rand_like", "randn_like", "manual_seed", "seed", "Generator", "range",
     "default_generator",
 ]  # fmt: skip
 
@@ -66,6 +68,7 @@ class Generator:
 
 
 default_generator = Generator()
+use_default_generator(default_generator)  # (x.random_() draws from it: see api/random_fill.py)
 
 
 def manual_seed(seed: int) -> Generator:
@@ -78,6 +81,40 @@ def seed() -> int:
     s = int(np.random.SeedSequence().entropy) % (2**63)  # type: ignore[arg-type]
     default_generator.manual_seed(s)
     return s
+
+
+def factory_out(fn: Any) -> Any:
+    """Let the factory ``fn`` take ``out=``: ``torch.zeros(2, 3, out=t)`` makes the values in
+    ``t``'s dtype and writes them into ``t`` (resized to fit, silently as in PyTorch)."""
+
+    @functools.wraps(fn)
+    def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if out is None:
+            return fn(*args, **kwargs)
+        name = fn.__name__
+        if not isinstance(out, Tensor):
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+        given = kwargs.get("dtype")
+        if given is not None and given is not out._dtype:
+            raise RuntimeError(
+                f"dtype {given._legacy[:-6]} does not match dtype of out parameter "
+                f"({out._dtype._legacy[:-6]})"
+            )
+        if out.requires_grad and grad_mode.state.grad_enabled:
+            raise RuntimeError(
+                f"aten::{name}(): functions with out=... arguments don't support automatic "
+                "differentiation, but one of the arguments requires grad. (Fix: drop out= and "
+                "assign the result)"
+            )
+        made = fn(*args, **{**kwargs, "dtype": out._dtype})._data
+        if made.shape == out._data.shape:
+            np.copyto(out._data, made)
+        else:
+            out._data = made  # (a new memory of the new size)
+        bump_version(out)
+        return out
+
+    return with_out
 
 
 @quiet_numpy  # tensor([1e300], dtype=float32) is inf, silently as in PyTorch
@@ -313,6 +350,7 @@ def _float(dtype_: dtype | None) -> dtype:
     return dtype_ or get_default_dtype()
 
 
+@factory_out
 def zeros(
     *sizes: Any,
     size: Any = None,
@@ -325,6 +363,7 @@ def zeros(
     return _finish(data, None, device, requires_grad)
 
 
+@factory_out
 def ones(
     *sizes: Any,
     size: Any = None,
@@ -337,6 +376,7 @@ def ones(
     return _finish(data, None, device, requires_grad)
 
 
+@factory_out
 def empty(
     *sizes: Any,
     size: Any = None,
@@ -349,6 +389,7 @@ def empty(
     return _finish(data, None, device, requires_grad)
 
 
+@factory_out
 def full(
     size: Sequence[int],
     fill_value: Any,
@@ -377,6 +418,7 @@ def full(
     return _finish(data, None, device, requires_grad)
 
 
+@factory_out
 def arange(
     start: float,
     end: float | None = None,
@@ -405,6 +447,45 @@ def arange(
     return _finish(np.arange(start, end, step).astype(inferred.numpy), None, device, requires_grad)
 
 
+_RANGE_DEPRECATED = (
+    "torch.range is deprecated and will be removed in a future release because its behavior "
+    "is inconsistent with Python's range builtin. Instead, use torch.arange, which produces "
+    "values in [start, end)."
+)
+
+
+@factory_out
+def range(  # noqa: A001 - PyTorch's name
+    start: float,
+    end: float | None = None,
+    step: float = 1,
+    *,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """Deprecated: values from ``start`` to ``end`` *inclusive* (``arange`` excludes ``end``),
+    in the default float dtype even for integers."""
+    warnings.warn(_RANGE_DEPRECATED, UserWarning, stacklevel=3)  # (the caller of factory_out)
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if value is not None and not isinstance(value, (builtins.int, builtins.float, np.number)):
+            position = ("start", "end", "step").index(name) + 1
+            raise TypeError(
+                f"range(): argument '{name}' (position {position}) must be Number, not "
+                f"{type(value).__name__}"
+            )
+    if end is None:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = builtins.int((end - start) // step) + 1
+    data = start + np.arange(n, dtype=np.float64) * step
+    return _finish(data.astype(_float(dtype).numpy), None, device, requires_grad)
+
+
+@factory_out
 def linspace(
     start: float,
     end: float,
@@ -421,6 +502,7 @@ def linspace(
     return _finish(data, None, device, requires_grad)
 
 
+@factory_out
 def eye(
     n: int,
     m: int | None = None,
@@ -448,6 +530,7 @@ def _rng(generator: Generator | None) -> np.random.Generator:
     return (generator or default_generator)._rng
 
 
+@factory_out
 def rand(
     *sizes: Any,
     size: Any = None,
@@ -462,6 +545,7 @@ def rand(
     return _finish(data, None, device, requires_grad)
 
 
+@factory_out
 def randn(
     *sizes: Any,
     size: Any = None,
@@ -480,6 +564,7 @@ def randn(
     return _finish(data, None, device, requires_grad)
 
 
+@factory_out
 def randint(
     low: int,
     high: int | None = None,
@@ -512,6 +597,7 @@ def randint(
     return _finish(data.astype((dtype or int64).numpy), None, device, False)
 
 
+@factory_out
 def randperm(
     n: int, *, generator: Generator | None = None, dtype: dtype | None = None, device: Any = None
 ) -> Tensor:

@@ -6,7 +6,7 @@ with microtorch that picks ``"cpu"``, as PyTorch does on a machine without a GPU
 
 from __future__ import annotations
 
-__all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all"]
+__all__ = ["is_available", "device_count", "manual_seed", "manual_seed_all", "Event", "Stream"]
 
 
 def is_available() -> bool:
@@ -25,3 +25,23 @@ def manual_seed(seed: int) -> None:
 
 def manual_seed_all(seed: int) -> None:
     """Does nothing (there is no GPU generator to seed), as in PyTorch without CUDA."""
+
+
+class Event:
+    """A CUDA timing event: PyTorch's CPU-only build refuses to make one, and so does this."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise RuntimeError(
+            "Tried to instantiate dummy base class Event\n(Fix: there is no GPU here; time the "
+            "code with time.perf_counter)"
+        )
+
+
+class Stream:
+    """A CUDA stream: refused, as in PyTorch's CPU-only build."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise RuntimeError(
+            "torch.cuda.Stream requires CUDA support\n(Fix: there is no GPU here; run the code "
+            "without streams)"
+        )

@@ -142,6 +142,12 @@ def _public() -> set[str]:
         "torch.autograd.functional": microtorch.autograd.functional,
         "torch.utils.data": microtorch.utils.data,
         "torch.cuda": microtorch.cuda, "torch.testing": microtorch.testing,
+        "torch.backends": microtorch.backends, "torch.backends.cuda": microtorch.backends.cuda,
+        "torch.backends.cudnn": microtorch.backends.cudnn,
+        "torch.backends.mps": microtorch.backends.mps, "torch.random": microtorch.random,
+        "torch.linalg": microtorch.linalg, "torch.functional": microtorch.functional,
+        "torch.profiler": microtorch.profiler,
+        "torch.autograd.profiler": microtorch.autograd.profiler,
         "torch.distributions": microtorch.distributions,
     }  # fmt: skip
     names = {f"{ns}.{n}" for ns, module in modules.items() for n in module.__all__}
@@ -151,6 +157,15 @@ def _public() -> set[str]:
     }  # fmt: skip
     names |= {f"{ns}.{n}" for ns, cls in classes.items() for n in dir(cls) if n[0] != "_"}
     return names
+
+
+def test_the_readme_states_the_counts() -> None:
+    readme = (TABLE.parents[1] / "README.md").read_text()
+    found = re.search(r"implements \((\d+) names\).*does not cover \((\d+) names\)", readme)
+    assert found, "README.md: say how many names docs/api_coverage.md lists"
+    assert (int(found[1]), int(found[2])) == (len(IMPLEMENTED), len(NOT_COVERED_ROWS)), (
+        "update the counts in README.md"
+    )
 
 
 def test_every_public_name_of_microtorch_is_listed() -> None:

@@ -25,11 +25,14 @@ from typing import Any
 import numpy as np
 
 from microtorch.api import (
+    cross,
     cumulative,
     division,
     join,
     linalg,
+    rearrange,
     rounding,
+    trigonometry,
     unary,
 )
 from microtorch.api import elementwise as ew
@@ -279,6 +282,8 @@ _UFUNCS: dict[Any, Callable[..., Any]] = {
     np.sin: unary.sin,
     np.cos: unary.cos,
     np.tanh: unary.tanh,
+    np.sinh: trigonometry.sinh,
+    np.cosh: trigonometry.cosh,
     np.reciprocal: unary.reciprocal,
     np.square: lambda a: ew.pow(a, 2),
     np.sign: rounding.sign,
@@ -312,6 +317,13 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.stack: _stack,
     np.split: _split,
     np.outer: _outer,
+    np.tril: lambda m, k=0: record(rearrange.tril(tensor_of(m), k)),
+    np.triu: lambda m, k=0: record(rearrange.triu(tensor_of(m), k)),
+    np.flip: lambda m, axis=None: record(rearrange.flip(tensor_of(m), _axes(axis, m.ndim))),
+    np.roll: lambda a, shift, axis=None: record(rearrange.roll(tensor_of(a), shift, axis)),
+    np.cross: lambda a, b, axis=-1: record(
+        cross.linalg_cross(tensor_of(a), tensor_of(b), dim=axis)
+    ),
     np.cumsum: _cumsum,
     np.prod: _prod,
     np.count_nonzero: _count_nonzero,

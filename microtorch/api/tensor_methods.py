@@ -16,29 +16,42 @@ import numpy as np
 
 from microtorch.api import (
     bitwise,
+    composites,
     cumulative,
+    decomposition,
     division,
     indexing,
     join,
     linalg,
     logarithms,
+    random_fill,
+    real_only,
+    rearrange,
     reduction,
+    reshape_inplace,
     rounding,
     sorting,
+    trigonometry,
     truth,
+    twins,
     unary,
 )
+from microtorch.api import cross as cross_ops
 from microtorch.api import elementwise as ew
 from microtorch.api import histogram as histogram_ops
 from microtorch.api import inplace as inplace_ops
+from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
+from microtorch.api import unique as unique_ops
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords, without_torch_keywords
+from microtorch.api.legacy_types import dtype_of_type
 from microtorch.api.operands import as_operand
 from microtorch.autograd import node as _node
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
-from microtorch.dtypes import dtype, float16, float32, float64, int32, int64
+from microtorch.dtypes import dtype, float16, float32, float64, int16, int32, int64, uint8
+from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
 
@@ -110,10 +123,18 @@ class TensorMethods:
     def bool(self) -> Tensor:
         return shape_ops.to_dtype(self, bool_)
 
-    def type(self, dtype_: DType | None = None) -> Any:
-        if dtype_ is None:
+    def short(self) -> Tensor:
+        return shape_ops.to_dtype(self, int16)
+
+    def byte(self) -> Tensor:
+        return shape_ops.to_dtype(self, uint8)
+
+    def type(self, dtype: Any = None, non_blocking: builtins.bool = False) -> Any:
+        """The legacy type's name (``'microtorch.FloatTensor'``), or a copy converted to
+        ``dtype``: a dtype, a legacy type (``torch.LongTensor``) or its name."""
+        if dtype is None:
             return f"microtorch.{self._dtype._legacy}"
-        return shape_ops.to_dtype(self, dtype_)
+        return shape_ops.to_dtype(self, dtype_of_type(dtype))
 
     def cpu(self) -> Tensor:
         return self.to("cpu")
@@ -281,6 +302,109 @@ class TensorMethods:
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
     prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum, cumulative.cumprod
     histc, histogram = histogram_ops.histc, histogram_ops.histogram
+    tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
+        without_torch_keywords(f)
+        for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
+        + (trigonometry.acos, trigonometry.atan, trigonometry.asinh, trigonometry.acosh)
+        + (trigonometry.atanh,)
+    )
+    arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+
+    def atan2(self, other: Tensor) -> Tensor:
+        """The angle of the point (other, self), in [-pi, pi]."""
+        if not isinstance(other, _node.Tensor):  # (the method counts other as position 1)
+            raise TypeError(
+                f"atan2(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
+            )
+        return trigonometry.atan2(self, other)
+
+    arctan2 = atan2
+
+    # --- the in-place twins of the functions above (api/twins.py) ----------------------
+    abs_, neg_, exp_, log_, log1p_, sqrt_ = (
+        twins.abs_, twins.neg_, twins.exp_, twins.log_, twins.log1p_, twins.sqrt_,
+    )  # fmt: skip
+    sin_, cos_, sigmoid_, tanh_, reciprocal_ = (
+        twins.sin_, twins.cos_, twins.sigmoid_, twins.tanh_, twins.reciprocal_,
+    )  # fmt: skip
+    log10_, log2_, square_ = twins.log10_, twins.log2_, twins.square_
+    ceil_, floor_, round_, trunc_, sign_ = (
+        twins.ceil_, twins.floor_, twins.round_, twins.trunc_, twins.sign_,
+    )  # fmt: skip
+    bitwise_not_, cumsum_, cumprod_, fmod_ = (
+        twins.bitwise_not_, twins.cumsum_, twins.cumprod_, twins.fmod_,
+    )  # fmt: skip
+    tan_, sinh_, cosh_, asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_ = (
+        twins.tan_, twins.sinh_, twins.cosh_, twins.asin_, twins.acos_, twins.atan_,
+        twins.asinh_, twins.acosh_, twins.atanh_, twins.atan2_,
+    )  # fmt: skip
+    absolute_, negative_, clip_ = abs_, neg_, clamp_
+    multiply_, divide_, subtract_ = mul_, div_, sub_
+    # in place, but not element-wise: a new shape (api/reshape_inplace.py), random numbers
+    unsqueeze_, squeeze_, t_, transpose_ = (
+        reshape_inplace.unsqueeze_, reshape_inplace.squeeze_, reshape_inplace.t_,
+        reshape_inplace.transpose_,
+    )  # fmt: skip
+    swapaxes_ = swapdims_ = transpose_
+    resize_, random_ = reshape_inplace.resize_, random_fill.random_
+
+    gather, scatter, scatter_add, scatter_reduce = (
+        without_torch_keywords(f)
+        for f in (
+            scatter_ops.gather,
+            scatter_ops.scatter,
+            scatter_ops.scatter_add,
+            scatter_ops.scatter_reduce,
+        )
+    )
+
+    def scatter_(self, dim: builtins.int, index: Tensor, src: Any = None, **kwargs: Any) -> Any:
+        return apply_inplace(self, "scatter_", scatter_ops.scatter, dim, index, src, **kwargs)
+
+    def scatter_add_(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
+        return apply_inplace(self, "scatter_add_", scatter_ops.scatter_add, dim, index, src)
+
+    def scatter_reduce_(
+        self, dim: builtins.int, index: Tensor, src: Tensor, reduce: str, **kwargs: Any
+    ) -> Tensor:
+        return apply_inplace(
+            self, "scatter_reduce_", scatter_ops.scatter_reduce, dim, index, src, reduce, **kwargs
+        )
+
+    rsqrt, expm1, tril, triu, tile, index_select, masked_select = (
+        without_torch_keywords(f)
+        for f in (rearrange.rsqrt, rearrange.expm1, rearrange.tril, rearrange.triu)
+        + (rearrange.tile, rearrange.index_select, rearrange.masked_select)
+    )
+    flip, roll, repeat = rearrange.flip, rearrange.roll, rearrange.repeat
+    rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
+    tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
+    broadcast_to, narrow, movedim, outer, clamp_min, clamp_max, nan_to_num = (
+        without_torch_keywords(f)
+        for f in (composites.broadcast_to, composites.narrow, composites.movedim)
+        + (composites.outer, composites.clamp_min, composites.clamp_max, composites.nan_to_num)
+    )
+    moveaxis = movedim
+    count_nonzero, argwhere = composites.count_nonzero, composites.argwhere
+    clamp_min_ = twins.twin("clamp_min_", composites.clamp_min)
+    clamp_max_ = twins.twin("clamp_max_", composites.clamp_max)
+    nan_to_num_ = twins.twin("nan_to_num_", composites.nan_to_num)
+    cross, unique = cross_ops.cross, unique_ops.unique
+    svd = decomposition.svd
+
+    is_complex, conj, resolve_conj, is_conj = (
+        real_only.is_complex, real_only.conj, real_only.resolve_conj, real_only.is_conj,
+    )  # fmt: skip
+    real, imag = property(real_only.real), property(real_only.imag)
+    is_sparse = is_quantized = property(lambda self: False)  # (dense, unquantized: always)
+
+    def storage(self) -> TypedStorage:
+        """The memory this tensor shares with its views, as a flat sequence of values."""
+        return TypedStorage(memory_of(self._data), self._dtype, self._device)
+
+    arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_, arctan2_ = (
+        asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_,
+    )  # fmt: skip
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""

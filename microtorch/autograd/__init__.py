@@ -196,3 +196,7 @@ def _targets(tensors: Sequence[Any]) -> dict[Any, list[tuple[Any, int]]]:
 # PyTorch names microtorch does not cover raise an error that says what to use instead.
 if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
     __getattr__ = _coverage.module_getattr("torch.autograd", __name__)
+
+from microtorch.autograd import profiler  # noqa: E402 - (issue 24) the op-timing table
+
+__all__ += ["profiler"]

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
+from microtorch.ops._precise import correctly_rounded
 
 __all__ = ["Log10", "Log2"]
 
@@ -25,7 +26,7 @@ class Log10(NumpyFunction):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):  # log10(0) = -inf, of -1 nan
-            return np.log10(a)
+            return correctly_rounded(np.log10, a)  # log10(100) is 2.0 exactly
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -43,7 +44,7 @@ class Log2(NumpyFunction):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log2(a)
+            return correctly_rounded(np.log2, a)
 
     @staticmethod
     def backward(ctx, grad_output):

@@ -25,6 +25,7 @@ UNRECORDABLE = {
     "max_dim", "max_dim_keepdim", "min_dim", "index_int_array", "index_list", "index_bool_mask",
     "index_bool_rows", "index_int_and_array", "index_slice_and_array", "index_ellipsis_array",
     "index_two_arrays",
+    "gather", "index_select", "masked_select",  # (issue 24: np.add.at, or a write at a mask)
 }  # fmt: skip
 
 

@@ -26,6 +26,22 @@ MASK_23 = np.array([[True, False, True], [False, False, True]])
 MASK_3 = np.array([True, False, True])
 COND_31 = np.array([[True], [False], [True]])
 IDX = np.array([2, 0, 2])  # a repeated index: its gradient must add up
+GATHER_IDX = np.array([[2, 0, 2, 1], [1, 1, 0, 0]])  # (2, 4): rows of a (2, 3) along dim 1
+SCATTER_IDX = np.array([[2, 0], [1, 2]])  # no repeats in a row: scatter writes each place once
+
+
+def _gather(x: np.ndarray, index: np.ndarray) -> np.ndarray:
+    return np.take_along_axis(x, index, 1)
+
+
+def _scatter(x: np.ndarray, src: np.ndarray, index: np.ndarray, add: bool) -> np.ndarray:
+    out = x.copy()
+    rows = np.arange(index.shape[0])[:, None]
+    if add:
+        np.add.at(out, (rows, index), src[:, : index.shape[1]])
+    else:
+        out[rows, index] = src[:, : index.shape[1]]
+    return out
 
 
 @dataclass(frozen=True)
@@ -37,7 +53,8 @@ class OpSpec:
     ref: Callable[..., Any]  # the same on numpy arrays (float64)
     shapes: tuple[Shape, ...]  # one shape per differentiable input
     grad_fn: str  # PyTorch 2.13's grad_fn.name() for the (first) output
-    domain: str = "real"  # real | positive | nonzero | distinct (no ties, away from kinks)
+    domain: str = "real"  # real | positive | nonzero | unit | above_one | distinct (no ties,
+    # away from kinks)
     broadcasts: bool = False  # True: binary op whose inputs may have any broadcastable shapes
     next_functions: tuple[str | None, ...] | None = field(default=None)  # if not one per input
 
@@ -61,6 +78,10 @@ def sample(domain: str, shape: Shape, rng: np.random.Generator, k: int = 0) -> n
         return rng.uniform(0.5, 2.0, shape)
     if domain == "nonzero":
         return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 2.0, shape)
+    if domain == "unit":  # inside (-1, 1), away from its edges (asin, acos, atanh)
+        return rng.uniform(-0.9, 0.9, shape)
+    if domain == "above_one":  # acosh's
+        return rng.uniform(1.1, 3.0, shape)
     if domain == "distinct":
         # distinct values at least 4/n apart, never 0 or +-0.5 (the kinks of relu, abs, clamp)
         grid = rng.permutation(n) * (4.0 / max(n, 1)) - 2.0 + 0.0123 + 0.0371 * k
@@ -135,6 +156,21 @@ OPS: list[OpSpec] = [
     OpSpec("sin", lambda L, x: L.sin(x), np.sin, (S23,), "SinBackward0"),
     OpSpec("cos", lambda L, x: x.cos(), np.cos, (S23,), "CosBackward0"),
     OpSpec("sigmoid", lambda L, x: L.sigmoid(x), _sigmoid, (S23,), "SigmoidBackward0"),
+    OpSpec("tan", lambda L, x: L.tan(x), np.tan, (S23,), "TanBackward0", "unit"),
+    OpSpec("sinh", lambda L, x: L.sinh(x), np.sinh, (S23,), "SinhBackward0"),
+    OpSpec("cosh", lambda L, x: x.cosh(), np.cosh, (S23,), "CoshBackward0"),
+    OpSpec("asin", lambda L, x: L.asin(x), np.arcsin, (S23,), "AsinBackward0", "unit"),
+    OpSpec("acos", lambda L, x: x.acos(), np.arccos, (S23,), "AcosBackward0", "unit"),
+    OpSpec("atan", lambda L, x: L.arctan(x), np.arctan, (S23,), "AtanBackward0"),
+    OpSpec("asinh", lambda L, x: L.asinh(x), np.arcsinh, (S23,), "AsinhBackward0"),
+    OpSpec(
+        "acosh", lambda L, x: L.acosh(x), np.arccosh, (S23,), "AcoshBackward0", "above_one"
+    ),
+    OpSpec("atanh", lambda L, x: x.atanh(), np.arctanh, (S23,), "AtanhBackward0", "unit"),
+    OpSpec(
+        "atan2", lambda L, a, b: L.atan2(a, b), np.arctan2, (S31, S14), "Atan2Backward0",
+        "nonzero", True,
+    ),
     OpSpec("tanh", lambda L, x: x.tanh(), np.tanh, (S23,), "TanhBackward0"),
     OpSpec(
         "relu", lambda L, x: L.relu(x), lambda x: np.maximum(x, 0), (S23,), "ReluBackward0",
@@ -388,6 +424,73 @@ OPS: list[OpSpec] = [
         "index_two_arrays", lambda L, x: x[[0, 1, 1], [2, 0, 2]],
         lambda x: x[[0, 1, 1], [2, 0, 2]], (S23,), "IndexBackward0",
     ),
+    # --- gather and scatter along a dimension ---------------------------------------------
+    OpSpec(
+        "gather", lambda L, x: x.gather(1, L.tensor(GATHER_IDX)),
+        lambda x: _gather(x, GATHER_IDX), (S23,), "GatherBackward0",
+    ),
+    OpSpec(
+        "scatter", lambda L, x, s: x.scatter(1, L.tensor(SCATTER_IDX), s),
+        lambda x, s: _scatter(x, s, SCATTER_IDX, False), (S23, (2, 2)), "ScatterBackward0",
+    ),
+    OpSpec(
+        "scatter_value", lambda L, x: L.scatter(x, 1, L.tensor(SCATTER_IDX), 0.5),
+        lambda x: _scatter(x, np.full((2, 2), 0.5), SCATTER_IDX, False), (S23,),
+        "ScatterBackward1",
+    ),
+    OpSpec(
+        "scatter_add", lambda L, x, s: x.scatter_add(1, L.tensor(GATHER_IDX), s),
+        lambda x, s: _scatter(x, s, GATHER_IDX, True), (S23, (2, 4)), "ScatterAddBackward0",
+    ),
+    OpSpec(
+        "scatter_reduce_sum", lambda L, x, s: x.scatter_reduce(1, L.tensor(GATHER_IDX), s, "sum"),
+        lambda x, s: _scatter(x, s, GATHER_IDX, True), (S23, (2, 4)), "ScatterReduceBackward0",
+    ),
+    # --- cross product, singular values, grids -----------------------------------------
+    OpSpec(
+        "cross", lambda L, a, b: L.cross(a, b, dim=1), lambda a, b: np.cross(a, b, axis=1),
+        (S23, (1, 3)), "LinalgCrossBackward0", broadcasts=False,
+    ),
+    OpSpec(
+        "meshgrid", lambda L, a, b: L.meshgrid(a, b, indexing="ij"),
+        lambda a, b: tuple(np.meshgrid(a, b, indexing="ij")), ((3,), (2,)), "ExpandBackward0",
+    ),
+    # --- triangles, flips, rolls, repeats, selections (issue 24) -----------------------
+    OpSpec("tril", lambda L, x: x.tril(), np.tril, (S234,), "TrilBackward0"),
+    OpSpec("triu", lambda L, x: L.triu(x, 1), lambda x: np.triu(x, 1), (S23,), "TriuBackward0"),
+    OpSpec(
+        "flip", lambda L, x: x.flip(0, 2), lambda x: np.flip(x, (0, 2)), (S234,), "FlipBackward0"
+    ),
+    OpSpec(
+        "roll", lambda L, x: L.roll(x, (1, -1), (0, 2)), lambda x: np.roll(x, (1, -1), (0, 2)),
+        (S234,), "RollBackward0",
+    ),
+    OpSpec(
+        "repeat", lambda L, x: x.repeat(2, 1, 3), lambda x: np.tile(x, (2, 1, 3)), (S23,),
+        "RepeatBackward0",
+    ),
+    OpSpec(
+        "index_select", lambda L, x: x.index_select(1, L.tensor(IDX)),
+        lambda x: np.take(x, IDX, 1), (S23,), "IndexSelectBackward0",
+    ),
+    OpSpec(
+        "masked_select", lambda L, x: x.masked_select(L.tensor(MASK_3)),
+        lambda x: x[np.broadcast_to(MASK_3, x.shape)], (S23,), "MaskedSelectBackward0",
+    ),
+    OpSpec(
+        "rsqrt", lambda L, x: x.rsqrt(), lambda x: 1 / np.sqrt(x), (S23,), "RsqrtBackward0",
+        "positive",
+    ),
+    OpSpec("expm1", lambda L, x: L.expm1(x), np.expm1, (S23,), "Expm1Backward0"),
+    OpSpec(
+        "clamp_min_one_side", lambda L, x: x.clamp_min(-0.5), lambda x: np.maximum(x, -0.5),
+        (S23,), "ClampMinBackward0", "distinct",
+    ),
+    OpSpec(
+        "clamp_max_one_side", lambda L, x: L.clamp_max(x, 0.5), lambda x: np.minimum(x, 0.5),
+        (S23,), "ClampMaxBackward0", "distinct",
+    ),
+    OpSpec("nan_to_num", lambda L, x: x.nan_to_num(), np.nan_to_num, (S23,), "NanToNumBackward0"),
     # --- joining and splitting ----------------------------------------------------------
     OpSpec(
         "cat", lambda L, a, b: L.cat([a, b]), lambda a, b: np.concatenate([a, b]),

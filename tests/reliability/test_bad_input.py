@@ -152,6 +152,12 @@ NOT_TRIED = {
     "swapaxes", "swapdims",
     # issue 13: a module of answers, and a getter with nothing to get wrong
     "accelerator", "get_default_device",
+    # issue 24: modules, the legacy tensor types (classes, as Tensor), and PyTorch's other
+    # names for functions the table tries (arcsin is asin, clip_ is clamp_, moveaxis movedim)
+    "backends", "linalg", "profiler", "random", "BoolTensor", "ByteTensor", "CharTensor",
+    "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor",
+    "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "arccos_",
+    "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_", "clip_", "negative_", "moveaxis",
 }  # fmt: skip
 
 

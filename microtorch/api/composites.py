@@ -1,0 +1,158 @@
+"""Everyday functions made of other ops, as PyTorch makes them: broadcast_to (expand),
+narrow (a slice), movedim (permute), hstack/vstack/column_stack (cat), outer (a product of
+views), count_nonzero, argwhere; and the one-sided clamps and nan_to_num.
+
+Each composite records the graph PyTorch records (``outer`` is ``MulBackward0`` over a
+``ViewBackward0``), so ``grad_fn`` names agree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.api import elementwise as ew
+from microtorch.api import indexing, join, sorting
+from microtorch.api import shape as shape_ops
+from microtorch.api._checks import expect_tensor
+from microtorch.api.keywords import torch_keywords
+from microtorch.api.operands import as_operand
+from microtorch.api.reduction import normalize_dims
+from microtorch.api.reduction import sum as reduce_sum
+from microtorch.autograd import node as _node
+from microtorch.dtypes import result_type
+from microtorch.ops.bounds import ClampMax, ClampMin, NanToNum
+
+__all__ = [
+    "broadcast_to", "narrow", "movedim", "hstack", "vstack", "column_stack", "outer",
+    "count_nonzero", "argwhere", "clamp_min", "clamp_max", "nan_to_num",
+]  # fmt: skip
+
+
+@torch_keywords("input", "size")
+def broadcast_to(a: Any, size: Any) -> Any:
+    """``a`` expanded to ``size`` (a view: ``a.expand(size)``)."""
+    expect_tensor(a, "broadcast_to")
+    return shape_ops.expand(a, tuple(size))
+
+
+@torch_keywords("input", "dim", "start", "length")
+def narrow(a: Any, dim: int, start: int, length: int) -> Any:
+    """``length`` entries of ``a`` from ``start`` along ``dim`` (a view: a slice)."""
+    expect_tensor(a, "narrow")
+    (d,) = normalize_dims(dim, a._data.ndim)
+    size = a._data.shape[d]
+    if not -size <= start <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})"
+        )
+    start = start % size if start < 0 else start
+    if length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return indexing.getitem(a, (slice(None),) * d + (slice(start, start + length),))
+
+
+@torch_keywords("input", "source", "destination")
+def movedim(a: Any, source: Any, destination: Any) -> Any:
+    """``a`` with dimension(s) ``source`` moved to ``destination`` (a permute)."""
+    expect_tensor(a, "movedim")
+    n = a._data.ndim
+    src = normalize_dims(source, n)
+    dst = normalize_dims(destination, n)
+    if len(src) != len(dst):
+        raise RuntimeError(
+            "movedim: Invalid source or destination dims: source "
+            f"({list(src)} dims) should contain the same number of dims as destination "
+            f"({list(dst)} dims)"
+        )
+    order = [d for d in range(n) if d not in src]
+    for s, t in sorted(zip(dst, src)):
+        order.insert(s, t)
+    return shape_ops.permute(a, tuple(order))
+
+
+def hstack(tensors: Any) -> Any:
+    """Tensors joined along dimension 1 (along 0 for 1-d ones)."""
+    tensors = _nonempty(tensors, "hstack")
+    return join.cat(tensors, 0 if all(t._data.ndim <= 1 for t in tensors) else 1)
+
+
+def vstack(tensors: Any) -> Any:
+    """Tensors joined along dimension 0, 1-d ones as rows."""
+    tensors = _nonempty(tensors, "vstack")
+    rows = [shape_ops.unsqueeze(t, 0) if t._data.ndim == 1 else t for t in tensors]
+    return join.cat(rows, 0)
+
+
+def column_stack(tensors: Any) -> Any:
+    """Tensors joined along dimension 1, 1-d ones as columns."""
+    tensors = _nonempty(tensors, "column_stack")
+    columns = [shape_ops.view(t, (t._data.size, 1)) if t._data.ndim <= 1 else t for t in tensors]
+    return join.cat(columns, 1)
+
+
+def _nonempty(tensors: Any, op: str) -> list[Any]:
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError(f"{op} expects a non-empty TensorList")
+    return tensors
+
+
+@torch_keywords("input", "vec2", out=True)
+def outer(a: Any, b: Any) -> Any:
+    """The outer product of two 1-d tensors: ``out[i, j] = a[i] * b[j]``."""
+    expect_tensor(a, "outer")
+    expect_tensor(b, "outer", "vec2", 2)
+    return ew.mul(shape_ops.view(a, (a._data.size, 1)), b)
+
+
+def count_nonzero(input: Any, dim: Any = None) -> Any:  # noqa: A002 - PyTorch's name
+    """How many entries are not 0 (along ``dim``, if given)."""
+    expect_tensor(input, "count_nonzero")
+    return reduce_sum(ew.ne(input, 0), dim) if dim is not None else reduce_sum(ew.ne(input, 0))
+
+
+def argwhere(input: Any) -> Any:  # noqa: A002
+    """The indices of the entries that are not 0, one row each (``nonzero``)."""
+    expect_tensor(input, "argwhere")
+    return sorting.nonzero(input)
+
+
+@torch_keywords("input", "min", out=True)
+def clamp_min(a: Any, min: float) -> Any:  # noqa: A002
+    """max(a, min)."""
+    return ClampMin.apply(*_bounded(a, min, "clamp_min"))
+
+
+@torch_keywords("input", "max", out=True)
+def clamp_max(a: Any, max: float) -> Any:  # noqa: A002
+    """min(a, max)."""
+    return ClampMax.apply(*_bounded(a, max, "clamp_max"))
+
+
+def _bounded(a: Any, bound: Any, op: str) -> tuple[Any, Any]:
+    expect_tensor(a, op)
+    if isinstance(bound, _node.Tensor):
+        raise NotImplementedError(
+            f"microtorch's {op} takes a number as its bound (Fix: torch.clamp(x, min=t) or "
+            "torch.maximum(x, t) for a tensor bound)"
+        )
+    if not a._dtype.is_floating_point:  # an int tensor and a float bound: float32
+        a = as_operand(a, result_type(a, bound))
+    return a, bound
+
+
+@torch_keywords("input", "nan", "posinf", "neginf", out=True)
+def nan_to_num(
+    a: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
+) -> Any:
+    """``a`` with nan made ``nan``, inf ``posinf`` and -inf ``neginf`` (the dtype's largest
+    and smallest finite numbers unless given)."""
+    expect_tensor(a, "nan_to_num")
+    if not a._dtype.is_floating_point:
+        return shape_ops.clone(a)
+    info = np.finfo(a._data.dtype)
+    hi = float(info.max) if posinf is None else posinf
+    lo = float(info.min) if neginf is None else neginf
+    return NanToNum.apply(a, nan, hi, lo)

@@ -1,0 +1,93 @@
+"""In-place changes of a tensor's shape: ``x.unsqueeze_(0)``, ``x.t_()``, ``x.resize_(2, 3)``.
+
+The values stay where they are in memory; the tensor is given a new shape (and, for
+``resize_``, possibly new memory). microtorch does this for tensors outside a graph that are
+not views, which is how course code uses them (``x.unsqueeze_(0)`` on data before a model
+sees it). A tensor whose changes autograd records gets PyTorch's leaf error or, for a tensor
+made by an op, an error saying microtorch does not record it, rather than a wrong graph.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from microtorch.api import shape as shape_ops
+from microtorch.autograd import grad_mode
+from microtorch.autograd.versions import bump_version
+from microtorch.storage import memory_of
+
+__all__ = ["reshape_twin", "resize_"]
+
+
+def reshape_twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """``x.name(...)`` (e.g. ``unsqueeze_``): ``x`` takes the shape of ``function(x, ...)``."""
+
+    def in_place(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _check_plain(self, name, f"x = x.{name[:-1]}(...)")
+        self._data = function(self.detach(), *args, **kwargs)._data  # (a view: no copy)
+        bump_version(self)
+        return self
+
+    in_place.__name__ = in_place.__qualname__ = name
+    in_place.__doc__ = f"``{name[:-1]}``, given to this tensor itself; returns it."
+    return in_place
+
+
+def resize_(self: Any, *sizes: Any) -> Any:
+    """Give ``self`` the shape ``sizes``: its first values in memory, kept in order; new
+    places (when it grows) are zeros here (PyTorch leaves them uninitialised)."""
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = tuple(sizes[0])
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    _check_plain(self, "resize_", "x = x.reshape(...), or x = torch.zeros(...)")
+    shape = tuple(int(s) for s in sizes)
+    if any(s < 0 for s in shape):  # (PyTorch's text)
+        raise RuntimeError("numel: integer multiplication overflow (Fix: sizes are >= 0)")
+    memory = memory_of(self._data)[self.storage_offset() :]
+    n = math.prod(shape)
+    if memory.size >= n:
+        self._data = memory[:n].reshape(shape)
+    else:
+        grown = np.zeros(n, self._data.dtype)
+        grown[: memory.size] = memory
+        self._data = grown.reshape(shape)
+    bump_version(self)
+    return self
+
+
+def _check_plain(t: Any, name: str, instead: str) -> None:
+    if grad_mode.state.grad_enabled and t.requires_grad:
+        if t.grad_fn is None:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation. "
+                f"(Fix: use an out-of-place op, e.g. {instead})"
+            )
+        raise NotImplementedError(
+            f"microtorch does not record {name} in the graph (Fix: {instead})"
+        )
+    if t._base is not None:
+        raise NotImplementedError(
+            f"microtorch does not change the shape of a view in place with {name} (Fix: {instead})"
+        )
+
+
+unsqueeze_ = reshape_twin("unsqueeze_", shape_ops.unsqueeze)
+squeeze_ = reshape_twin("squeeze_", shape_ops.squeeze)
+
+
+def _t(a: Any) -> Any:
+    if a._data.ndim > 2:  # (the error names t_, not t)
+        raise RuntimeError(
+            f"t_() expects a tensor with <= 2 dimensions, but self is {a._data.ndim}D"
+        )
+    return shape_ops.t(a)
+
+
+t_ = reshape_twin("t_", _t)
+transpose_ = reshape_twin("transpose_", shape_ops.transpose)
+__all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_"]
