@@ -18,6 +18,7 @@ import numpy as np
 
 from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parser_error
 from microtorch.autograd import grad_mode
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.device import as_device
@@ -290,10 +291,8 @@ def _shape(size: Sequence[Any], op: str = "empty") -> tuple[int, ...]:
         size = tuple(size[0])
     for s in size:
         if not hasattr(s, "__index__"):  # ints, numpy ints and 0-d integer tensors
-            raise TypeError(
-                f"{op}(): argument 'size' (position 1) must be tuple of ints, not "
-                f"{type(s).__name__} (Fix: sizes are whole numbers, e.g. n // 2 or int(x))"
-            )
+            message = parser_error(op, ["tuple of ints size"], size, {})
+            raise TypeError(f"{message} (Fix: sizes are whole numbers, e.g. n // 2 or int(x))")
     dims = tuple(int(s) for s in size)
     if op == "zeros" and any(d < 0 for d in dims):
         raise RuntimeError("zeros: Dimension size must be non-negative.")

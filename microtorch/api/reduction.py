@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api.arguments import parsed
 from microtorch.api.elementwise import maximum, minimum
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand, wrap
@@ -66,7 +67,7 @@ def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
     lo, hi = -n, n - 1
     out = []
     for d in dims:
-        if not isinstance(d, (int, np.integer)):
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool):  # (as PyTorch)
             raise TypeError(f"dim must be an int or a tuple of ints, not {type(d).__name__}")
         if not lo <= d <= hi:
             raise IndexError(
@@ -96,6 +97,11 @@ def _reduce_dtype(a: Any, dtype: Any) -> Any:
     return None if a._dtype.is_floating_point else int64.numpy  # ints and bools sum to int64
 
 
+@parsed(
+    "sum",
+    "Tensor input, *, torch.dtype dtype=None",
+    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None",
+)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A001
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
@@ -106,6 +112,11 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
     return SumDim.apply(a, axes, keepdim, _reduce_dtype(a, dtype))
 
 
+@parsed(
+    "mean",
+    "Tensor input, *, torch.dtype dtype=None",
+    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None",
+)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """Average of all elements, or along ``dim``; needs a floating dtype."""
@@ -186,6 +197,7 @@ def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     return Amin.apply(a, axes, keepdim)
 
 
+@parsed("argmax", "Tensor input, int dim=None, bool keepdim=False")
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the largest element (of the flattened tensor if ``dim`` is None)."""
@@ -199,6 +211,7 @@ def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     return wrap(np.argmax(a._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
+@parsed("argmin", "Tensor input, int dim=None, bool keepdim=False")
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the smallest element (of the flattened tensor if ``dim`` is None)."""
@@ -233,6 +246,12 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, 
     return axes, correction
 
 
+@parsed(
+    "var",
+    "Tensor input, tuple of ints dim, bool unbiased=True, bool keepdim=False",
+    "Tensor input, tuple of ints dim=None, *, Number correction=None, bool keepdim=False",
+    "Tensor input, bool unbiased=True",
+)
 @torch_keywords("input", "dim", numpy_aliases=True)
 def var(
     a: Any,
@@ -247,6 +266,12 @@ def var(
     return Var.apply(a, axes, keepdim, c)
 
 
+@parsed(
+    "std",
+    "Tensor input, tuple of ints dim, bool unbiased=True, bool keepdim=False",
+    "Tensor input, tuple of ints dim=None, *, Number correction=None, bool keepdim=False",
+    "Tensor input, bool unbiased=True",
+)
 @torch_keywords("input", "dim", numpy_aliases=True)
 def std(
     a: Any,

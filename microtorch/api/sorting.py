@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
 from microtorch.api.reduction import normalize_dims
@@ -57,6 +58,7 @@ def argsort(a: Any, dim: int = -1, descending: bool = False, stable: bool = Fals
     return wrap(_order(a, dim, descending, stable)[0])
 
 
+@parsed("topk", "Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True")
 @torch_keywords("input", "k", "dim")
 def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
     """``(values, indices)`` of the ``k`` largest (or smallest) elements along ``dim``."""

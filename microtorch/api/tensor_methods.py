@@ -228,31 +228,33 @@ class TensorMethods:
     )
     clip = clamp
     sum, mean, max, min, amax, amin = (
-        reduction.sum,
-        reduction.mean,
+        reduction.sum.method,
+        reduction.mean.method,
         reduction.max,
         reduction.min,
         reduction.amax,
         reduction.amin,
     )
-    argmax, argmin, var, std = reduction.argmax, reduction.argmin, reduction.var, reduction.std
+    argmax, argmin = reduction.argmax.method, reduction.argmin.method
+    var, std = reduction.var.method, reduction.std.method
     softmax, log_softmax, logsumexp = reduction.softmax, reduction.log_softmax, reduction.logsumexp
     view, reshape, flatten, squeeze, unsqueeze = (
-        shape_ops.view,
-        shape_ops.reshape,
-        shape_ops.flatten,
-        shape_ops.squeeze,
-        shape_ops.unsqueeze,
+        shape_ops.view.method,
+        shape_ops.reshape.method,
+        shape_ops.flatten.method,
+        shape_ops.squeeze.method,
+        shape_ops.unsqueeze.method,
     )
     expand, transpose, t, permute = (
-        shape_ops.expand,
-        shape_ops.transpose,
+        shape_ops.expand.method,
+        shape_ops.transpose.method,
         shape_ops.t,
-        shape_ops.permute,
+        shape_ops.permute.method,
     )
-    split, chunk, unbind = join.split, join.chunk, join.unbind
+    split, chunk, unbind = join.split, join.chunk.method, join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
-    sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
+    sort, argsort, nonzero = sorting.sort, sorting.argsort, sorting.nonzero
+    topk = sorting.topk.method
     # PyTorch's other names for the same methods:
     absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
     swapaxes = swapdims = transpose
@@ -279,7 +281,7 @@ class TensorMethods:
         truth.all,
     )
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
-    prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum, cumulative.cumprod
+    prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum.method, cumulative.cumprod
     histc, histogram = histogram_ops.histc, histogram_ops.histogram
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:

@@ -1,0 +1,144 @@
+"""Issue 24: PyTorch's errors (class and first line), its refusals, and the silent differences
+the random programs found; each case runs in both libraries and torch's answer is the expected.
+"""
+
+from __future__ import annotations
+
+import warnings
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+import microtorch
+
+pytestmark = pytest.mark.torch
+
+
+def outcome(lib: ModuleType, source: str) -> tuple[str, Any, list[str]]:
+    """Run ``source`` (it sets ``r``) with ``torch``/``F``/``x`` bound; what happened."""
+    ns: dict[str, Any] = {"torch": lib, "F": lib.nn.functional, "x": lib.ones(2, 3)}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(source, ns)  # noqa: S102
+        except Exception as error:
+            first = str(error).split("\n")[0].split(" (Triggered internally at")[0]
+            return type(error).__name__, first, []
+    shown = [str(w.message).split(" (Triggered internally at")[0] for w in caught]
+    return "ok", ns.get("r"), shown
+
+
+def described(value: Any) -> Any:
+    """Values as comparable plain data: tensors by values, dtype, shape and autograd flags."""
+    if isinstance(value, (tuple, list)):
+        return [described(v) for v in value]
+    if type(value).__name__ in ("Tensor", "Parameter"):
+        data = value.detach().numpy()
+        return (
+            np.asarray(data).tolist(),
+            str(value.dtype).split(".")[-1],
+            tuple(value.shape),
+            np.signbit(data).tolist() if data.dtype.kind == "f" else None,  # signed zeros too
+            value.requires_grad,
+            value.is_leaf,
+            None if value.grad_fn is None else value.grad_fn.name(),
+        )
+    if type(value).__name__ == "dtype":
+        return str(value).split(".")[-1]
+    return value
+
+
+def assert_same(torch: ModuleType, source: str) -> None:
+    kind, theirs, their_warnings = outcome(torch, source)
+    our_kind, ours, our_warnings = outcome(microtorch, source)
+    assert our_kind == kind, (source, theirs, ours)
+    if kind == "ok":
+        assert described(ours) == described(theirs), source
+        assert len(our_warnings) == len(their_warnings), (their_warnings, our_warnings)
+        for a, b in zip(their_warnings, our_warnings):
+            assert b.startswith(a), (a, b)
+    else:
+        assert ours.replace("microtorch.", "torch.").startswith(theirs), (theirs, ours)
+
+
+ARGUMENT_PARSER = [
+    "x.chunk([1, 2])",
+    "x.chunk(1.5)",
+    "x.chunk(2, 1.5)",
+    "x.chunk()",
+    "x.chunk(1, 2, 3)",
+    "x.chunk(2, dim='a')",
+    "x.chunk(2, foo=1)",
+    "x.chunk(True)",
+    "x.chunk(2, 0, dim=1)",
+    "torch.chunk(x, 1.5)",
+    "torch.chunk([1], 2)",
+    "torch.chunk(x)",
+    "x.permute()",
+    "x.permute(1.5, 0)",
+    "x.permute((1.5, 0))",
+    "x.permute([0], 1)",
+    "torch.permute(x)",
+    "torch.permute(x, 1.5)",
+    "x.reshape((2.0, -1))",
+    "x.reshape(2.0, -1)",
+    "x.reshape(2, 3.5)",
+    "x.reshape([2, 3.5])",
+    "x.reshape((2, None))",
+    "x.reshape()",
+    "x.reshape(None)",
+    "x.reshape('a')",
+    "torch.reshape(x, (2.0, -1))",
+    "x.view(2.0, -1)",
+    "x.view((2.0, -1))",
+    "x.view()",
+    "x.view('a')",
+    "x.unsqueeze(1.5)",
+    "x.unsqueeze(None)",
+    "x.unsqueeze(True)",
+    "x.unsqueeze()",
+    "x.transpose(0, 1.5)",
+    "x.transpose(0)",
+    "x.transpose(0, 1, 2)",
+    "x.squeeze(1.5)",
+    "x.sum(1.5)",
+    "x.sum('a')",
+    "x.sum(dim=1.5)",
+    "x.sum(1, keepdim='a')",
+    "x.sum(dim=(0, 1.5))",
+    "torch.sum(x, 1.5)",
+    "x.mean(1.5)",
+    "x.std(1.5)",
+    "x.var(1.5)",
+    "x.flatten(1.5)",
+    "x.flatten(0, 1.5)",
+    "x.cumsum(1.5)",
+    "x.argmax(1.5)",
+    "x.expand(2.0, 3)",
+    "x.expand(2.5)",
+    "x.expand()",
+    "torch.cat([x, x], 1.5)",
+    "torch.cat([x], dim=None)",
+    "torch.stack([x, x], 1.5)",
+    "x.topk(1.5)",
+    "x.topk()",
+    "torch.ones((2, 1.5))",
+    "torch.zeros(2.0)",
+]
+
+
+@pytest.mark.parametrize("source", ARGUMENT_PARSER)
+def test_wrong_arguments_get_the_argument_parsers_type_error(
+    source: str, torch_module: ModuleType
+) -> None:
+    assert_same(torch_module, f"r = {source}")
+
+
+def test_a_correct_call_is_not_touched_by_the_parser(torch_module: ModuleType) -> None:
+    for source in ["x.reshape(3, 2)", "x.reshape((3, 2))", "x.sum(axis=1, keepdims=True)"]:
+        assert_same(torch_module, f"r = {source}")
+    # an error of the op itself (not of the argument types) stays the op's
+    assert_same(torch_module, "r = x.sum(axis=5)")
+    assert_same(torch_module, "r = x.chunk(0)")
