@@ -175,14 +175,22 @@ def parser_error(
     ]
     if len(errors) == 1 or len(plausible) == 1:
         return plausible[0] if plausible else errors[0]
-    got = ", ".join(type_name(a) if not isinstance(a, _node.Tensor) else "Tensor" for a in args)
-    if kwargs:
-        got += (", " if got else "") + "".join(f"{k}={type_name(v)}, " for k, v in kwargs.items())
+    named = [f"{k}={_got(v)}" for k, v in kwargs.items()]
+    # (PyTorch's own format: "(int, dim=str)", but keywords alone "(b=int, a=int, )")
+    got = (
+        ", ".join([_got(a) for a in args] + named)
+        if args
+        else "".join(f"{k}, " for k in reversed(named))
+    )
     expected = "".join(f" * ({', '.join(_shown(params))})\n" for params in parsed_signatures)
     return (
         f"{op}() received an invalid combination of arguments - got ({got}), but expected "
         f"one of:\n{expected}"
     )
+
+
+def _got(value: Any) -> str:
+    return "Tensor" if isinstance(value, _node.Tensor) else type_name(value)
 
 
 def _shown(params: tuple[Param, ...]) -> list[str]:

@@ -168,7 +168,7 @@ class BinaryCrossEntropyWithLogits(NumpyFunction):
             losses = losses * weight
         ctx.save_for_backward(x, y, weight, pos_weight)
         ctx.reduction = reduction
-        return _reduce(losses, reduction)
+        return _reduce(losses, reduction).astype(y.dtype)  # in the target's dtype, as PyTorch
 
     @staticmethod
     def backward(ctx, grad_output):

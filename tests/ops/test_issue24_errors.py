@@ -31,13 +31,14 @@ def outcome(lib: ModuleType, source: str) -> tuple[str, Any, list[str]]:
 
 
 def described(value: Any) -> Any:
-    """Values as comparable plain data: tensors by values, dtype, shape and autograd flags."""
+    """Values as comparable plain data: tensors by dtype, shape, autograd flags and values
+    (floats rounded to 6 significant digits: the libraries' last bits may differ)."""
     if isinstance(value, (tuple, list)):
         return [described(v) for v in value]
     if type(value).__name__ in ("Tensor", "Parameter"):
-        data = value.detach().numpy()
+        data = np.asarray(value.detach().numpy())
         return (
-            np.asarray(data).tolist(),
+            [float(f"{v:.6g}") for v in data.ravel()] if data.dtype.kind == "f" else data.tolist(),
             str(value.dtype).split(".")[-1],
             tuple(value.shape),
             np.signbit(data).tolist() if data.dtype.kind == "f" else None,  # signed zeros too
@@ -142,3 +143,98 @@ def test_a_correct_call_is_not_touched_by_the_parser(torch_module: ModuleType) -
     # an error of the op itself (not of the argument types) stays the op's
     assert_same(torch_module, "r = x.sum(axis=5)")
     assert_same(torch_module, "r = x.chunk(0)")
+
+
+ARANGE = [(0, 3, 0.5), (-1.5, 2.5, 0.5), (0, 3, 1.5), (0.5, 3, 1.5), (2.5, -1.5, -0.5)]
+ARANGE += [(0.9, 3.9), (0, 3, -1), (0, 0.5, 0.3), (-0.5, 2.7, 0.9), (1.7,), (2, 2), (0, 300, 100)]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "bool", "float16"])
+@pytest.mark.parametrize("args", ARANGE, ids=str)
+def test_arange_of_float_arguments_in_an_integer_dtype(
+    args: tuple[float, ...], dtype: str, torch_module: ModuleType
+) -> None:
+    assert_same(torch_module, f"r = torch.arange(*{args!r}, dtype=torch.{dtype})")
+
+
+SILENT = [
+    "r = torch.tensor([]).chunk(3)",
+    "r = torch.ones(2, 0).chunk(3, 1)",
+    "r = torch.ones(0, requires_grad=True).chunk(2)",
+    "r = torch.ones(3).chunk(5)",
+    "r = torch.tensor([True, False]) ** True",
+    "r = torch.tensor([True, False]) ** False",
+    "r = torch.tensor([True, False]).pow(True)",
+    "r = torch.tensor([True, False]) ** 2",
+    "r = torch.tensor([1, 2]) ** True",
+    "r = torch.linspace(0, 1, 5, dtype=torch.bool)",
+    "r = torch.linspace(0, 10, 5, dtype=torch.int64)",
+]
+
+
+@pytest.mark.parametrize("source", SILENT)
+def test_what_was_silently_different(source: str, torch_module: ModuleType) -> None:
+    assert_same(torch_module, source)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float32", "float64")])
+def test_bce_with_logits_has_the_targets_dtype(
+    dtypes: tuple[str, str], reduction: str, torch_module: ModuleType
+) -> None:
+    a, b = dtypes
+    source = (
+        f"x = torch.tensor([0.5, -1.0, 3.0], dtype=torch.{a}, requires_grad=True)\n"
+        f"y = torch.tensor([1.0, 0.0, 0.5], dtype=torch.{b})\n"
+        f"loss = F.binary_cross_entropy_with_logits(x, y, reduction={reduction!r})\n"
+        "loss.sum().backward()\n"
+        "r = (loss, x.grad)"
+    )
+    assert_same(torch_module, source)
+
+
+REFUSALS = [
+    "r = torch.ones(3) - False",
+    "r = True - torch.ones(3)",
+    "r = torch.tensor([1, 2]) - True",
+    "r = torch.tensor([True]) - True",
+    "r = torch.sub(torch.ones(2), True)",
+    "r = torch.ones(2).sub(True)",
+    "x = torch.ones(2)\nx -= True",
+    "x = torch.ones(2)\nx.sub_(False)",
+    "r = F.leaky_relu(torch.tensor([1, -2]))",
+    "r = F.leaky_relu(torch.tensor([True, False]))",
+    "r = F.leaky_relu(torch.tensor([1, -2], dtype=torch.int32), 0.1, inplace=True)",
+    "r = torch.nn.LeakyReLU()(torch.tensor([1, -2]))",
+    "r = F.dropout(torch.tensor([1, -2]))",
+    "r = F.dropout(torch.tensor([True]), 0.3)",
+    "r = F.dropout(torch.tensor([1, -2]), training=False)",
+    "r = F.dropout(torch.tensor([1, -2]), p=1.0)",
+    "r = torch.tensor([torch.tensor(1.5), torch.tensor(2.5)], dtype=torch.int32)",
+    "r = torch.tensor([torch.tensor(1.5), torch.tensor(2.5)], dtype=torch.int64)",
+    "r = torch.tensor([torch.tensor([1.5]), torch.tensor([2.5])], dtype=torch.int32)",
+    "r = torch.tensor([torch.tensor([1, 2]), torch.tensor([3, 4])], dtype=torch.int32)",
+    "r = torch.tensor([torch.tensor(1.5), 2], dtype=torch.uint8)",
+    "r = torch.tensor([[torch.tensor(1.5)], [torch.tensor(2.5)]], dtype=torch.bool)",
+    "r = torch.tensor([torch.tensor(1), torch.tensor(2)], dtype=torch.int32)",
+    "r = torch.tensor([torch.tensor(True)], dtype=torch.int64)",
+    "r = torch.tensor([torch.tensor(1), torch.tensor(2)], dtype=torch.float32)",
+    "r = torch.tensor([1.0], dtype='float32')",
+    "r = torch.zeros(2, dtype='float32')",
+    "r = torch.ones(2, dtype='float64')",
+    "r = torch.arange(3, dtype='int64')",
+    "r = torch.tensor([[1, 2], 3])",
+    "r = torch.tensor([1, [2, 3]])",
+    "r = torch.tensor([1.0, [2, 3]])",
+    "r = torch.tensor([[[1]], [2]])",
+    "r = torch.tensor([[1], [[2]]])",
+    "r = torch.tensor([[1, 2], [3, [4]]])",
+    "r = torch.tensor([[1, 2], 3], dtype=torch.int32)",
+    "r = torch.tensor([[1, 2], [3]])",
+    "r = torch.tensor([[1, 2], [3, 4, 5]])",
+]
+
+
+@pytest.mark.parametrize("source", REFUSALS)
+def test_what_pytorch_refuses(source: str, torch_module: ModuleType) -> None:
+    assert_same(torch_module, source)
