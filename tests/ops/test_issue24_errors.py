@@ -48,6 +48,8 @@ def described(value: Any) -> Any:
         )
     if type(value).__name__ == "dtype":
         return str(value).split(".")[-1]
+    if hasattr(value, "next_functions"):  # a graph node: by its name
+        return value.name()
     return value
 
 
@@ -238,3 +240,72 @@ REFUSALS = [
 @pytest.mark.parametrize("source", REFUSALS)
 def test_what_pytorch_refuses(source: str, torch_module: ModuleType) -> None:
     assert_same(torch_module, source)
+
+
+def _flags(name: str) -> str:
+    return f"({name}.requires_grad, {name}.is_leaf, {name}.grad_fn, {name})"
+
+
+WRITES = [
+    "m = torch.zeros(2, 3, dtype=torch.bool)\nm[0] = x[0] * 2\nr = " + _flags("m"),
+    "m = torch.zeros(2, 3, dtype=torch.int64)\nm[0] = x[0] * 2\nr = " + _flags("m"),
+    "m = torch.zeros(2, 3, dtype=torch.bool)\nm.copy_(x)\nr = " + _flags("m"),
+    "m = torch.zeros(2, 3, dtype=torch.int32)\nm.add_(x)\nr = " + _flags("m"),
+    "m = torch.zeros(2, 3, dtype=torch.int32)\nv = m[0]\nv.copy_(x[1])\nr = ("
+    + _flags("m")
+    + ", "
+    + _flags("v")
+    + ")",
+    "m = torch.zeros(2, 3)\nm[0] = x[0] * 2\nr = " + _flags("m"),
+    "m = torch.zeros(3, dtype=torch.int64)\nm[torch.tensor([0])] = torch.tensor(1.5)",
+    "m = torch.zeros(3, dtype=torch.int64)\nm[torch.tensor([0])] = torch.tensor([1.5])",
+    "m = torch.zeros(3)\nm[[0, 1]] = torch.tensor([1, 2])",
+    "m = torch.zeros(2, 3)\nm[0, [0, 1]] = torch.tensor([1, 2])",
+    "m = torch.zeros(2, 3)\nm[:, [0, 1]] = torch.tensor(2)",
+    "m = torch.zeros(3, dtype=torch.float64)\nm[torch.tensor([0])] = torch.tensor([1.5])",
+    "m = torch.zeros(3, dtype=torch.bool)\nm[torch.tensor([0])] = torch.tensor([1])",
+    "m = torch.zeros(3, dtype=torch.int64)\nm[torch.tensor([True, False, False])] = "
+    "torch.tensor(1.5)\nr = m",
+    "m = torch.zeros(3)\nm[torch.tensor([True, False, False])] = torch.tensor([1.5], "
+    "dtype=torch.float64)\nr = m",
+    "m = torch.zeros(3)\nm[torch.tensor([0])] = 2\nr = m",
+]
+
+
+@pytest.mark.parametrize("source", WRITES)
+def test_writes_into_int_and_bool_tensors(source: str, torch_module: ModuleType) -> None:
+    x = "x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)\n"
+    assert_same(torch_module, x + source)
+
+
+LEAF_WRITES = [
+    "x[5] = 1",
+    "x[0, 0] = 1",
+    "x[-4] = 1",
+    "x[torch.tensor([5])] = 1",
+    "x[torch.tensor([0])] = 1",
+    "x[[0, 1]] = 1",
+    "x[0] = 1",
+    "x[1:] = 1",
+    "x[:] = 1",
+    "x[...] = 1",
+    "x[0:3] = 1",
+    "x[::1] = 1",
+    "x[None] = 1",
+    "x[..., None] = 1",
+    "x[:] = torch.ones(4)",
+    "x[:] = torch.ones(1, 3)",
+    "x[1:] = torch.ones(3)",
+]
+
+
+@pytest.mark.parametrize("write", LEAF_WRITES)
+def test_which_error_speaks_first_for_a_write_into_a_leaf(
+    write: str, torch_module: ModuleType
+) -> None:
+    assert_same(torch_module, f"x = torch.ones(3, requires_grad=True)\n{write}")
+
+
+def test_whole_slices_of_a_matrix_write_into_the_leaf_itself(torch_module: ModuleType) -> None:
+    for write in ["x[:, :] = 1", "x[:, 0] = 1", "x[..., 1:] = 1", "x[0:2, ...] = 1"]:
+        assert_same(torch_module, f"x = torch.ones(2, 3, requires_grad=True)\n{write}")
