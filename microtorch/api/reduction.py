@@ -134,8 +134,13 @@ def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) 
 
 
 def _check_nonempty(
-    a: Any, name: str, axes: tuple[int, ...] | None = None, error: type[Exception] = RuntimeError
+    a: Any,
+    name: str,
+    axes: tuple[int, ...] | None = None,
+    error: type[Exception] = RuntimeError,
+    written: Dims = None,
 ) -> None:
+    # (``written``: the dims as the user wrote them, which amax's message names: "dim -2")
     if a._data.size != 0:
         return
     if axes is None:
@@ -143,9 +148,14 @@ def _check_nonempty(
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument."
         )
-    for d in axes:
+    shown = (
+        axes if written is None else written if isinstance(written, (tuple, list)) else (written,)
+    )
+    for d, as_written in zip(axes, shown):
         if a._data.shape[d] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+            raise IndexError(
+                f"{name}(): Expected reduction dim {as_written} to have non-zero size."
+            )
 
 
 def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
@@ -185,7 +195,7 @@ def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # 
 def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Largest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
-    _check_nonempty(a, "amax", axes if dim not in ((), None) else None)
+    _check_nonempty(a, "amax", axes if dim not in ((), None) else None, written=dim)
     return Amax.apply(a, axes, keepdim)
 
 
@@ -193,7 +203,7 @@ def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
 def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Smallest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
-    _check_nonempty(a, "amin", axes if dim not in ((), None) else None)
+    _check_nonempty(a, "amin", axes if dim not in ((), None) else None, written=dim)
     return Amin.apply(a, axes, keepdim)
 
 

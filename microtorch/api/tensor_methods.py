@@ -286,7 +286,15 @@ class TensorMethods:
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
+        if self._data.ndim == 0:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
         (d,) = reduction.normalize_dims(dim, self._data.ndim)
+        size = self._data.shape[d]
+        if type(index) is builtins.int and not -size <= index < size:
+            raise IndexError(
+                f"select(): index {index} out of range for tensor of size "
+                f"{list(self._data.shape)} at dimension {d}"
+            )
         return indexing.getitem(self, (slice(None),) * d + (index,))
 
     def square(self) -> Tensor:

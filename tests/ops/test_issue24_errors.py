@@ -309,3 +309,58 @@ def test_which_error_speaks_first_for_a_write_into_a_leaf(
 def test_whole_slices_of_a_matrix_write_into_the_leaf_itself(torch_module: ModuleType) -> None:
     for write in ["x[:, :] = 1", "x[:, 0] = 1", "x[..., 1:] = 1", "x[0:2, ...] = 1"]:
         assert_same(torch_module, f"x = torch.ones(2, 3, requires_grad=True)\n{write}")
+
+
+TEXTS = [
+    "r = f'{torch.ones(3):.3f}'",
+    "r = f'{torch.ones(1):.3f}'",
+    "r = f'{torch.ones(3):>10}'",
+    "r = f'{torch.ones(3)}'",
+    "r = f'{torch.tensor(2.5):.3f}'",
+    "r = torch.ones(3, 4)[0, 0, 0]",
+    "r = torch.ones(3, 4)[0, :, 0]",
+    "r = torch.ones(3, 4)[None, 0, 0, 0]",
+    "x = torch.ones(3, 4)\nx[0, 0, 0] = 1",
+    "r = torch.ones(0)[-1]",
+    "r = torch.ones(0, 2)[0]",
+    "r = torch.ones(0, 3).amax(-2)",
+    "r = torch.ones(0, 3).amin([-2])",
+    "r = torch.ones(0, 3).amax((1, -2))",
+    "r = torch.ones(3, 0).amax((0, -1))",
+    "r = torch.ones(0, 3).max(-2)",
+    "r = torch.ones(0, 3).argmax(-2)",
+    "r = torch.ones(2, 3).select(-1, 5)",
+    "r = torch.ones(2, 3).select(-2, -5)",
+    "r = torch.ones(2, 3).select(1, -1)",
+    "r = torch.ones(()).select(0, 0)",
+    "r = torch.ones(2, 3).softmax(-3)",
+    "r = torch.cat([torch.ones(2, 3), torch.ones(2, 4)], -2)",
+]
+
+
+@pytest.mark.parametrize("source", TEXTS)
+def test_pytorchs_texts_and_the_dimension_as_written(source: str, torch_module: ModuleType) -> None:
+    assert_same(torch_module, source)
+
+
+STRIDES = [
+    "torch.ones(3).expand(1, 3)",
+    "torch.ones(3).expand(1, 1, 3)",
+    "torch.ones(3).expand(2, 1, 3)",
+    "torch.ones(1).expand(1, 1)",
+    "torch.ones(2, 1).expand(1, 2, 4)",
+    "torch.ones(2, 1, 3)[:, :, 1:]",
+    "torch.ones(3, 1).t()",
+    "torch.ones(1, 3).t()",
+    "torch.ones(2, 3)[0:1]",
+    "torch.ones(2, 3)[:, 0:1]",
+    "torch.ones(4)[::2].unsqueeze(0)",
+    "torch.ones(1, 3).t().contiguous()",
+    "torch.ones(2, 1).squeeze(1).unsqueeze(0)",
+    "torch.ones(3).view(1, 3)",
+]
+
+
+@pytest.mark.parametrize("made", STRIDES)
+def test_strides_of_size_one_dimensions(made: str, torch_module: ModuleType) -> None:
+    assert_same(torch_module, f"r = {made}.stride()")
