@@ -292,9 +292,10 @@ class Tensor(TensorMethods):
         """Elements to skip in memory to move one step along each dimension."""
         s = [b // self._data.itemsize for b in self._data.strides]
         shape = self._data.shape
+        empty = self._data.size == 0  # (numpy may give it strides of 0; PyTorch's row-major)
         for d in reversed(range(len(s))):  # (numpy's new size-1 dimensions of an expand have
-            if shape[d] == 1 and s[d] == 0:  # stride 0; PyTorch's the row-major one)
-                s[d] = shape[d + 1] * s[d + 1] if d + 1 < len(s) else 1
+            if empty or shape[d] == 1 and s[d] == 0:  # stride 0; PyTorch's the row-major one)
+                s[d] = max(shape[d + 1], 1) * s[d + 1] if d + 1 < len(s) else 1
         return tuple(s) if dim is None else s[reduction.normalize_dims(dim, len(s))[0]]
 
     def is_contiguous(self) -> bool:

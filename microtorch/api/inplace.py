@@ -289,8 +289,9 @@ def _check_allowed(t: Any, name: str, recording: bool, put: Any = None) -> None:
         basic = put is not None and not _advanced_index(index)
         if basic:
             _view_and_value_checked(t, *put)
+        view = basic and not _whole(t._data.shape, index) or put is not None and _bool_0d(index)
         raise RuntimeError(  # x[0] = v writes through a view (x[:] = v: into x itself)
-            ("a view of " if basic and not _whole(t._data.shape, index) else "")
+            ("a view of " if view else "")
             + "a leaf Variable that requires grad is being used in an in-place operation. (Fix: "
             "to update weights, wrap the update in `with torch.no_grad():`; otherwise use an "
             f"out-of-place op, e.g. `x = x + 1` instead of `x.{name}(...)`.)"
@@ -316,6 +317,18 @@ def _view_and_value_checked(t: Any, index: Any, value: Any) -> None:
         view = t[index]
         if isinstance(value, _node.Tensor) and value._data.shape != view._data.shape:
             value.reshape(_drop_leading_ones(value._data).shape).expand(view._data.shape)
+
+
+def _bool_0d(index: Any) -> bool:
+    # x[True] = v, x[m] = v for a 0-d mask m: PyTorch writes through a view (x[None] or an
+    # empty one)
+    items = index if type(index) is tuple else (index,)
+    return any(
+        type(i) is bool
+        or getattr(getattr(i, "_data", None), "shape", None) == ()
+        and i._data.dtype == np.bool_
+        for i in items
+    )
 
 
 def _whole(shape: tuple[int, ...], index: Any) -> bool:
@@ -432,8 +445,8 @@ def ints_only(items: tuple[Any, ...], t: Any) -> bool:
 def overlaps_itself(a: np.ndarray) -> bool:
     """Do several elements of ``a`` sit at one place in memory (an expanded tensor)?"""
     strides = a.strides
-    if 0 not in strides:  # (the usual case: every element has a place of its own)
-        return False
+    if 0 not in strides or a.size == 0:  # (the usual case: every element has a place of its
+        return False  # own; an empty tensor has none: numpy may give it strides of 0)
     return any(stride == 0 and size > 1 for size, stride in zip(a.shape, strides))
 
 

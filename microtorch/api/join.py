@@ -133,6 +133,8 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
 @torch_keywords("input", "chunks", "dim")
 def chunk(a: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
     """Cut into ``chunks`` nearly equal pieces."""
+    if a._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if isinstance(chunks, bool) or chunks <= 0:  # (True: the parser's TypeError)
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     (d,) = normalize_dims(dim, a._data.ndim)

@@ -159,6 +159,8 @@ def unsqueeze(a: Any, dim: int) -> Any:
 @parsed("expand", "Tensor input, tuple of ints size, *, bool implicit=False")
 def expand(a: Any, *sizes: Any) -> Any:
     """Repeat size-1 dimensions to ``sizes`` without copying (-1 keeps a size)."""
+    if not sizes:  # (the parser's TypeError: expand() needs a size)
+        raise TypeError("expand() needs a size")
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = tuple(sizes[0])
     shape = a._data.shape

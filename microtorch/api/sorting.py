@@ -43,6 +43,7 @@ def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = 
     """``(values, indices)``: the elements along ``dim`` in order, and where each came from."""
     expect_tensor(a, "sort")
     if a._data.ndim == 0:
+        normalize_dims(dim, 0)  # (0 or -1, as PyTorch)
         return _Sorted(a.clone(), wrap(np.zeros((), np.int64)))
     order, d = _order(a, dim, descending, bool(stable))
     # PyTorch records a different overload when stable= is passed at all.
@@ -54,6 +55,7 @@ def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = 
 def argsort(a: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     """The indices that sort ``a`` along ``dim``."""
     expect_tensor(a, "argsort")
+    normalize_dims(dim, a._data.ndim)
     views_first(a)  # (PyTorch's argsort is its sort, which refuses a view it no longer allows)
     return wrap(_order(a, dim, descending, stable)[0])
 
@@ -66,7 +68,9 @@ def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = Tru
     if not hasattr(k, "__index__"):
         raise TypeError(f"topk(): argument 'k' (position 2) must be int, not {type(k).__name__}")
     data = a._data
-    (d,) = normalize_dims(dim, max(data.ndim, 1)) if data.ndim else (0,)
+    if a._dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU (Fix: convert, e.g. x.int())")
+    (d,) = normalize_dims(dim, data.ndim)
     size = data.shape[d] if data.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError(
@@ -86,4 +90,6 @@ def nonzero(a: Any, *, as_tuple: bool = False) -> Any:
     where = np.nonzero(a._data if a._data.ndim else a._data.reshape(1))
     if as_tuple:
         return tuple(wrap(w.astype(np.int64)) for w in where)
-    return wrap(np.stack(where, axis=1).astype(np.int64).reshape(-1, max(a._data.ndim, 1)))
+    if a._data.ndim == 0:  # one row per nonzero element, and no column (as PyTorch)
+        return wrap(np.zeros((where[0].size, 0), np.int64))
+    return wrap(np.stack(where, axis=1).astype(np.int64).reshape(-1, a._data.ndim))

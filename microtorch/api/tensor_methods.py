@@ -48,6 +48,23 @@ DType = dtype
 Tensor = Any  # (microtorch.tensor.Tensor, which inherits these methods)
 
 
+_T_WARNINGS = {  # PyTorch warns once per process (TORCH_WARN_ONCE) for x.T not of a matrix
+    0: "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+    1: "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+    "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose "
+    "batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+    "dimensions of a tensor.",
+}
+_t_warned: set[int] = set()
+
+
+def _deprecated_T(ndim: int) -> None:  # noqa: N802
+    kind = builtins.min(ndim, 1)
+    if kind not in _t_warned:
+        _t_warned.add(kind)
+        warnings.warn(_T_WARNINGS[kind], UserWarning, stacklevel=3)
+
+
 class TensorMethods:
     """Base class of ``Tensor``: its methods that run an op."""
 
@@ -59,6 +76,8 @@ class TensorMethods:
     @property
     def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
         """All dimensions reversed (``PermuteBackward0``)."""
+        if self._data.ndim != 2:
+            _deprecated_T(self._data.ndim)
         return shape_ops.permute(self, tuple(range(self._data.ndim))[::-1])
 
     @property
