@@ -132,7 +132,7 @@ class BinaryCrossEntropy(NumpyFunction):
     @staticmethod
     def forward(ctx, p, y, weight, reduction):
         log_p, log_q = _clamped_log(p), _clamped_log(1 - p)
-        losses = -(y * log_p + (1 - y) * log_q)
+        losses = (y - 1) * log_q - y * log_p  # (in PyTorch's order: its signs of zeros)
         if weight is not None:
             losses = losses * weight
         ctx.save_for_backward(p, y, weight)

@@ -38,10 +38,11 @@ def described(value: Any) -> Any:
     if type(value).__name__ in ("Tensor", "Parameter"):
         data = np.asarray(value.detach().numpy())
         return (
-            [float(f"{v:.6g}") for v in data.ravel()] if data.dtype.kind == "f" else data.tolist(),
+            [f"{v:.6g}" for v in data.ravel()] if data.dtype.kind == "f" else data.tolist(),
             str(value.dtype).split(".")[-1],
             tuple(value.shape),
-            np.signbit(data).tolist() if data.dtype.kind == "f" else None,  # signed zeros too
+            # signed zeros too (not the sign of a NaN)
+            (np.signbit(data) & ~np.isnan(data)).tolist() if data.dtype.kind == "f" else None,
             value.requires_grad,
             value.is_leaf,
             None if value.grad_fn is None else value.grad_fn.name(),
@@ -364,3 +365,42 @@ STRIDES = [
 @pytest.mark.parametrize("made", STRIDES)
 def test_strides_of_size_one_dimensions(made: str, torch_module: ModuleType) -> None:
     assert_same(torch_module, f"r = {made}.stride()")
+
+
+SIGNED_ZEROS = [
+    "a = torch.tensor([[-1.0, 0.0], [0.0, -0.0], [2.0, 0.0]])\n"
+    "r = a @ torch.tensor([[0.0, -1.0], [-0.0, 0.0]])",
+    "r = torch.tensor([[-1.0, 0.0]]) @ torch.tensor([0.0, -0.0])",
+    "r = F.linear(torch.tensor([[0.0, -0.0], [-1.0, 0.0]]),"
+    " torch.tensor([[0.0, -1.0], [1.0, 0.0]]), torch.tensor([-0.0, 0.0]))",
+    "r = F.binary_cross_entropy(torch.tensor([1.0, 0.0, 0.5]), torch.tensor([1.0, 0.0, 1.0]),"
+    " reduction='none')",
+    "r = F.binary_cross_entropy(torch.tensor([1.0, 0.0]), torch.tensor([1.0, 0.0]))",
+    "r = F.binary_cross_entropy(torch.tensor([1.0, 0.0]), torch.tensor([1.0, 0.0]),"
+    " weight=torch.tensor([2.0, -1.0]), reduction='none')",
+    "r = F.binary_cross_entropy_with_logits(torch.tensor([-100.0, 0.0]), torch.tensor([0.0, 0.5]),"
+    " reduction='none')",
+    "r = F.mse_loss(torch.tensor([1.0]), torch.tensor([1.0]))",
+]
+
+
+@pytest.mark.parametrize("source", SIGNED_ZEROS)
+def test_signed_zeros_of_products_and_losses(source: str, torch_module: ModuleType) -> None:
+    assert_same(torch_module, source)
+
+
+DEGREES_OF_FREEDOM = [
+    "r = torch.tensor([1.0]).std()",
+    "r = torch.tensor([1.0]).var(0)",
+    "r = torch.ones(2, 1).std(1)",
+    "r = torch.ones(3).var(correction=5)",
+    "r = torch.ones(1, 3).std(0, keepdim=True)",
+    "r = torch.ones(0).var()",
+]
+
+
+@pytest.mark.parametrize("source", DEGREES_OF_FREEDOM)
+def test_the_degrees_of_freedom_warnings_of_std_and_var(
+    source: str, torch_module: ModuleType
+) -> None:
+    assert_same(torch_module, source)
