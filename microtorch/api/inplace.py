@@ -530,15 +530,24 @@ def _write(t: Any, data: np.ndarray, name: str, places: np.ndarray | None = None
             f"{list(data.shape)} (in {name}: an in-place op cannot change the tensor's shape)"
         )
     if not np.can_cast(data.dtype, target.dtype, casting="same_kind"):
+        # (clamp_'s message names the C++ type: "desired output type long int")
+        written = _CPP_NAMES[target.dtype.name] if name == "clamp_" else _legacy(target.dtype)
         raise RuntimeError(
             f"result type {_legacy(data.dtype)} can't be cast to the desired output type "
-            f"{_legacy(target.dtype)} (in {name}: convert first, e.g. x = x.float())"
+            f"{written} (in {name}: convert first, e.g. x = x.float())"
         )
     if not target.flags.writeable:
         raise RuntimeError(OVERLAP_MESSAGE)
     # (an expanded target: only the places the op writes, each written once; see above)
     np.copyto(target, data, casting="unsafe", where=True if places is None else places)
     bump_version(t)
+
+
+_CPP_NAMES = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+    "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
+    "float64": "double",
+}  # fmt: skip
 
 
 def _legacy(np_dtype: np.dtype) -> str:

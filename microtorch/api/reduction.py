@@ -301,8 +301,8 @@ def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any,
         raise TypeError(
             f'{name}() missing 1 required positional arguments: "dim" (e.g. dim=-1, the last)'
         )
-    (d,) = normalize_dims(dim, a._data.ndim) if a._data.ndim else (0,)
-    if dtype is None and not a._dtype.is_floating_point:
+    (d,) = normalize_dims(dim, a._data.ndim)  # (a 0-d tensor: 0 or -1, as PyTorch)
+    if dtype is None and not a._dtype.is_floating_point and a._data.size:  # (empty: no kernel)
         kernel = "lastdim_kernel_impl" if d == builtins.max(a._data.ndim - 1, 0) else "kernel_impl"
         raise NotImplementedError(
             f"\"{name}_{kernel}\" not implemented for '{a._dtype._legacy[: -len('Tensor')]}' "
@@ -315,6 +315,8 @@ def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any,
 def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """exp(a) / sum(exp(a)) along ``dim``: probabilities that sum to 1."""
     a, d = _softmax_input(a, dim, dtype, "softmax")
+    if a._data.size == 0 and not a._dtype.is_floating_point:  # (as PyTorch: empty, its dtype)
+        return wrap(np.empty(a._data.shape, a._data.dtype), a._device)
     return Softmax.apply(a, d if a._data.ndim else None)
 
 
@@ -322,6 +324,8 @@ def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
 def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """log(softmax(a)) along ``dim``, computed stably."""
     a, d = _softmax_input(a, dim, dtype, "log_softmax")
+    if a._data.size == 0 and not a._dtype.is_floating_point:  # (as PyTorch: empty, its dtype)
+        return wrap(np.empty(a._data.shape, a._data.dtype), a._device)
     return LogSoftmax.apply(a, d if a._data.ndim else None)
 
 

@@ -88,6 +88,8 @@ def _fmt(dims: list[int]) -> str:
 @parsed("view", "Tensor input, torch.dtype dtype", "Tensor input, tuple of ints size")
 def view(a: Any, *shape: Any) -> Any:
     """The same memory with a new shape; fails when the strides don't allow it."""
+    if not shape:  # (the parser's TypeError: PyTorch needs a size)
+        raise TypeError("view() missing its shape")
     new = parse_shape(shape, a._data.size)
     try:
         return as_view(View.apply(a, new), a)
@@ -101,6 +103,8 @@ def view(a: Any, *shape: Any) -> Any:
 @parsed("reshape", "Tensor input, tuple of ints shape")
 def reshape(a: Any, *shape: Any) -> Any:
     """A view with the new shape when possible, otherwise a copy."""
+    if not shape:  # (the parser's TypeError: PyTorch needs a size)
+        raise TypeError("reshape() missing its shape")
     new = parse_shape(shape, a._data.size)
     if _viewable(a._data, new):
         # PyTorch records a non-contiguous input's view as ReshapeAliasBackward0
@@ -193,6 +197,8 @@ def expand(a: Any, *sizes: Any) -> Any:
 @parsed("permute", "Tensor input, tuple of ints dims")
 def permute(a: Any, *dims: Any) -> Any:
     """Reorder the dimensions (a view)."""
+    if not dims:  # (the parser's TypeError: PyTorch needs a dims)
+        raise TypeError("permute() missing its dims")
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     order = normalize_dims(dims, a._data.ndim)

@@ -404,3 +404,48 @@ def test_the_degrees_of_freedom_warnings_of_std_and_var(
     source: str, torch_module: ModuleType
 ) -> None:
     assert_same(torch_module, source)
+
+
+FOUND_BY_THE_RANDOM_PROGRAMS = [
+    "r = torch.tensor(2.0)[-1]",
+    "r = torch.tensor(2.0)[1]",
+    "r = torch.tensor(2.0)[0]",
+    "r = torch.tensor(2.0)[..., 0]",
+    "r = torch.tensor(2.0)[None, 0]",
+    "r = torch.tensor(2.0)[0, 0]",
+    "r = torch.tensor(2.0).chunk(2)",
+    "x = torch.zeros(0, 3, dtype=torch.bool)\nx += 1",
+    "x = torch.zeros(0, 3)\nx[...] = 0\nr = x",
+    "r = torch.zeros(0, 3).stride()",
+    "r = torch.ones(3, 0).stride()",
+    "r = torch.ones(2, 0, 3).stride()",
+    "r = torch.tensor([]).stride()",
+    "r = torch.tensor(2.0).any(-1)",
+    "r = torch.tensor(2.0).all(0)",
+    "r = torch.tensor(0.0).nonzero()",
+    "r = torch.tensor(2.0).nonzero()",
+    "r = torch.tensor(2.0).expand()",
+    "r = torch.tensor(2.0).reshape()",
+    "r = torch.tensor(2.0).view()",
+    "r = torch.tensor(2.0).permute()",
+    "r = torch.tensor([True]).topk(1)",
+    "r = torch.tensor(2.0).sort(-2)",
+    "r = torch.tensor(2.0).argsort(1)",
+    "r = torch.tensor(2.0).topk(1, 1)",
+    "r = F.log_softmax(torch.tensor(2.0), -2)",
+    "r = F.log_softmax(torch.zeros(0, dtype=torch.int64), 0)",
+    "r = torch.zeros(0, dtype=torch.bool).softmax(0)",
+    "b = torch.tensor([True, False])\nr = b.matmul(b)",
+    "b = torch.tensor([[True, False], [False, True]])\nr = b @ b",
+    "b = torch.tensor([[True, False], [False, True]])\nr = b @ b[0]",
+    "b = torch.tensor([True, False])\nr = b.clamp_(min=0)",
+    "r = torch.tensor([1, 2]).clamp_(min=0.5)",
+    "x = torch.ones(3, requires_grad=True)\nx[True] = 2",
+    "x = torch.ones(3, requires_grad=True)\nx[torch.tensor(True)] = 2",
+    "x = torch.tensor(2.0, requires_grad=True)\nx[x > 0] = 2",
+]
+
+
+@pytest.mark.parametrize("source", FOUND_BY_THE_RANDOM_PROGRAMS)
+def test_what_the_random_programs_found(source: str, torch_module: ModuleType) -> None:
+    assert_same(torch_module, source)
