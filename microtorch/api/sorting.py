@@ -42,12 +42,13 @@ def _order(a: Any, dim: int, descending: bool, stable: bool) -> tuple[np.ndarray
 def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = None) -> Any:
     """``(values, indices)``: the elements along ``dim`` in order, and where each came from."""
     expect_tensor(a, "sort")
-    if a._data.ndim == 0:
-        normalize_dims(dim, 0)  # (0 or -1, as PyTorch)
-        return _Sorted(a.clone(), wrap(np.zeros((), np.int64)))
-    order, d = _order(a, dim, descending, bool(stable))
     # PyTorch records a different overload when stable= is passed at all.
     fn = Sort if stable is None else SortStable
+    if a._data.ndim == 0:
+        normalize_dims(dim, 0)  # (0 or -1, as PyTorch)
+        zero = np.zeros((), np.int64)
+        return _Sorted(fn.apply(a, zero, 0), wrap(zero))
+    order, d = _order(a, dim, descending, bool(stable))
     return _Sorted(fn.apply(a, order, d), wrap(order))
 
 
@@ -77,7 +78,8 @@ def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = Tru
             f"selected index k out of range (k={k}, but dimension {d} has size {size})"
         )
     if data.ndim == 0:
-        return _Sorted(a.clone(), wrap(np.zeros((), np.int64)))
+        zero = np.zeros((), np.int64)
+        return _Sorted(Topk.apply(a, zero, 0), wrap(zero))
     order, _ = _order(a, d, largest, True)
     picked = np.take(order, np.arange(k), axis=d)
     return _Sorted(Topk.apply(a, picked, d), wrap(picked))
