@@ -24,7 +24,7 @@ from microtorch.api._checks import type_name
 from microtorch.autograd import node as _node
 from microtorch.dtypes import dtype
 
-__all__ = ["Param", "parse_signature", "parsed", "parser_error"]
+__all__ = ["Param", "method_of", "parse_signature", "parsed", "parser_error"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -234,3 +234,9 @@ def parsed(op: str, *signatures: str) -> Callable[[F], F]:
         return checked  # type: ignore[return-value]
 
     return decorate
+
+
+def method_of(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The Tensor method's form of a ``parsed`` function (positions counted after ``self``)."""
+    method: Callable[..., Any] = getattr(fn, "method")  # noqa: B009 - set by parsed
+    return method

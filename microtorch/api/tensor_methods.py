@@ -32,6 +32,7 @@ from microtorch.api import elementwise as ew
 from microtorch.api import histogram as histogram_ops
 from microtorch.api import inplace as inplace_ops
 from microtorch.api import shape as shape_ops
+from microtorch.api.arguments import method_of
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords, without_torch_keywords
 from microtorch.api.operands import as_operand
@@ -247,33 +248,33 @@ class TensorMethods:
     )
     clip = clamp
     sum, mean, max, min, amax, amin = (
-        reduction.sum.method,
-        reduction.mean.method,
+        method_of(reduction.sum),
+        method_of(reduction.mean),
         reduction.max,
         reduction.min,
         reduction.amax,
         reduction.amin,
     )
-    argmax, argmin = reduction.argmax.method, reduction.argmin.method
-    var, std = reduction.var.method, reduction.std.method
+    argmax, argmin = method_of(reduction.argmax), method_of(reduction.argmin)
+    var, std = method_of(reduction.var), method_of(reduction.std)
     softmax, log_softmax, logsumexp = reduction.softmax, reduction.log_softmax, reduction.logsumexp
     view, reshape, flatten, squeeze, unsqueeze = (
-        shape_ops.view.method,
-        shape_ops.reshape.method,
-        shape_ops.flatten.method,
-        shape_ops.squeeze.method,
-        shape_ops.unsqueeze.method,
+        method_of(shape_ops.view),
+        method_of(shape_ops.reshape),
+        method_of(shape_ops.flatten),
+        method_of(shape_ops.squeeze),
+        method_of(shape_ops.unsqueeze),
     )
     expand, transpose, t, permute = (
-        shape_ops.expand.method,
-        shape_ops.transpose.method,
+        method_of(shape_ops.expand),
+        method_of(shape_ops.transpose),
         shape_ops.t,
-        shape_ops.permute.method,
+        method_of(shape_ops.permute),
     )
-    split, chunk, unbind = join.split, join.chunk.method, join.unbind
+    split, chunk, unbind = join.split, method_of(join.chunk), join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, nonzero = sorting.sort, sorting.argsort, sorting.nonzero
-    topk = sorting.topk.method
+    topk = method_of(sorting.topk)
     # PyTorch's other names for the same methods:
     absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
     swapaxes = swapdims = transpose
@@ -300,7 +301,7 @@ class TensorMethods:
         truth.all,
     )
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
-    prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum.method, cumulative.cumprod
+    prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
     histc, histogram = histogram_ops.histc, histogram_ops.histogram
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:

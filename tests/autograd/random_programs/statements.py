@@ -720,7 +720,9 @@ def _edge_leaf(g: Gen) -> str:
     return f"{g.new()} = torch.tensor({data}, dtype=torch.{dtype}{grad})"
 
 
-# Ops as beginner code writes them: {a} a tensor, {d} a dim (now and then one out of range)
+# Ops as beginner code writes them: {a} a tensor, {d} a dim (now and then one out of range).
+# (Not x.T of other than a matrix: PyTorch warns once per process, so whether a program sees
+# the warning depends on what ran before it in the process, in either library.)
 EVERY_OP = (
     "{a}.sum()", "{a}.sum({d})", "{a}.mean()", "{a}.mean({d})", "{a}.max()", "{a}.min()",
     "{a}.max({d})[0]", "{a}.min(dim={d}).indices", "{a}.amax({d})", "{a}.amin()",
@@ -734,10 +736,10 @@ EVERY_OP = (
     "{a} + True", "{a} - 1", "1 - {a}", "{a} - False", "{a} > 0", "{a} == {a}", "~{a}",
     "{a} & {a}", "{a}.float()", "{a}.long()", "{a}.bool()", "{a}.double()", "{a}.int()",
     "{a}.reshape(-1)", "{a}.view(-1)", "{a}.flatten()", "{a}.squeeze()", "{a}.unsqueeze({d})",
-    "{a}.t()", "{a}.transpose(0, -1)", "{a}.T", "len({a}.chunk(3))", "{a}.chunk(2)[0]",
+    "{a}.t()", "{a}.transpose(0, -1)", "len({a}.chunk(3))", "{a}.chunk(2)[0]",
     "len({a}.split(1))", "torch.cat([{a}, {a}], {d})", "torch.stack([{a}, {a}])", "{a}[0]",
     "{a}[-1]", "{a}[:1]", "{a}[..., 0]", "{a}[None]", "{a}.clone()", "{a}.contiguous()",
-    "{a}.expand(2, *{a}.shape)", "{a}.matmul({a})", "{a} @ {a}.T", "torch.where({a} > 0, {a}, {a})",
+    "{a}.expand(2, *{a}.shape)", "{a}.matmul({a})", "{a} @ {a}.t()", "torch.where({a} > 0, {a}, {a})",
     "{a}.masked_fill({a} > 0, 1)", "{a}.sort()[0]", "{a}.sort({d}).indices", "{a}.topk(1)[0]",
     "{a}.argsort()", "{a}.nonzero()", "str({a}.tolist())", "{a}.item()", "{a}.numel()",
     "str({a}.stride())", "str({a}.size())", "{a}.dim()", "torch.zeros_like({a})",
