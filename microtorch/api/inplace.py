@@ -297,6 +297,8 @@ def _check_allowed(t: Any, name: str, recording: bool, put: Any = None) -> None:
             f"out-of-place op, e.g. `x = x + 1` instead of `x.{name}(...)`.)"
         )
     if recording and base is not None and base.grad_fn is None and t.requires_grad:
+        if put is not None and not _advanced_index(index):
+            _view_and_value_checked(t, *put)  # (PyTorch's IndexError first, as above)
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation. (Fix: wrap it in `with torch.no_grad():`, or work on a .clone().)"

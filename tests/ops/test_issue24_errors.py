@@ -443,6 +443,9 @@ FOUND_BY_THE_RANDOM_PROGRAMS = [
     "x = torch.ones(3, requires_grad=True)\nx[True] = 2",
     "x = torch.ones(3, requires_grad=True)\nx[torch.tensor(True)] = 2",
     "x = torch.tensor(2.0, requires_grad=True)\nx[x > 0] = 2",
+    "x = torch.tensor([[0.5], [-3.0]], requires_grad=True)\nv = x[1, 0]\nv[0] = 1",
+    "x = torch.tensor([[0.5], [-3.0]], requires_grad=True)\nv = x[1]\nv[5] = 1",
+    "x = torch.tensor([[0.5], [-3.0]], requires_grad=True)\nv = x[1]\nv[0] = 1",
 ]
 
 
