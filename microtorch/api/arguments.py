@@ -76,6 +76,8 @@ def _fits(kind: str, value: Any, default: str | None) -> bool:
         )
     if kind == "Tensor":
         return isinstance(value, _node.Tensor)
+    if kind == "tuple of Tensors":
+        return isinstance(value, (tuple, list)) and all(isinstance(v, _node.Tensor) for v in value)
     if kind == "bool":
         return isinstance(value, (bool, np.bool_))
     if kind == "Number":
@@ -87,19 +89,22 @@ def _fits(kind: str, value: Any, default: str | None) -> bool:
 
 def _type_error(op: str, param: Param, value: Any, position: int | None) -> str:
     where = "" if position is None else f" (position {position})"
+    if param.type == "tuple of Tensors" and isinstance(value, (tuple, list)):
+        bad = next(i for i, v in enumerate(value) if not isinstance(v, _node.Tensor))
+        return f"expected Tensor as element {bad} in argument 0, but got {_got(value[bad])}"
     if param.type == "tuple of ints" and isinstance(value, (tuple, list)) and value:
         bad = next(i for i, v in enumerate(value) if not _is_int(v))
         if bad > 0:
             return (
                 f"{op}(): argument '{param.name}' failed to unpack the object at pos {bad + 1} "
-                f'with error "type must be tuple of ints,but got {type_name(value[bad])}"'
+                f'with error "type must be tuple of ints,but got {_got(value[bad])}"'
             )
         if position is not None:
             return (
                 f"{op}(): argument '{param.name}'{where} must be tuple of ints, but found "
-                f"element of type {type_name(value[0])} at pos 0"
+                f"element of type {_got(value[0])} at pos 0"
             )
-    return f"{op}(): argument '{param.name}'{where} must be {param.type}, not {type_name(value)}"
+    return f"{op}(): argument '{param.name}'{where} must be {param.type}, not {_got(value)}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -214,26 +219,33 @@ def parsed(op: str, *signatures: str) -> Callable[[F], F]:
         def checked(*args: Any, **kwargs: Any) -> Any:
             try:
                 return fn(*args, **kwargs)
-            except Exception:
+            except Exception as error:
                 message = parser_error(op, signatures, args, kwargs)
                 if message is None:
                     raise
-                raise TypeError(message) from None
+                raise TypeError(message + _fix(error)) from None
 
         @functools.wraps(fn)
         def method(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return fn(self, *args, **kwargs)
-            except Exception:
+            except Exception as error:
                 message = parser_error(op, methods, args, kwargs)
                 if message is None:
                     raise
-                raise TypeError(message) from None
+                raise TypeError(message + _fix(error)) from None
 
         checked.method = method  # type: ignore[attr-defined]
         return checked  # type: ignore[return-value]
 
     return decorate
+
+
+def _fix(error: Exception) -> str:
+    # the fix microtorch's own error named, kept after PyTorch's text
+    text = str(error)
+    start = text.find("(Fix:")
+    return "" if start < 0 else " " + text[start:]
 
 
 def method_of(fn: Callable[..., Any]) -> Callable[..., Any]:
