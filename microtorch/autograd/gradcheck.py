@@ -47,16 +47,15 @@ def numerical_jacobian(
     for x in inputs:
         if not (isinstance(x, _node.Tensor) and x.requires_grad):
             continue
-        flat = x._data.reshape(-1)  # a view: writing it changes x
         cols = []
-        for i in range(flat.size):
-            old = flat[i]
+        for i in np.ndindex(x.shape):  # each element in turn, in row-major order
+            old = x._data[i]
             with no_grad():
-                flat[i] = old + eps
+                x._data[i] = old + eps
                 plus = np.concatenate([o._data.ravel() for o in _outputs(fn, inputs)])
-                flat[i] = old - eps
+                x._data[i] = old - eps
                 minus = np.concatenate([o._data.ravel() for o in _outputs(fn, inputs)])
-            flat[i] = old
+            x._data[i] = old
             cols.append((plus - minus) / (2 * eps))
         jac.append(np.array(cols))
     return jac

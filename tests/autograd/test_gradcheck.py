@@ -9,6 +9,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
 
 import microtorch
@@ -168,3 +169,17 @@ def test_gradgradcheck_refuses_forward_over_reverse(torch_module) -> None:
         microtorch.autograd.gradgradcheck(
             lambda a: a.exp(), _x(microtorch, [1, 2]), check_fwd_over_rev=True
         )
+
+
+def test_a_non_contiguous_input_is_perturbed_in_place() -> None:
+    # numerical_jacobian writes each element of the input itself: through reshape(-1), a
+    # transposed input's copy would be perturbed, and its numerical Jacobian would be all 0
+    import microtorch as mt
+    from microtorch.autograd.gradcheck import numerical_jacobian
+
+    x = mt.arange(12.0, dtype=mt.float64).reshape(3, 4).t().requires_grad_()
+    assert not x.is_contiguous()
+    (jac,) = numerical_jacobian(lambda t: t * t, [x])
+    (expected,) = numerical_jacobian(lambda t: t * t, [x.detach().contiguous().requires_grad_()])
+    assert np.allclose(jac, expected) and np.allclose(np.diag(jac), 2 * x.detach().numpy().ravel())
+    assert mt.autograd.gradcheck(lambda t: (t * t.exp()).sum(0), (x,))
