@@ -18,6 +18,7 @@ import numpy as np
 
 from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parser_error
 from microtorch.api.random_fill import use_default_generator
 from microtorch.autograd import grad_mode
 from microtorch.autograd.quiet import quiet_numpy
@@ -163,6 +164,8 @@ def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
     if isinstance(data, np.ndarray):
         return np.array(data, copy=True)
     inferred = _inferred_dtype(data)  # also refuses None and other non-numbers
+    if not _floating(dtype_) and isinstance(data, (list, tuple)):
+        _integer_elements(data)
     plain = _plain(data)
     try:
         arr = np.array(plain)
@@ -176,7 +179,7 @@ def _infer(data: Any, dtype_: dtype | None = None) -> np.ndarray:
             )
         arr = np.array(plain, dtype=np.float64)
     if arr.dtype == object:
-        raise ValueError(_ragged(data) + " (every row of a nested list needs the same length)")
+        raise _ragged(data, dtype_ or inferred)
     if dtype_ is None:
         arr = arr.astype(inferred.numpy, copy=False)
     return arr
@@ -222,8 +225,8 @@ def _from_numbers(data: list[Any] | tuple[Any, ...], dtype_: dtype | None) -> np
     if types is None or not isinstance(dtype_, (dtype, type(None))):
         return None
     if types == {Tensor} and type(data[0]) is Tensor:  # tensor(losses): 0-d tensors in a list
-        if any(t._data.size != 1 for t in data):
-            return None
+        if any(t._data.size != 1 for t in data) or not _floating(dtype_):
+            return None  # (the walk gives PyTorch's errors)
         dtypes = {t._dtype for t in data}
         data = [t._data.reshape(()) for t in data]  # each read as a number, as in PyTorch
     else:
@@ -241,18 +244,56 @@ def _from_numbers(data: list[Any] | tuple[Any, ...], dtype_: dtype | None) -> np
         return None
 
 
-def _ragged(data: Any) -> str:
-    # PyTorch's message: the first list, walking breadth-first, whose length differs
-    level, depth = [data], 0
-    while level:
-        lists = [x for x in level if isinstance(x, (list, tuple))]
-        if lists:
-            want = len(lists[0])
-            for x in lists:
-                if len(x) != want:
-                    return f"expected sequence of length {want} at dim {depth} (got {len(x)})"
-        level, depth = [y for x in lists for y in x], depth + 1
-    return "expected a rectangular nested list of numbers"
+def _floating(dtype_: dtype | None) -> bool:
+    return dtype_ is None or dtype_.is_floating_point
+
+
+def _integer_elements(data: list[Any] | tuple[Any, ...]) -> None:
+    # tensor([t1, t2], dtype=torch.int64): PyTorch reads each tensor as an index, so a float
+    # tensor or one of several elements is refused (it does not round 1.5 down to 1)
+    stack = list(data)
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, Tensor) and (x._dtype.is_floating_point or x._data.size != 1):
+            raise TypeError(
+                "only integer tensors of a single element can be converted to an index (Fix: "
+                "convert the tensors first, e.g. torch.stack(tensors).long())"
+            )
+
+
+def _ragged(data: Any, dtype_: dtype) -> Exception:
+    """PyTorch's error for nested lists that are not a grid: it takes the shape from the first
+    element at each depth, then walks depth-first, checking each list against it."""
+    sizes = []
+    first = data
+    while isinstance(first, (list, tuple)):
+        sizes.append(len(first))
+        if not first:
+            break
+        first = first[0]
+    stack = [(data, 0)]
+    while stack:
+        x, depth = stack.pop()
+        is_list = isinstance(x, (list, tuple))
+        if depth == len(sizes):
+            if is_list and dtype_.is_floating_point:
+                return TypeError(f"must be real number, not {type(x).__name__}")
+            if is_list:
+                return TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer")
+            continue
+        if not is_list:
+            return TypeError(
+                "not a sequence (Fix: every row of a nested list needs the same shape)"
+            )
+        if len(x) != sizes[depth]:
+            return ValueError(
+                f"expected sequence of length {sizes[depth]} at dim {depth} (got {len(x)}) "
+                "(every row of a nested list needs the same length)"
+            )
+        stack.extend((y, depth + 1) for y in reversed(x))
+    return ValueError("expected a rectangular nested list of numbers")
 
 
 def _has_str(data: Any) -> bool:
@@ -295,6 +336,7 @@ def tensor(
     >>> torch.tensor([2.0, 3.0], requires_grad=True)
     tensor([2., 3.], requires_grad=True)
     """
+    check_dtype(dtype, "tensor")
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
@@ -327,10 +369,8 @@ def _shape(size: Sequence[Any], op: str = "empty") -> tuple[int, ...]:
         size = tuple(size[0])
     for s in size:
         if not hasattr(s, "__index__"):  # ints, numpy ints and 0-d integer tensors
-            raise TypeError(
-                f"{op}(): argument 'size' (position 1) must be tuple of ints, not "
-                f"{type(s).__name__} (Fix: sizes are whole numbers, e.g. n // 2 or int(x))"
-            )
+            message = parser_error(op, ["tuple of ints size"], size, {})
+            raise TypeError(f"{message} (Fix: sizes are whole numbers, e.g. n // 2 or int(x))")
     dims = tuple(int(s) for s in size)
     if op == "zeros" and any(d < 0 for d in dims):
         raise RuntimeError("zeros: Dimension size must be non-negative.")
@@ -346,8 +386,18 @@ def _sizes(sizes: tuple[Any, ...], size: Any) -> tuple[Any, ...]:
     return sizes if size is None else (size,)
 
 
-def _float(dtype_: dtype | None) -> dtype:
+def _float(dtype_: dtype | None, op: str) -> dtype:
+    check_dtype(dtype_, op)
     return dtype_ or get_default_dtype()
+
+
+def check_dtype(dtype_: Any, op: str) -> None:
+    """PyTorch's TypeError for a ``dtype=`` that is not a dtype (``dtype="float32"``)."""
+    if dtype_ is not None and not isinstance(dtype_, dtype):
+        raise TypeError(
+            f"{op}(): argument 'dtype' must be torch.dtype, not {type(dtype_).__name__} (Fix: "
+            "e.g. dtype=torch.float32, not the string 'float32')"
+        )
 
 
 @factory_out
@@ -359,7 +409,7 @@ def zeros(
     requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of zeros with the given shape."""
-    data = np.zeros(_shape(_sizes(sizes, size), "zeros"), _float(dtype).numpy)
+    data = np.zeros(_shape(_sizes(sizes, size), "zeros"), _float(dtype, "zeros").numpy)
     return _finish(data, None, device, requires_grad)
 
 
@@ -372,7 +422,7 @@ def ones(
     requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of ones with the given shape."""
-    data = np.ones(_shape(_sizes(sizes, size), "ones"), _float(dtype).numpy)
+    data = np.ones(_shape(_sizes(sizes, size), "ones"), _float(dtype, "ones").numpy)
     return _finish(data, None, device, requires_grad)
 
 
@@ -385,7 +435,7 @@ def empty(
     requires_grad: bool = False,
 ) -> Tensor:
     """A tensor of the given shape (zeros here; PyTorch leaves the memory uninitialised)."""
-    data = np.zeros(_shape(_sizes(sizes, size), "empty"), _float(dtype).numpy)
+    data = np.zeros(_shape(_sizes(sizes, size), "empty"), _float(dtype, "empty").numpy)
     return _finish(data, None, device, requires_grad)
 
 
@@ -418,6 +468,13 @@ def full(
     return _finish(data, None, device, requires_grad)
 
 
+_ARANGE = (  # PyTorch's signatures (for its error on a wrong argument type)
+    "Number end, *, torch.dtype dtype=None, bool requires_grad=False",
+    "Number start, Number end, *, torch.dtype dtype=None, bool requires_grad=False",
+    "Number start, Number end, Number step=1, *, torch.dtype dtype=None, bool requires_grad=False",
+)
+
+
 @factory_out
 def arange(
     start: float,
@@ -429,6 +486,9 @@ def arange(
     requires_grad: bool = False,
 ) -> Tensor:
     """Evenly spaced values in ``[start, end)``; integers if all arguments are integers."""
+    if dtype is not None and not isinstance(dtype, builtins.type(int64)):  # (dtype: the arg)
+        args = [start] if end is None else [start, end] if step == 1 else [start, end, step]
+        raise TypeError(parser_error("arange", _ARANGE, args, {"dtype": dtype}))
     if end is None:
         start, end = 0, start
     for value in (start, end, step):
@@ -436,15 +496,37 @@ def arange(
             raise TypeError(
                 f"arange(): argument 'end' (position 1) must be Number, not {type(value).__name__}"
             )
+    ints = all(isinstance(v, builtins.int) for v in (start, end, step))
+    inferred = dtype or (int64 if ints else get_default_dtype())
+    if inferred is bool_:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     if not all(np.isfinite(v) for v in (start, end)):
         raise RuntimeError(f"unsupported range: {start} -> {end}")
     if step == 0:
         raise RuntimeError("step must be nonzero")
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    ints = all(isinstance(v, builtins.int) for v in (start, end, step))
-    inferred = dtype or (int64 if ints else get_default_dtype())
-    return _finish(np.arange(start, end, step).astype(inferred.numpy), None, device, requires_grad)
+    if inferred.is_floating_point or ints:
+        data = np.arange(start, end, step)
+    else:
+        data = _integer_arange(start, end, step, inferred)
+    return _finish(data.astype(inferred.numpy), None, device, requires_grad)
+
+
+def _integer_arange(start: float, end: float, step: float, dtype_: dtype) -> np.ndarray:
+    """PyTorch's arange of float arguments in an integer dtype: the values are start + i * step
+    with start and step cut to integers first (arange(-1.5, 2.5, 0.5) in int32 is eight -1s);
+    int64 cuts end too, counts in integers, and refuses a step that became 0."""
+    first, stop, stride = (int(v) for v in (start, end, step))  # int() cuts toward zero
+    if dtype_ is int64:
+        if stride == 0:
+            raise ValueError("step must be nonzero")
+        sign = 1 if stride > 0 else -1
+        count = (stop - first + stride - sign) // stride
+    else:
+        count = int(np.ceil((end - start) / step))
+    values = first + stride * np.arange(builtins.max(count, 0), dtype=np.int64)
+    return values.astype(dtype_.numpy)  # (wraps around as PyTorch's cast: -1 is 255 in uint8)
 
 
 _RANGE_DEPRECATED = (
@@ -482,7 +564,7 @@ def range(  # noqa: A001 - PyTorch's name
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = builtins.int((end - start) // step) + 1
     data = start + np.arange(n, dtype=np.float64) * step
-    return _finish(data.astype(_float(dtype).numpy), None, device, requires_grad)
+    return _finish(data.astype(_float(dtype, "range").numpy), None, device, requires_grad)
 
 
 @factory_out
@@ -498,7 +580,9 @@ def linspace(
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    data = np.linspace(start, end, steps).astype(_float(dtype).numpy)
+    if dtype is bool_:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    data = np.linspace(start, end, steps).astype(_float(dtype, "linspace").numpy)
     return _finish(data, None, device, requires_grad)
 
 
@@ -515,7 +599,7 @@ def eye(
     for name, value in (("n", n), ("m", m)):
         if value is not None and value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
-    return _finish(np.eye(n, m, dtype=_float(dtype).numpy), None, device, requires_grad)
+    return _finish(np.eye(n, m, dtype=_float(dtype, "eye").numpy), None, device, requires_grad)
 
 
 def _floats_only(dtype_: dtype | None, kernel: str) -> None:
@@ -541,7 +625,11 @@ def rand(
 ) -> Tensor:
     """Uniform random numbers in ``[0, 1)``."""
     _floats_only(dtype, "check_uniform_bounds")
-    data = _rng(generator).random(_shape(_sizes(sizes, size), "rand")).astype(_float(dtype).numpy)
+    data = (
+        _rng(generator)
+        .random(_shape(_sizes(sizes, size), "rand"))
+        .astype(_float(dtype, "rand").numpy)
+    )
     return _finish(data, None, device, requires_grad)
 
 
@@ -559,7 +647,7 @@ def randn(
     data = (
         _rng(generator)
         .standard_normal(_shape(_sizes(sizes, size), "randn"))
-        .astype(_float(dtype).numpy)
+        .astype(_float(dtype, "randn").numpy)
     )
     return _finish(data, None, device, requires_grad)
 

@@ -293,8 +293,13 @@ class Tensor(TensorMethods):
 
     def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
         """Elements to skip in memory to move one step along each dimension."""
-        s = tuple(b // self._data.itemsize for b in self._data.strides)
-        return s if dim is None else s[reduction.normalize_dims(dim, self._data.ndim)[0]]
+        s = [b // self._data.itemsize for b in self._data.strides]
+        shape = self._data.shape
+        empty = self._data.size == 0  # (numpy may give it strides of 0; PyTorch's row-major)
+        for d in reversed(range(len(s))):  # (numpy's new size-1 dimensions of an expand have
+            if empty or shape[d] == 1 and s[d] == 0:  # stride 0; PyTorch's the row-major one)
+                s[d] = max(shape[d + 1], 1) * s[d + 1] if d + 1 < len(s) else 1
+        return tuple(s) if dim is None else s[reduction.normalize_dims(dim, len(s))[0]]
 
     def is_contiguous(self) -> bool:
         """True if the elements sit in memory in row-major order, without gaps."""
@@ -342,7 +347,12 @@ class Tensor(TensorMethods):
     def __format__(self, spec: str) -> str:
         if self._data.ndim == 0:
             return format(self._data.item(), spec)
-        return repr(self) if not spec else format(repr(self), spec)
+        if spec:  # (PyTorch formats only one number: f"{x.item():.3f}")
+            raise TypeError(
+                "unsupported format string passed to Tensor.__format__ (Fix: format a number, "
+                "e.g. f'{x.item():.3f}', or round the tensor, e.g. x.round(decimals=3))"
+            )
+        return repr(self)
 
     def item(self) -> Number | int | bool:
         """The value of a one-element tensor as a Python number."""

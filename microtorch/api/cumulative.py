@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import _reduce_dtype, normalize_dims
 from microtorch.ops.cumulative import Cumprod, Cumsum, Prod, ProdDim
@@ -38,6 +39,7 @@ def prod(input: Any, dim: int | None = None, keepdim: bool = False, *, dtype: An
     )
 
 
+@parsed("cumsum", "Tensor input, int dim, *, torch.dtype dtype=None")
 @torch_keywords("input", "dim", numpy_aliases=True, out=True)
 def cumsum(input: Any, dim: int | None = None, *, dtype: Any = None) -> Any:  # noqa: A002
     """Running totals along ``dim``: ``cumsum([1, 2, 3], 0) = [1, 3, 6]``."""

@@ -93,7 +93,9 @@ def sub(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
 
 def _check_bool_sub(a: Operand, b: Operand) -> None:
     # PyTorch refuses - on masks: 1 - mask would be an int tensor, not the inverted mask.
-    a_bool, b_bool = getattr(a, "_dtype", None) is _BOOL, getattr(b, "_dtype", None) is _BOOL
+    # (a Python bool counts as a bool tensor, as PyTorch wraps it: x - False is refused too)
+    a_bool = type(a) is bool or getattr(a, "_dtype", None) is _BOOL
+    b_bool = type(b) is bool or getattr(b, "_dtype", None) is _BOOL
     if a_bool and b_bool:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
@@ -163,6 +165,8 @@ def pow(a: Any, exponent: Operand) -> Any:  # noqa: A001 - PyTorch's name
     target = result_type(a, exponent)
     if not target.is_floating_point and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if target is _BOOL:  # a bool tensor to a bool power stays bool: x ** True is x, ** False True
+        return wrap(a._data | (not exponent), a._device)
     return PowScalar.apply(as_operand(a, target), exponent)
 
 

@@ -84,6 +84,10 @@ def _check_count(ndim: int, items: tuple[Any, ...]) -> int:
     if ndim == 0 and used:
         if any(isinstance(i, slice) for i in items):
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if len(items) > 1:  # (x[..., 0], x[None, 0]: PyTorch's text)
+            raise IndexError("too many indices for tensor of dimension 0")
+        if type(items[0]) is int and items[0] != 0:
+            raise IndexError(f"index {items[0]} is out of bounds for dimension 0 with size 0")
         raise IndexError(
             "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"

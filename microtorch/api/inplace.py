@@ -59,8 +59,11 @@ def copy(a: Any, src: Any) -> Any:
 
 def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run ``op(t, *args)`` and write the result into ``t``'s own memory; returns ``t``."""
+    # (an integer or bool tensor never requires grad: a write into it records nothing)
     recording = grad_mode.state.grad_enabled and (
-        _needs_grad(t) or any(isinstance(a, _node.Tensor) and _needs_grad(a) for a in args)
+        _needs_grad(t)
+        or t._dtype.is_floating_point
+        and any(isinstance(a, _node.Tensor) and _needs_grad(a) for a in args)
     )
     if not recording and _plain(t):  # a counting loop, an optimizer step: straight into memory
         if name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
@@ -69,9 +72,10 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
             return t
     if name == "index_put_":
         _value_viewed_first(t, *args)
-    _check_allowed(t, name, recording, args[0] if name == "index_put_" else None)
+    _check_allowed(t, name, recording, args if name == "index_put_" else None)
     places = written_places(t._data, name, args) if overlaps_itself(t._data) else None
     if name == "index_put_":
+        _check_index_put_dtype(t, *args)
         _check_index_put_overlap(t, *args)
     else:
         _check_overlap(t._data, args)
@@ -141,6 +145,21 @@ def _value_viewed_first(t: Any, index: Any, value: Any) -> None:
         return
     if shape != value._data.shape:
         views_first(value)
+
+
+def _check_index_put_dtype(t: Any, index: Any, value: Any) -> None:
+    # x[idx] = v with an index of integers (PyTorch's index_put_) takes a v of x's dtype
+    # only; under one bool mask (masked_fill_ or masked_scatter_), v is converted
+    if not isinstance(value, _node.Tensor) or value._dtype is t._dtype:
+        return
+    advanced = [np.asarray(i) for i in _numpy_key(index) if _advanced_item(i)]
+    if not advanced or all(i.dtype == np.bool_ for i in advanced) and len(advanced) == 1:
+        return
+    raise RuntimeError(
+        f"Index put requires the source and destination dtypes match, got "
+        f"{t._dtype._legacy[:-6]} for the destination and {value._dtype._legacy[:-6]} for the "
+        f"source. (Fix: convert the value, e.g. v.to(x.dtype))"
+    )
 
 
 def _check_index_put_overlap(t: Any, index: Any, value: Any) -> None:
@@ -258,20 +277,28 @@ def _written_view(t: Any, name: str, index: Any) -> Any:
         return t[index]
 
 
-def _check_allowed(t: Any, name: str, recording: bool, index: Any = None) -> None:
-    # PyTorch's errors for in-place changes autograd could not follow.
+def _check_allowed(t: Any, name: str, recording: bool, put: Any = None) -> None:
+    # PyTorch's errors for in-place changes autograd could not follow (``put``: the index
+    # and value of ``x[index] = value``).
     base = t._base
+    index = None if put is None else put[0]
     if recording and base is not None and t._creation != "default":
         written = _written_view(t, name, index)  # x[1] = v writes into the view x[1]
         raise RuntimeError(views.rebase_message(written, indirect=False))
     if grad_mode.state.grad_enabled and t._rg and t.grad_fn is None and base is None:
-        raise RuntimeError(
-            ("a view of " if name == "index_put_" else "")  # x[0] = v writes through a view
+        basic = put is not None and not _advanced_index(index)
+        if basic:
+            _view_and_value_checked(t, *put)
+        view = basic and not _whole(t._data.shape, index) or put is not None and _bool_0d(index)
+        raise RuntimeError(  # x[0] = v writes through a view (x[:] = v: into x itself)
+            ("a view of " if view else "")
             + "a leaf Variable that requires grad is being used in an in-place operation. (Fix: "
             "to update weights, wrap the update in `with torch.no_grad():`; otherwise use an "
             f"out-of-place op, e.g. `x = x + 1` instead of `x.{name}(...)`.)"
         )
     if recording and base is not None and base.grad_fn is None and t.requires_grad:
+        if put is not None and not _advanced_index(index):
+            _view_and_value_checked(t, *put)  # (PyTorch's IndexError first, as above)
         raise RuntimeError(
             "a view of a leaf Variable that requires grad is being used in an in-place "
             "operation. (Fix: wrap it in `with torch.no_grad():`, or work on a .clone().)"
@@ -282,6 +309,42 @@ def _check_allowed(t: Any, name: str, recording: bool, index: Any = None) -> Non
             "make a clone to get a normal tensor before doing inplace update.See "
             "https://github.com/pytorch/rfcs/pull/17 for more details."
         )
+
+
+def _view_and_value_checked(t: Any, index: Any, value: Any) -> None:
+    # x[i] = v into a leaf that requires grad: PyTorch takes the view x[i] (its IndexError
+    # for an impossible index) and expands v to it (its error for a v that does not fit)
+    # before its rule for leaves
+    with grad_mode.no_grad():
+        view = t[index]
+        if isinstance(value, _node.Tensor) and value._data.shape != view._data.shape:
+            value.reshape(_drop_leading_ones(value._data).shape).expand(view._data.shape)
+
+
+def _bool_0d(index: Any) -> bool:
+    # x[True] = v, x[m] = v for a 0-d mask m: PyTorch writes through a view (x[None] or an
+    # empty one)
+    items = index if type(index) is tuple else (index,)
+    return any(
+        type(i) is bool
+        or getattr(getattr(i, "_data", None), "shape", None) == ()
+        and i._data.dtype == np.bool_
+        for i in items
+    )
+
+
+def _whole(shape: tuple[int, ...], index: Any) -> bool:
+    # Does the index (of ints, slices, None, ...) pick all of x, as x[:] and x[...]? PyTorch
+    # then writes into x itself, not into a view of it.
+    items = index if type(index) is tuple else (index,)
+    others = [i for i in items if i is not Ellipsis]
+    if len(others) > len(shape) or len(items) - len(others) > 1:
+        return False
+    before = next((k for k, i in enumerate(items) if i is Ellipsis), len(items))
+    dims = [*range(before), *range(len(shape) - (len(others) - before), len(shape))]
+    return all(
+        type(i) is slice and i.indices(shape[d]) == (0, shape[d], 1) for i, d in zip(others, dims)
+    )
 
 
 _UFUNCS = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply, "div_": np.true_divide}
@@ -384,8 +447,8 @@ def ints_only(items: tuple[Any, ...], t: Any) -> bool:
 def overlaps_itself(a: np.ndarray) -> bool:
     """Do several elements of ``a`` sit at one place in memory (an expanded tensor)?"""
     strides = a.strides
-    if 0 not in strides:  # (the usual case: every element has a place of its own)
-        return False
+    if 0 not in strides or a.size == 0:  # (the usual case: every element has a place of its
+        return False  # own; an empty tensor has none: numpy may give it strides of 0)
     return any(stride == 0 and size > 1 for size, stride in zip(a.shape, strides))
 
 
@@ -477,15 +540,24 @@ def _write(t: Any, data: np.ndarray, name: str, places: np.ndarray | None = None
             f"{list(data.shape)} (in {name}: an in-place op cannot change the tensor's shape)"
         )
     if not np.can_cast(data.dtype, target.dtype, casting="same_kind"):
+        # (clamp_'s message names the C++ type: "desired output type long int")
+        written = _CPP_NAMES[target.dtype.name] if name == "clamp_" else _legacy(target.dtype)
         raise RuntimeError(
             f"result type {_legacy(data.dtype)} can't be cast to the desired output type "
-            f"{_legacy(target.dtype)} (in {name}: convert first, e.g. x = x.float())"
+            f"{written} (in {name}: convert first, e.g. x = x.float())"
         )
     if not target.flags.writeable:
         raise RuntimeError(OVERLAP_MESSAGE)
     # (an expanded target: only the places the op writes, each written once; see above)
     np.copyto(target, data, casting="unsafe", where=True if places is None else places)
     bump_version(t)
+
+
+_CPP_NAMES = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int",
+    "int32": "int", "int64": "long int", "float16": "c10::Half", "float32": "float",
+    "float64": "double",
+}  # fmt: skip
 
 
 def _legacy(np_dtype: np.dtype) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.reduction import normalize_dims
@@ -23,6 +24,7 @@ from microtorch.ops.join import Cat, Split, SplitWithSizes, Stack, Unbind
 __all__ = ["cat", "stack", "split", "chunk", "unbind"]
 
 
+@parsed("cat", "tuple of Tensors tensors, int dim=0, *")
 @torch_keywords("tensors", "dim", numpy_aliases=True, out=True)
 def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Join tensors along an existing dimension."""
@@ -78,6 +80,7 @@ def _tensor_list(tensors: Any, op: str) -> list[Any]:
     return list(tensors)
 
 
+@parsed("stack", "tuple of Tensors tensors, int dim=0, *")
 @torch_keywords("tensors", "dim", numpy_aliases=True, out=True)
 def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Stack same-shape tensors along a new dimension."""
@@ -126,12 +129,17 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
     return tuple(as_view(o, a, multi_output=True) for o in outs)
 
 
+@parsed("chunk", "Tensor input, int chunks, int dim=0")
 @torch_keywords("input", "chunks", "dim")
 def chunk(a: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
     """Cut into ``chunks`` nearly equal pieces."""
-    if chunks <= 0:
+    if a._data.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if isinstance(chunks, bool) or chunks <= 0:  # (True: the parser's TypeError)
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     (d,) = normalize_dims(dim, a._data.ndim)
+    if a._data.shape[d] == 0:  # an empty dimension: `chunks` empty pieces, as in PyTorch
+        return split(a, [0] * chunks, d)
     size = -(-a._data.shape[d] // chunks)
     return split(a, max(size, 1), d)
 

@@ -73,7 +73,15 @@ def _mm(a: Any, b: Any) -> Any:
         )
     if a._dtype is not b._dtype:
         _check_dtypes(a, b)
+    _no_bool(a, "addmm_impl_cpu_")
     return Mm.apply(a, b)
+
+
+def _no_bool(a: Any, kernel: str) -> None:
+    if a._dtype.name == "bool":  # (PyTorch's matrix kernels have no bool version)
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for 'Bool' (Fix: convert first, e.g. x.int())"
+        )
 
 
 @torch_keywords("input", "vec", out=True)
@@ -96,6 +104,7 @@ def mv(a: Any, v: Any) -> Any:
             f"addmv input tensors must have the same dtype, but got {names[0]}, {names[1]}, and "
             f"{names[2]} (Fix: convert one, e.g. v.to(a.dtype))"
         )
+    _no_bool(a, "addmv_impl_cpu")
     return Mv.apply(a, v)
 
 
@@ -121,6 +130,7 @@ def dot(a: Any, b: Any) -> Any:
             f"{a._dtype._legacy[:-6]} and {b._dtype._legacy[:-6]} (Fix: convert one, e.g. "
             "b.to(a.dtype))"
         )
+    _no_bool(a, "dot")
     return Dot.apply(a, b)
 
 

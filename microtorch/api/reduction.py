@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api.arguments import parsed
 from microtorch.api.elementwise import maximum, minimum
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand, wrap
@@ -66,7 +67,7 @@ def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
     lo, hi = -n, n - 1
     out = []
     for d in dims:
-        if not isinstance(d, (int, np.integer)):
+        if not isinstance(d, (int, np.integer)) or isinstance(d, bool):  # (as PyTorch)
             raise TypeError(f"dim must be an int or a tuple of ints, not {type(d).__name__}")
         if not lo <= d <= hi:
             raise IndexError(
@@ -96,6 +97,11 @@ def _reduce_dtype(a: Any, dtype: Any) -> Any:
     return None if a._dtype.is_floating_point else int64.numpy  # ints and bools sum to int64
 
 
+@parsed(
+    "sum",
+    "Tensor input, *, torch.dtype dtype=None",
+    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None",
+)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A001
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
@@ -106,6 +112,11 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
     return SumDim.apply(a, axes, keepdim, _reduce_dtype(a, dtype))
 
 
+@parsed(
+    "mean",
+    "Tensor input, *, torch.dtype dtype=None",
+    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None",
+)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """Average of all elements, or along ``dim``; needs a floating dtype."""
@@ -123,8 +134,13 @@ def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) 
 
 
 def _check_nonempty(
-    a: Any, name: str, axes: tuple[int, ...] | None = None, error: type[Exception] = RuntimeError
+    a: Any,
+    name: str,
+    axes: tuple[int, ...] | None = None,
+    error: type[Exception] = RuntimeError,
+    written: Dims = None,
 ) -> None:
+    # (``written``: the dims as the user wrote them, which amax's message names: "dim -2")
     if a._data.size != 0:
         return
     if axes is None:
@@ -132,9 +148,14 @@ def _check_nonempty(
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument."
         )
-    for d in axes:
+    shown = (
+        axes if written is None else written if isinstance(written, (tuple, list)) else (written,)
+    )
+    for d, as_written in zip(axes, shown):
         if a._data.shape[d] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+            raise IndexError(
+                f"{name}(): Expected reduction dim {as_written} to have non-zero size."
+            )
 
 
 def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
@@ -174,7 +195,7 @@ def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # 
 def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Largest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
-    _check_nonempty(a, "amax", axes if dim not in ((), None) else None)
+    _check_nonempty(a, "amax", axes if dim not in ((), None) else None, written=dim)
     return Amax.apply(a, axes, keepdim)
 
 
@@ -182,10 +203,11 @@ def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
 def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Smallest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
-    _check_nonempty(a, "amin", axes if dim not in ((), None) else None)
+    _check_nonempty(a, "amin", axes if dim not in ((), None) else None, written=dim)
     return Amin.apply(a, axes, keepdim)
 
 
+@parsed("argmax", "Tensor input, int dim=None, bool keepdim=False")
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the largest element (of the flattened tensor if ``dim`` is None)."""
@@ -199,6 +221,7 @@ def argmax(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     return wrap(np.argmax(a._data, axis=d, keepdims=keepdim).astype(np.int64))
 
 
+@parsed("argmin", "Tensor input, int dim=None, bool keepdim=False")
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def argmin(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """Index of the smallest element (of the flattened tensor if ``dim`` is None)."""
@@ -233,6 +256,12 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, 
     return axes, correction
 
 
+@parsed(
+    "var",
+    "Tensor input, tuple of ints dim, bool unbiased=True, bool keepdim=False",
+    "Tensor input, tuple of ints dim=None, *, Number correction=None, bool keepdim=False",
+    "Tensor input, bool unbiased=True",
+)
 @torch_keywords("input", "dim", numpy_aliases=True)
 def var(
     a: Any,
@@ -247,6 +276,12 @@ def var(
     return Var.apply(a, axes, keepdim, c)
 
 
+@parsed(
+    "std",
+    "Tensor input, tuple of ints dim, bool unbiased=True, bool keepdim=False",
+    "Tensor input, tuple of ints dim=None, *, Number correction=None, bool keepdim=False",
+    "Tensor input, bool unbiased=True",
+)
 @torch_keywords("input", "dim", numpy_aliases=True)
 def std(
     a: Any,
@@ -266,8 +301,8 @@ def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any,
         raise TypeError(
             f'{name}() missing 1 required positional arguments: "dim" (e.g. dim=-1, the last)'
         )
-    (d,) = normalize_dims(dim, a._data.ndim) if a._data.ndim else (0,)
-    if dtype is None and not a._dtype.is_floating_point:
+    (d,) = normalize_dims(dim, a._data.ndim)  # (a 0-d tensor: 0 or -1, as PyTorch)
+    if dtype is None and not a._dtype.is_floating_point and a._data.size:  # (empty: no kernel)
         kernel = "lastdim_kernel_impl" if d == builtins.max(a._data.ndim - 1, 0) else "kernel_impl"
         raise NotImplementedError(
             f"\"{name}_{kernel}\" not implemented for '{a._dtype._legacy[: -len('Tensor')]}' "
@@ -280,6 +315,8 @@ def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any,
 def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """exp(a) / sum(exp(a)) along ``dim``: probabilities that sum to 1."""
     a, d = _softmax_input(a, dim, dtype, "softmax")
+    if a._data.size == 0 and not a._dtype.is_floating_point:  # (as PyTorch: empty, its dtype)
+        return wrap(np.empty(a._data.shape, a._data.dtype), a._device)
     return Softmax.apply(a, d if a._data.ndim else None)
 
 
@@ -287,6 +324,8 @@ def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
 def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """log(softmax(a)) along ``dim``, computed stably."""
     a, d = _softmax_input(a, dim, dtype, "log_softmax")
+    if a._data.size == 0 and not a._dtype.is_floating_point:  # (as PyTorch: empty, its dtype)
+        return wrap(np.empty(a._data.shape, a._data.dtype), a._device)
     return LogSoftmax.apply(a, d if a._data.ndim else None)
 
 

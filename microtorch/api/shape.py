@@ -6,12 +6,14 @@ in ``microtorch/ops/shape.py``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
 from microtorch.api.reduction import distinct_dims, normalize_dims
@@ -83,8 +85,11 @@ def _fmt(dims: list[int]) -> str:
     return "[" + ", ".join(str(d) for d in dims) + "]"
 
 
+@parsed("view", "Tensor input, torch.dtype dtype", "Tensor input, tuple of ints size")
 def view(a: Any, *shape: Any) -> Any:
     """The same memory with a new shape; fails when the strides don't allow it."""
+    if not shape:  # (the parser's TypeError: PyTorch needs a size)
+        raise TypeError("view() missing its shape")
     new = parse_shape(shape, a._data.size)
     try:
         return as_view(View.apply(a, new), a)
@@ -95,8 +100,11 @@ def view(a: Any, *shape: Any) -> Any:
         ) from None
 
 
+@parsed("reshape", "Tensor input, tuple of ints shape")
 def reshape(a: Any, *shape: Any) -> Any:
     """A view with the new shape when possible, otherwise a copy."""
+    if not shape:  # (the parser's TypeError: PyTorch needs a size)
+        raise TypeError("reshape() missing its shape")
     new = parse_shape(shape, a._data.size)
     if _viewable(a._data, new):
         # PyTorch records a non-contiguous input's view as ReshapeAliasBackward0
@@ -114,6 +122,7 @@ def _viewable(data: np.ndarray, shape: tuple[int, ...]) -> bool:
     return True
 
 
+@parsed("flatten", "Tensor input, int start_dim=0, int end_dim=-1")
 @torch_keywords("input", "start_dim", "end_dim")
 def flatten(a: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
     """Merge dimensions ``start_dim..end_dim`` into one."""
@@ -126,9 +135,10 @@ def flatten(a: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
         return a
-    return reshape(a, *shape[:s], -1, *shape[e + 1 :])
+    return reshape(a, (*shape[:s], -1, *shape[e + 1 :]))
 
 
+@parsed("squeeze", "Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim")
 @torch_keywords("input", "dim", numpy_aliases=True)
 def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
     """Drop size-1 dimensions (all of them, or only ``dim`` if it has size 1)."""
@@ -142,6 +152,7 @@ def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
     return as_view(fn.apply(a, axes), a)
 
 
+@parsed("unsqueeze", "Tensor input, int dim")
 @torch_keywords("input", "dim", numpy_aliases=True)
 def unsqueeze(a: Any, dim: int) -> Any:
     """Insert a size-1 dimension at ``dim``."""
@@ -149,8 +160,11 @@ def unsqueeze(a: Any, dim: int) -> Any:
     return as_view(Unsqueeze.apply(a, d), a)
 
 
+@parsed("expand", "Tensor input, tuple of ints size, *, bool implicit=False")
 def expand(a: Any, *sizes: Any) -> Any:
     """Repeat size-1 dimensions to ``sizes`` without copying (-1 keeps a size)."""
+    if not sizes:  # (the parser's TypeError: expand() needs a size)
+        raise TypeError("expand() needs a size")
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = tuple(sizes[0])
     shape = a._data.shape
@@ -162,7 +176,7 @@ def expand(a: Any, *sizes: Any) -> Any:
             f"dimensions in the tensor ({len(shape)})"
         )
     target = tuple(
-        shape[i - lead] if s == -1 and i >= lead else int(s) for i, s in enumerate(sizes)
+        shape[i - lead] if s == -1 and i >= lead else operator.index(s) for i, s in enumerate(sizes)
     )
     for i, n in enumerate(target[:lead]):
         if n < 0:  # (-1 keeps a size: a new leading dimension has none to keep)
@@ -180,8 +194,11 @@ def expand(a: Any, *sizes: Any) -> Any:
     return as_view(Expand.apply(a, target), a)
 
 
+@parsed("permute", "Tensor input, tuple of ints dims")
 def permute(a: Any, *dims: Any) -> Any:
     """Reorder the dimensions (a view)."""
+    if not dims:  # (the parser's TypeError: PyTorch needs a dims)
+        raise TypeError("permute() missing its dims")
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         dims = tuple(dims[0])
     order = normalize_dims(dims, a._data.ndim)
@@ -196,6 +213,7 @@ def permute(a: Any, *dims: Any) -> Any:
     return as_view(Permute.apply(a, order), a)
 
 
+@parsed("transpose", "Tensor input, int dim0, int dim1")
 @torch_keywords("input", "dim0", "dim1")
 def transpose(a: Any, dim0: int, dim1: int) -> Any:
     """Swap two dimensions (a view)."""

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
 from microtorch.api.reduction import normalize_dims
@@ -41,11 +42,13 @@ def _order(a: Any, dim: int, descending: bool, stable: bool) -> tuple[np.ndarray
 def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = None) -> Any:
     """``(values, indices)``: the elements along ``dim`` in order, and where each came from."""
     expect_tensor(a, "sort")
-    if a._data.ndim == 0:
-        return _Sorted(a.clone(), wrap(np.zeros((), np.int64)))
-    order, d = _order(a, dim, descending, bool(stable))
     # PyTorch records a different overload when stable= is passed at all.
     fn = Sort if stable is None else SortStable
+    if a._data.ndim == 0:
+        normalize_dims(dim, 0)  # (0 or -1, as PyTorch)
+        zero = np.zeros((), np.int64)
+        return _Sorted(fn.apply(a, zero, 0), wrap(zero))
+    order, d = _order(a, dim, descending, bool(stable))
     return _Sorted(fn.apply(a, order, d), wrap(order))
 
 
@@ -53,10 +56,12 @@ def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = 
 def argsort(a: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     """The indices that sort ``a`` along ``dim``."""
     expect_tensor(a, "argsort")
+    normalize_dims(dim, a._data.ndim)
     views_first(a)  # (PyTorch's argsort is its sort, which refuses a view it no longer allows)
     return wrap(_order(a, dim, descending, stable)[0])
 
 
+@parsed("topk", "Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True")
 @torch_keywords("input", "k", "dim")
 def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
     """``(values, indices)`` of the ``k`` largest (or smallest) elements along ``dim``."""
@@ -64,14 +69,17 @@ def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = Tru
     if not hasattr(k, "__index__"):
         raise TypeError(f"topk(): argument 'k' (position 2) must be int, not {type(k).__name__}")
     data = a._data
-    (d,) = normalize_dims(dim, max(data.ndim, 1)) if data.ndim else (0,)
+    if a._dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU (Fix: convert, e.g. x.int())")
+    (d,) = normalize_dims(dim, data.ndim)
     size = data.shape[d] if data.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError(
             f"selected index k out of range (k={k}, but dimension {d} has size {size})"
         )
     if data.ndim == 0:
-        return _Sorted(a.clone(), wrap(np.zeros((), np.int64)))
+        zero = np.zeros((), np.int64)
+        return _Sorted(Topk.apply(a, zero, 0), wrap(zero))
     order, _ = _order(a, d, largest, True)
     picked = np.take(order, np.arange(k), axis=d)
     return _Sorted(Topk.apply(a, picked, d), wrap(picked))
@@ -84,4 +92,6 @@ def nonzero(a: Any, *, as_tuple: bool = False) -> Any:
     where = np.nonzero(a._data if a._data.ndim else a._data.reshape(1))
     if as_tuple:
         return tuple(wrap(w.astype(np.int64)) for w in where)
-    return wrap(np.stack(where, axis=1).astype(np.int64).reshape(-1, max(a._data.ndim, 1)))
+    if a._data.ndim == 0:  # one row per nonzero element, and no column (as PyTorch)
+        return wrap(np.zeros((where[0].size, 0), np.int64))
+    return wrap(np.stack(where, axis=1).astype(np.int64).reshape(-1, a._data.ndim))

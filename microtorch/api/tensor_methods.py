@@ -43,6 +43,7 @@ from microtorch.api import inplace as inplace_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import unique as unique_ops
+from microtorch.api.arguments import method_of
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords, without_torch_keywords
 from microtorch.api.legacy_types import dtype_of_type
@@ -61,6 +62,23 @@ DType = dtype
 Tensor = Any  # (microtorch.tensor.Tensor, which inherits these methods)
 
 
+_T_WARNINGS = {  # PyTorch warns once per process (TORCH_WARN_ONCE) for x.T not of a matrix
+    0: "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+    1: "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+    "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose "
+    "batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+    "dimensions of a tensor.",
+}
+_t_warned: set[int] = set()
+
+
+def _deprecated_T(ndim: int) -> None:  # noqa: N802
+    kind = builtins.min(ndim, 1)
+    if kind not in _t_warned:
+        _t_warned.add(kind)
+        warnings.warn(_T_WARNINGS[kind], UserWarning, stacklevel=3)
+
+
 class TensorMethods:
     """Base class of ``Tensor``: its methods that run an op."""
 
@@ -72,6 +90,8 @@ class TensorMethods:
     @property
     def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
         """All dimensions reversed (``PermuteBackward0``)."""
+        if self._data.ndim != 2:
+            _deprecated_T(self._data.ndim)
         return shape_ops.permute(self, tuple(range(self._data.ndim))[::-1])
 
     @property
@@ -249,31 +269,33 @@ class TensorMethods:
     )
     clip = clamp
     sum, mean, max, min, amax, amin = (
-        reduction.sum,
-        reduction.mean,
+        method_of(reduction.sum),
+        method_of(reduction.mean),
         reduction.max,
         reduction.min,
         reduction.amax,
         reduction.amin,
     )
-    argmax, argmin, var, std = reduction.argmax, reduction.argmin, reduction.var, reduction.std
+    argmax, argmin = method_of(reduction.argmax), method_of(reduction.argmin)
+    var, std = method_of(reduction.var), method_of(reduction.std)
     softmax, log_softmax, logsumexp = reduction.softmax, reduction.log_softmax, reduction.logsumexp
     view, reshape, flatten, squeeze, unsqueeze = (
-        shape_ops.view,
-        shape_ops.reshape,
-        shape_ops.flatten,
-        shape_ops.squeeze,
-        shape_ops.unsqueeze,
+        method_of(shape_ops.view),
+        method_of(shape_ops.reshape),
+        method_of(shape_ops.flatten),
+        method_of(shape_ops.squeeze),
+        method_of(shape_ops.unsqueeze),
     )
     expand, transpose, t, permute = (
-        shape_ops.expand,
-        shape_ops.transpose,
+        method_of(shape_ops.expand),
+        method_of(shape_ops.transpose),
         shape_ops.t,
-        shape_ops.permute,
+        method_of(shape_ops.permute),
     )
-    split, chunk, unbind = join.split, join.chunk, join.unbind
+    split, chunk, unbind = join.split, method_of(join.chunk), join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
-    sort, argsort, topk, nonzero = sorting.sort, sorting.argsort, sorting.topk, sorting.nonzero
+    sort, argsort, nonzero = sorting.sort, sorting.argsort, sorting.nonzero
+    topk = method_of(sorting.topk)
     # PyTorch's other names for the same methods:
     absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
     swapaxes = swapdims = transpose
@@ -300,7 +322,7 @@ class TensorMethods:
         truth.all,
     )
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
-    prod, cumsum, cumprod = cumulative.prod, cumulative.cumsum, cumulative.cumprod
+    prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
     histc, histogram = histogram_ops.histc, histogram_ops.histogram
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
         without_torch_keywords(f)
@@ -408,7 +430,15 @@ class TensorMethods:
 
     def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
         """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
+        if self._data.ndim == 0:
+            raise IndexError("select() cannot be applied to a 0-dim tensor.")
         (d,) = reduction.normalize_dims(dim, self._data.ndim)
+        size = self._data.shape[d]
+        if type(index) is builtins.int and not -size <= index < size:
+            raise IndexError(
+                f"select(): index {index} out of range for tensor of size "
+                f"{list(self._data.shape)} at dimension {d}"
+            )
         return indexing.getitem(self, (slice(None),) * d + (index,))
 
     def square(self) -> Tensor:

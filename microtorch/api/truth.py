@@ -41,6 +41,8 @@ def _reduce(ufunc: Any, a: Any, dim: Any, keepdim: bool, op: str) -> Any:
     # uint8 inputs give uint8 results (0 or 1), every other dtype gives bool, as in PyTorch.
     expect_tensor(a, op)
     axes = None if dim is None else normalize_dims(dim, a._data.ndim)
+    if a._data.ndim == 0:  # (a 0-d tensor takes dim 0 or -1, as PyTorch; numpy has no axis)
+        axes = None
     out = ufunc(a._data, axis=axes, keepdims=keepdim)
     out_dtype = np.uint8 if a._data.dtype == np.uint8 else np.bool_
     return wrap(np.asarray(out).astype(out_dtype, order="C"), a._device)  # (row-major, as PyTorch)

@@ -128,6 +128,10 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
     """x where x > 0, else ``negative_slope * x``."""
     expect_tensor(input, "leaky_relu")
+    if not input._dtype.is_floating_point:  # (PyTorch's kernel has no integer version)
+        raise NotImplementedError(
+            f"\"leaky_relu_cpu\" not implemented for '{input._dtype._legacy[:-6]}' (Fix: x.float())"
+        )
     if inplace:
         return apply_inplace(input, "leaky_relu_", layer_ops.LeakyRelu_.apply, negative_slope)
     return layer_ops.LeakyRelu.apply(input, float(negative_slope))
@@ -202,6 +206,11 @@ def dropout(
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0 or input._data.size == 0:
         return input
+    if p < 1 and not input._dtype.is_floating_point:  # (scaling by 1 / (1 - p) makes floats)
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type "
+            f"{input._dtype._legacy[:-6]} (Fix: dropout needs floats, e.g. x.float())"
+        )
     dtype = input._data.dtype
     keep = default_generator._rng.random(input._data.shape) >= p  # the seeded generator
     scale = keep.astype(dtype) * np.asarray(0.0 if p == 1 else 1 / (1 - p), dtype)

@@ -387,7 +387,7 @@ def binary_cross_entropy_with_logits(
             f"result type {input._dtype._legacy[:-6]} can't be cast to the desired output type "
             f"{target._dtype._legacy[:-6]} (Fix: the targets need floats, e.g. target.float())"
         )
-    # (a float64 target makes a float64 loss, as in PyTorch: numpy computes it so)
+    # (the loss has the target's dtype, as in PyTorch: a float64 input, float32 target: float32)
     return loss_ops.BinaryCrossEntropyWithLogits.apply(
         input, target, _values(weight), _values(pos_weight), reduction
     )

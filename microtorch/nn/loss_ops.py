@@ -192,7 +192,7 @@ class BinaryCrossEntropy(NumpyFunction):
     @staticmethod
     def forward(ctx, p, y, weight, reduction):
         log_p, log_q = _clamped_log(p), _clamped_log(1 - p)
-        losses = -(y * log_p + (1 - y) * log_q)
+        losses = (y - 1) * log_q - y * log_p  # (in PyTorch's order: its signs of zeros)
         if weight is not None:
             losses = losses * weight
         ctx.save_for_backward(p, y, weight)
@@ -228,7 +228,7 @@ class BinaryCrossEntropyWithLogits(NumpyFunction):
             losses = losses * weight
         ctx.save_for_backward(x, y, weight, pos_weight)
         ctx.reduction = reduction
-        return _reduce(losses, reduction)
+        return _reduce(losses, reduction).astype(y.dtype)  # in the target's dtype, as PyTorch
 
     @staticmethod
     def backward(ctx, grad_output):

@@ -25,11 +25,15 @@ class _TakeAlong(NumpyFunction):
     def forward(ctx, a, indices, dim):
         ctx.save_for_backward(indices)
         ctx.shape, ctx.dim = a.shape, dim
+        if a.ndim == 0:  # (a 0-d tensor: its one element)
+            return a.copy()
         return follow_inputs(np.take_along_axis(a, indices, axis=dim), indices)  # (as indices)
 
     @staticmethod
     def backward(ctx, grad_output):
         (indices,) = ctx.saved_tensors
+        if not ctx.shape:
+            return grad_output
         grad = np.zeros(ctx.shape, grad_output.dtype)
         np.put_along_axis(grad, indices, grad_output, axis=ctx.dim)
         return grad

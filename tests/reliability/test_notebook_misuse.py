@@ -189,7 +189,7 @@ def test_what_counts_as_an_internal_error(frames: list[list[str]], internal: boo
 def test_the_kernel_check_catches_a_leaking_error() -> None:
     nb = nbformat.v4.new_notebook()
     nb.cells = [
-        nbformat.v4.new_code_cell("import microtorch\nmicrotorch.api.shape.view(None, 2)"),
+        nbformat.v4.new_code_cell("import microtorch\nmicrotorch.api.shape.contiguous(None)"),
         nbformat.v4.new_code_cell("microtorch.ones(2) @ microtorch.ones(3)"),
     ]
     client = _client(nb)

@@ -149,6 +149,23 @@ def _parsed(shown: str) -> np.ndarray | None:
         return None
 
 
+def _zero_dim_select(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> bool:
+    # x[k] (k not 0) of a 0-d x: PyTorch's IndexError says "index k is out of bounds for
+    # dimension 0 with size 0" for most results, "select() cannot be applied to a 0-dim
+    # tensor." for some (mse_loss's, binary_cross_entropy's): microtorch always the first.
+    raised = _raised_alone(mm)
+    return (
+        raised is not None
+        and raised.kind == "error-text"
+        and raised.torch == "select() cannot be applied to a 0-dim tensor."
+        and re.match(
+            r"IndexError: index -?\d+ is out of bounds for dimension 0 with size 0$",
+            "IndexError: " + raised.microtorch,
+        )
+        is not None
+    )
+
+
 INPLACE = re.compile(r"(?:with torch\.no_grad\(\): )?(t\d+)(?:\.\w+_\(|\[.*\] = | \S+= )")
 
 
@@ -167,6 +184,11 @@ DELIBERATE: tuple[Deliberate, ...] = (
         "create-graph-names",
         "create_graph=True records the formula's own ops, not PyTorch's XxxBackwardBackward0",
         _create_graph_names,
+    ),
+    Deliberate(
+        "zero-dim-select",
+        "x[k] of a 0-d x: PyTorch's IndexError text depends on the op that made x (README)",
+        _zero_dim_select,
     ),
     Deliberate(
         "signed-zero",

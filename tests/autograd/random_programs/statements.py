@@ -701,6 +701,132 @@ def _layers(g: Gen) -> str | None:
     return f"{g.new()} = {g.choice(forms)}"
 
 
+# --- issue 24: every op on empty, size-1, integer and bool tensors; wrong argument types ----
+EDGE_SHAPES: tuple[tuple[int, ...], ...] = ((0,), (0, 3), (3, 0), (1,), (1, 1), (1, 3), (3, 1), ())
+
+
+def _edge_leaf(g: Gen) -> str:
+    """An empty or size-1 tensor (or a 0-d one) of a float, integer or bool dtype."""
+    shape = g.choice(EDGE_SHAPES)
+    dtype = g.choice(["float32", "float64", "int64", "int32", "bool"])
+    grad = ", requires_grad=True" if dtype.startswith("float") and g.rng.random() < 0.6 else ""
+    if 0 in shape:
+        sizes = ", ".join(map(str, shape))
+        return f"{g.new()} = torch.zeros({sizes}, dtype=torch.{dtype}{grad})"
+    values = np.asarray(g.rng.integers(-3, 4, size=shape))
+    if dtype == "bool":
+        return f"{g.new()} = torch.tensor({(values > 0).tolist()})"
+    data = (values / 2).tolist() if dtype.startswith("float") else values.tolist()
+    return f"{g.new()} = torch.tensor({data}, dtype=torch.{dtype}{grad})"
+
+
+# Ops as beginner code writes them: {a} a tensor, {d} a dim (now and then one out of range).
+# (Not x.T of other than a matrix: PyTorch warns once per process, so whether a program sees
+# the warning depends on what ran before it in the process, in either library.)
+EVERY_OP = (
+    "{a}.sum()", "{a}.sum({d})", "{a}.mean()", "{a}.mean({d})", "{a}.max()", "{a}.min()",
+    "{a}.max({d})[0]", "{a}.min(dim={d}).indices", "{a}.amax({d})", "{a}.amin()",
+    "{a}.argmax()", "{a}.argmax({d})", "{a}.std()", "{a}.var({d})", "{a}.std({d}, keepdim=True)",
+    "{a}.prod()", "{a}.prod({d})", "{a}.cumsum({d})", "{a}.cumprod({d})", "{a}.logsumexp({d})",
+    "{a}.softmax({d})", "F.log_softmax({a}, {d})", "{a}.norm()", "{a}.all()", "{a}.any({d})",
+    "{a}.exp()", "{a}.log()", "{a}.sqrt()", "{a}.abs()", "-{a}", "{a}.neg()", "{a}.sign()",
+    "{a}.round()", "{a}.floor()", "{a}.tanh()", "{a}.sigmoid()", "{a}.relu()", "F.relu({a})",
+    "F.leaky_relu({a})", "F.gelu({a})", "{a}.clamp(min=0)", "{a}.clamp(0, 1)", "{a} ** 2",
+    "2 ** {a}", "{a} ** 0.5", "{a} ** True", "{a} * 2", "{a} / 2", "{a} // 2", "{a} % 2",
+    "{a} + True", "{a} - 1", "1 - {a}", "{a} - False", "{a} > 0", "{a} == {a}", "~{a}",
+    "{a} & {a}", "{a}.float()", "{a}.long()", "{a}.bool()", "{a}.double()", "{a}.int()",
+    "{a}.reshape(-1)", "{a}.view(-1)", "{a}.flatten()", "{a}.squeeze()", "{a}.unsqueeze({d})",
+    "{a}.t()", "{a}.transpose(0, -1)", "len({a}.chunk(3))", "{a}.chunk(2)[0]",
+    "len({a}.split(1))", "torch.cat([{a}, {a}], {d})", "torch.stack([{a}, {a}])", "{a}[0]",
+    "{a}[-1]", "{a}[:1]", "{a}[..., 0]", "{a}[None]", "{a}.clone()", "{a}.contiguous()",
+    "{a}.expand(2, *{a}.shape)", "{a}.matmul({a})", "{a} @ {a}.t()",
+    "torch.where({a} > 0, {a}, {a})",
+    "{a}.masked_fill({a} > 0, 1)", "{a}.sort()[0]", "{a}.sort({d}).indices", "{a}.topk(1)[0]",
+    "{a}.argsort()", "{a}.nonzero()", "str({a}.tolist())", "{a}.item()", "{a}.numel()",
+    "str({a}.stride())", "str({a}.size())", "{a}.dim()", "torch.zeros_like({a})",
+    "torch.ones_like({a})", "F.mse_loss({a}, {a})", "{a}.mean(dtype=torch.float32)",
+    "{a}.sum(dtype=torch.float64)", "torch.isnan({a})", "{a}.isfinite()", "{a}.float().mean()",
+    "torch.tensor({a}.tolist())", "{a}.to(torch.float64)", "{a}.type(torch.float32)",
+    "torch.maximum({a}, {a})", "{a}.flatten(0, -1)", "{a}.reshape(-1, 1)", "{a}.sum(0, True)",
+    "str({a}.shape)", "{a}.requires_grad_()", "f'{{{a}}}'", "f'{{{a}:.2f}}'",
+    "{a}.detach().numpy().shape", "{a}.eq(0)",
+    "{a}.fmod(2)", "torch.remainder({a}, 2)", "{a}.div(2, rounding_mode='floor')",
+)  # fmt: skip
+# ... and those that change their tensor (written as statements of their own)
+EVERY_INPLACE = (
+    "{a}.add_(1)", "{a}.mul_(2)", "{a}.zero_()", "{a}.fill_(1)", "{a}[0] = 1", "{a}[...] = 0",
+    "{a}.clamp_(min=0)", "{a}.relu_()", "{a}.sub_(True)", "{a} += 1", "{a}.copy_({a} * 2)",
+    "{a}.div_(2)", "{a}[{a} > 0] = 2",
+    "{a}.masked_fill_({a} > 0, 3)",
+)  # fmt: skip
+
+
+def _dim_for(g: Gen, t: Any) -> int:
+    n = max(t.dim(), 1)
+    if g.rng.random() < 0.1:  # now and then out of range: PyTorch's IndexError
+        return int(g.choice([n, -n - 1]))
+    return int(g.rng.integers(-n, n))
+
+
+def _every_op(g: Gen, names: list[str]) -> str | None:
+    if not names:
+        return None
+    a = names[int(g.rng.integers(len(names)))]
+    if g.rng.random() < 0.15:
+        form = g.choice(EVERY_INPLACE)
+        if "[{a} > 0]" in form and g.t(a).dim() == 0:
+            # (x[mask] = v of a 0-d x that is no leaf: PyTorch writes through a view, as
+            # CopySlices; microtorch records IndexPutBackward0 (to do, issue 24))
+            return None
+        return form.format(a=a)
+    return f"{g.new()} = " + g.choice(EVERY_OP).format(a=a, d=_dim_for(g, g.t(a)))
+
+
+def _tensor_names(g: Gen, keep: Callable[[Any], bool]) -> list[str]:
+    return [n for n, t in g.side.tensors().items() if is_tensor(t) and _holds(keep, t)]
+
+
+def _edge_ops(g: Gen) -> str | None:
+    # every op on empty and size-1 tensors (the other families never pick empty ones)
+    names = _tensor_names(g, lambda t: t.numel() <= 1)
+    return _edge_leaf(g) if not names or g.rng.random() < 0.25 else _every_op(g, names)
+
+
+def _int_bool_ops(g: Gen) -> str | None:
+    # every op on integer and bool tensors
+    names = _tensor_names(g, lambda t: not t.dtype.is_floating_point)
+    if not names or g.rng.random() < 0.25:
+        return _int_leaf(g) if g.rng.random() < 0.7 else _edge_leaf(g)
+    return _every_op(g, names)
+
+
+# Wrong argument types, as beginners write them: PyTorch's argument parser refuses them all
+WRONG_ARGUMENTS = (
+    "{a}.chunk([1, 2])", "{a}.chunk(1.5)", "{a}.chunk()", "{a}.chunk(2, dim='a')",
+    "{a}.reshape(2.0, -1)", "{a}.reshape((2.0, -1))", "{a}.reshape([1, 1.5])", "{a}.reshape()",
+    "{a}.view('a')", "{a}.view(2.5)", "{a}.view()", "{a}.permute()", "{a}.permute(1.5)",
+    "{a}.sum(1.5)", "{a}.sum('a')", "{a}.sum(dim=1.5)", "{a}.sum(0, keepdim='a')",
+    "{a}.mean(0.5)", "{a}.std(1.5)", "{a}.var('a')", "{a}.unsqueeze(1.5)", "{a}.unsqueeze(None)",
+    "{a}.unsqueeze()", "{a}.unsqueeze(True)", "{a}.transpose(0, 1.5)", "{a}.transpose(0)",
+    "{a}.flatten(1.5)", "{a}.cumsum(1.5)", "{a}.argmax(1.5)", "{a}.topk(1.5)", "{a}.topk()",
+    "{a}.expand(2.5)", "{a}.expand()", "torch.cat([{a}], 1.5)", "torch.cat({a}, 0)",
+    "torch.stack([{a}], 1.5)", "torch.exp([1.0])", "torch.sum([1.0])", "{a}.squeeze(1.5)",
+    "torch.zeros(2.0)", "torch.ones((2, 1.5))", "torch.tensor([[1, 2], 3])",
+    "torch.tensor([1.0], dtype='float32')", "torch.zeros(2, dtype='float32')",
+    "torch.arange('a')", "torch.arange(3, dtype='int64')", "f'{{{a}:.3f}}'",
+    "torch.reshape({a}, (2.0,))", "torch.chunk({a}, 1.5)", "torch.permute({a}, 1.5)",
+    "torch.flatten({a}, 1.5)", "torch.unsqueeze({a}, None)", "torch.transpose({a}, 0, 'a')",
+)  # fmt: skip
+
+
+def _wrong_arguments(g: Gen) -> str | None:
+    names = _tensor_names(g, lambda t: True)
+    if not names:
+        return None
+    a = names[int(g.rng.integers(len(names)))]
+    return f"{g.new()} = " + g.choice(WRONG_ARGUMENTS).format(a=a)
+
+
 FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "leaf": (1.0, _leaf),
     "constant": (0.3, _constant),
@@ -742,6 +868,9 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "operators": (0.8, _operators),
     "promotion": (0.5, _promotion),
     "layers": (0.4, _layers),
+    "edge_ops": (0.8, _edge_ops),
+    "int_bool_ops": (0.8, _int_bool_ops),
+    "wrong_arguments": (0.4, _wrong_arguments),
 }
 
 # Families that still find mismatches on the current code, with what they find. Switch one on

@@ -1,0 +1,254 @@
+"""PyTorch's argument-parser errors, e.g. ``chunk(): argument 'chunks' (position 1) must be int``.
+
+PyTorch checks every call against the signatures it declares before an op runs. An op here
+declares the same signatures, in PyTorch's words, with ``parsed``:
+
+    @parsed("chunk", "Tensor input, int chunks, int dim=0")
+
+The check runs only when the op fails (so a correct call costs nothing but the wrapper): if
+the arguments do not fit any signature, PyTorch's ``TypeError`` replaces whatever the op
+raised, as PyTorch's parser speaks before its kernel. ``fn.method`` is the Tensor method's
+form: PyTorch counts positions after ``self`` there (``x.chunk([1])``: position 1).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+
+from microtorch.api._checks import type_name
+from microtorch.autograd import node as _node
+from microtorch.dtypes import dtype
+
+__all__ = ["Param", "method_of", "parse_signature", "parsed", "parser_error"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter: PyTorch's type (``int``, ``tuple of ints``, ``Tensor`` ...), name, default."""
+
+    type: str
+    name: str
+    default: str | None  # as written; None when required
+    keyword_only: bool
+
+    def shown(self) -> str:
+        default = "" if self.default is None else f" = {self.default}"
+        return f"{self.type} {self.name}{default}"
+
+
+def parse_signature(text: str) -> tuple[Param, ...]:
+    """``"Tensor input, int dim=0, *, torch.dtype dtype=None"`` as parameters."""
+    params, keyword_only = [], False
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        if part == "*":
+            keyword_only = True
+            continue
+        declared, _, default = part.partition("=")
+        kind, _, name = declared.strip().rpartition(" ")
+        params.append(Param(kind, name, default.strip() or None, keyword_only))
+    return tuple(params)
+
+
+def _is_int(value: Any) -> bool:
+    if isinstance(value, _node.Tensor):  # a 0-d integer tensor counts, as in PyTorch
+        return value._data.ndim == 0 and value._data.dtype.kind in "iu"
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+_ALIASES = {"axis": "dim", "keepdims": "keepdim"}  # numpy's names, which PyTorch also takes
+
+
+def _fits(kind: str, value: Any, default: str | None) -> bool:
+    if value is None and default == "None":
+        return True
+    if kind == "int":
+        return _is_int(value)
+    if kind == "tuple of ints":
+        return _is_int(value) or (
+            isinstance(value, (tuple, list)) and all(_is_int(v) for v in value)
+        )
+    if kind == "Tensor":
+        return isinstance(value, _node.Tensor)
+    if kind == "tuple of Tensors":
+        return isinstance(value, (tuple, list)) and all(isinstance(v, _node.Tensor) for v in value)
+    if kind == "bool":
+        return isinstance(value, (bool, np.bool_))
+    if kind == "Number":
+        return isinstance(value, (int, float, np.number, np.bool_, _node.Tensor))
+    if kind == "torch.dtype":
+        return isinstance(value, dtype)
+    return True  # (a type this module does not check)
+
+
+def _type_error(op: str, param: Param, value: Any, position: int | None) -> str:
+    where = "" if position is None else f" (position {position})"
+    if param.type == "tuple of Tensors" and isinstance(value, (tuple, list)):
+        bad = next(i for i, v in enumerate(value) if not isinstance(v, _node.Tensor))
+        return f"expected Tensor as element {bad} in argument 0, but got {_got(value[bad])}"
+    if param.type == "tuple of ints" and isinstance(value, (tuple, list)) and value:
+        bad = next(i for i, v in enumerate(value) if not _is_int(v))
+        if bad > 0:
+            return (
+                f"{op}(): argument '{param.name}' failed to unpack the object at pos {bad + 1} "
+                f'with error "type must be tuple of ints,but got {_got(value[bad])}"'
+            )
+        if position is not None:
+            return (
+                f"{op}(): argument '{param.name}'{where} must be tuple of ints, but found "
+                f"element of type {_got(value[0])} at pos 0"
+            )
+    return f"{op}(): argument '{param.name}'{where} must be {param.type}, not {_got(value)}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _one(
+    op: str, params: tuple[Param, ...], args: Sequence[Any], kwargs: dict[str, Any]
+) -> str | None:
+    """PyTorch's error for a call that does not fit the one signature ``params``, or None."""
+    positional = [p for p in params if not p.keyword_only]
+    args = list(args)
+    names = {p.name for p in params}
+    kwargs = {  # (out= is torch_keywords' to check)
+        _ALIASES.get(k, k) if _ALIASES.get(k) in names else k: v
+        for k, v in kwargs.items()
+        if k != "out"
+    }
+    # A list of ints as the last positional parameter also takes the ints one by one
+    # (x.reshape(2, 3)) when the first of them is an int (x.reshape(2.0, 3): too many).
+    lists = len(args) - len(positional)
+    if lists > 0 and positional and positional[-1].type == "tuple of ints":
+        first = len(positional) - 1
+        if _is_int(args[first]):  # (torch.reshape(x, 2, 3) too: microtorch calls it so)
+            args = [*args[:first], args[first:]]
+    if len(args) > len(positional):
+        least = len([p for p in positional if p.default is None])
+        takes = (
+            _plural(len(positional), "positional argument")
+            if least == len(positional)
+            else f"from {least} to {len(positional)} positional arguments"
+        )
+        given = f"{len(args)} {'was' if len(args) == 1 else 'were'} given"
+        return f"{op}() takes {takes} but {given}"
+    for key in kwargs:
+        if key not in names:
+            return f"{op}() got an unexpected keyword argument '{key}'"
+    for i, p in enumerate(params):
+        if i < len(args):
+            if p.name in kwargs:
+                return f"{op}() got multiple values for argument '{p.name}'"
+            if not _fits(p.type, args[i], p.default):
+                return _type_error(op, p, args[i], i + 1)
+        elif p.name in kwargs:
+            if not _fits(p.type, kwargs[p.name], p.default):
+                return _type_error(op, p, kwargs[p.name], None)
+        elif p.default is None:
+            missing = [q.name for q in params[i:] if q.default is None and q.name not in kwargs]
+            listed = ", ".join(f'"{name}"' for name in missing)
+            # (PyTorch's own wording: "1 required positional arguments", "2 ... argument")
+            word = "arguments" if len(missing) == 1 else "argument"
+            return f"{op}() missing {len(missing)} required positional {word}: {listed}"
+    return None
+
+
+def parser_error(
+    op: str, signatures: Sequence[str], args: Sequence[Any], kwargs: dict[str, Any]
+) -> str | None:
+    """PyTorch's message for ``op(*args, **kwargs)`` against ``signatures``; None if it fits."""
+    parsed_signatures = [parse_signature(s) for s in signatures]
+    errors = [_one(op, params, args, kwargs) for params in parsed_signatures]
+    if any(e is None for e in errors):
+        return None
+    unpacking = [e for e in errors if e is not None and "failed to unpack" in e]
+    if unpacking:  # (PyTorch raises this one while it reads the list, whatever the overload)
+        return unpacking[0]
+    # With one signature that takes this many arguments, PyTorch names the argument at fault
+    n = len(args) + len(kwargs)
+    plausible = [
+        e
+        for e, params in zip(errors, parsed_signatures)
+        if len([p for p in params if p.default is None]) <= n <= len(params)
+    ]
+    if len(errors) == 1 or len(plausible) == 1:
+        return plausible[0] if plausible else errors[0]
+    named = [f"{k}={_got(v)}" for k, v in kwargs.items()]
+    # (PyTorch's own format: "(int, dim=str)", but keywords alone "(b=int, a=int, )")
+    got = (
+        ", ".join([_got(a) for a in args] + named)
+        if args
+        else "".join(f"{k}, " for k in reversed(named))
+    )
+    expected = "".join(f" * ({', '.join(_shown(params))})\n" for params in parsed_signatures)
+    return (
+        f"{op}() received an invalid combination of arguments - got ({got}), but expected "
+        f"one of:\n{expected}"
+    )
+
+
+def _got(value: Any) -> str:
+    return "Tensor" if isinstance(value, _node.Tensor) else type_name(value)
+
+
+def _shown(params: tuple[Param, ...]) -> list[str]:
+    out, star = [], False
+    for p in params:
+        if p.keyword_only and not star:
+            out.append("*")
+            star = True
+        out.append(p.shown())
+    return out
+
+
+def parsed(op: str, *signatures: str) -> Callable[[F], F]:
+    """Let ``fn`` raise PyTorch's argument-parser ``TypeError`` when a failing call does not
+    fit PyTorch's ``signatures`` (each starting with ``Tensor input``); ``fn.method`` is the
+    form a Tensor method binds (``self`` is not counted)."""
+    methods = [s.split(",", 1)[1] if "," in s else "" for s in signatures]
+
+    def decorate(fn: F) -> F:
+        @functools.wraps(fn)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except Exception as error:
+                message = parser_error(op, signatures, args, kwargs)
+                if message is None:
+                    raise
+                raise TypeError(message + _fix(error)) from None
+
+        @functools.wraps(fn)
+        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(self, *args, **kwargs)
+            except Exception as error:
+                message = parser_error(op, methods, args, kwargs)
+                if message is None:
+                    raise
+                raise TypeError(message + _fix(error)) from None
+
+        checked.method = method  # type: ignore[attr-defined]
+        return checked  # type: ignore[return-value]
+
+    return decorate
+
+
+def _fix(error: Exception) -> str:
+    # the fix microtorch's own error named, kept after PyTorch's text
+    text = str(error)
+    start = text.find("(Fix:")
+    return "" if start < 0 else " " + text[start:]
+
+
+def method_of(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The Tensor method's form of a ``parsed`` function (positions counted after ``self``)."""
+    method: Callable[..., Any] = getattr(fn, "method")  # noqa: B009 - set by parsed
+    return method
