@@ -236,8 +236,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "SequentialLR": _SCHEDULE, "ReduceLROnPlateau": "lower the rate yourself when loss stalls",
     },
     "torch.autograd": {
-        "functional": "loop over outputs calling torch.autograd.grad (first derivatives only)",
-        "gradgradcheck": "microtorch has no second derivatives; use torch.autograd.gradcheck",
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",
         "profiler": "time the code with time.perf_counter",
     },

@@ -6,8 +6,9 @@ grad_fn, and layout (``stride()``, ``is_contiguous()``, ``storage_offset()``, vi
 
 Where microtorch deliberately differs from PyTorch: dtypes and sizes print with the module
 name ``microtorch`` (``microtorch.float32``, ``microtorch.Size([2, 2])``); ``create_graph=True``
-(gradients of gradients) is not supported; in-place changes to a *view* of a tensor that is
-part of a graph raise an error instead of being rewritten onto the base.
+(gradients of gradients) raises for ops whose backward scatters (see api/recorded.py);
+in-place changes to a *view* of a tensor that is part of a graph raise an error instead of
+being rewritten onto the base.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from microtorch.api import (
     division,
     indexing,
     linalg,
+    recorded,
     reduction,
     unary,
 )
@@ -45,6 +47,7 @@ from microtorch.dtypes import (
     from_numpy_dtype,
     get_default_dtype,
 )
+from microtorch.ops.inplace import Copy
 
 __all__ = ["Tensor", "Size", "plain_tensor", "op_result"]
 
@@ -487,6 +490,17 @@ class Tensor(TensorMethods):
             self._grad._data += grad
             bump_version(self._grad)
 
+    def _add_recorded_grad(self, grad: Tensor, retained: bool = False) -> None:
+        """``.grad += grad`` with create_graph=True, as PyTorch: ``.grad`` joins the graph, a
+        copy of ``grad`` the first time (CopyBackwards; CloneBackward0 for a retained
+        non-leaf), later ``.grad + grad``, out of place (the old ``.grad`` is unchanged)."""
+        if grad._dtype is not self._dtype:
+            grad = grad.to(self._dtype)
+        if self._grad is None:
+            self._grad = grad.clone() if retained else Copy.apply(plain_tensor(grad._data), grad)
+        else:
+            self._grad = self._grad + grad
+
     # --- arithmetic ---------------------------------------------------------------------
     # The operators are the op functions themselves (one Python call less per operation);
     # ``2 + x`` records add(x, 2) and ``2 * x`` mul(x, 2), as PyTorch does. The in-place
@@ -543,6 +557,7 @@ def op_result(data: np.ndarray, node: Any, output_nr: int, device: device | None
 
 # Lets autograd wrap results without importing this module (see autograd/node.py).
 _node.use_tensor_type(Tensor, plain_tensor, op_result)
+_node.use_recorded_arrays(recorded.record, recorded.tensor_of)
 
 
 # PyTorch's Tensor methods microtorch does not cover: reading one (x.to_sparse) raises

@@ -138,7 +138,9 @@ def _public() -> set[str]:
         "torch.nn.functional": microtorch.nn.functional,
         "torch.nn.init": microtorch.nn.init, "torch.nn.utils": microtorch.nn.utils,
         "torch.optim": microtorch.optim, "torch.optim.lr_scheduler": microtorch.optim.lr_scheduler,
-        "torch.autograd": microtorch.autograd, "torch.utils.data": microtorch.utils.data,
+        "torch.autograd": microtorch.autograd,
+        "torch.autograd.functional": microtorch.autograd.functional,
+        "torch.utils.data": microtorch.utils.data,
         "torch.cuda": microtorch.cuda, "torch.testing": microtorch.testing,
     }  # fmt: skip
     names = {f"{ns}.{n}" for ns, module in modules.items() for n in module.__all__}

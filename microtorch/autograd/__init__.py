@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import sys
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from microtorch import _coverage
+from microtorch.autograd import functional, views  # (functional: jacobian, hessian, vjp ...)
 from microtorch.autograd import node as _node
-from microtorch.autograd import views
 from microtorch.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from microtorch.autograd.engine import (
     BackwardStep,
     input_node,
     iter_backward,
+    recorded_roots,
+    recording,
     root_grads,
     roots_of,
     run_backward,
@@ -27,14 +31,16 @@ from microtorch.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from microtorch.autograd.gradcheck import gradcheck
+from microtorch.autograd.grad_mode import switches as _switches
+from microtorch.autograd.gradcheck import gradcheck, gradgradcheck
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.teaching_mode import is_teaching_warnings_enabled, set_teaching_warnings
 from microtorch.autograd.variable import Variable
 
 __all__ = [
     "AccumulateGrad", "BackwardStep", "Function", "FunctionCtx", "Node", "NumpyFunction",
-    "backward", "detect_anomaly", "enable_grad", "grad", "gradcheck", "inference_mode",
+    "backward", "detect_anomaly", "enable_grad", "functional", "grad", "gradcheck",
+    "gradgradcheck", "inference_mode",
     "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
     "is_teaching_warnings_enabled", "iter_backward", "no_grad", "set_detect_anomaly",
     "set_grad_enabled", "set_teaching_warnings", "Variable",
@@ -47,13 +53,14 @@ def _as_list(x: Any) -> list[Any]:
     return list(x) if isinstance(x, (list, tuple)) else [x]
 
 
-def _no_create_graph(create_graph: bool) -> None:
-    if create_graph:
-        raise NotImplementedError(
-            "microtorch does not support create_graph=True (gradients of gradients): its "
-            "backward formulas compute with numpy, outside the graph. Use PyTorch for "
-            "higher-order derivatives."
-        )
+_CYCLE_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak."
+)
+_warned_cycle = False  # PyTorch warns once per process
 
 
 def backward(
@@ -64,13 +71,26 @@ def backward(
     inputs: Any = None,
 ) -> None:
     """Add d(tensors)/d(leaf) into every leaf's ``.grad`` (or only into ``inputs``')."""
-    _no_create_graph(create_graph)
+    global _warned_cycle
     outs = _as_list(tensors)
-    roots = roots_of(
-        outs, root_grads(outs, None if grad_tensors is None else _as_list(grad_tensors))
-    )
+    given = None if grad_tensors is None else _as_list(grad_tensors)
+    roots = roots_of(outs, root_grads(outs, given))
     warn_if_stale(roots)  # (before the quiet pass: the warning points at the caller's line)
-    _backward_pass(roots, bool(retain_graph), inputs)
+    retain = create_graph if retain_graph is None else bool(retain_graph)  # (PyTorch's default)
+    if not (create_graph or _switches.create_graph):  # (the usual case)
+        _backward_pass(roots, retain, inputs)
+        return
+    if create_graph and not _warned_cycle:
+        _warned_cycle = True
+        warnings.warn(_CYCLE_WARNING, UserWarning, stacklevel=3 if _from_method() else 2)
+    with recording(create_graph):
+        _backward_pass(recorded_roots(roots, given), retain, inputs)
+
+
+def _from_method() -> bool:
+    # called from Tensor.backward (one frame more between the caller and here)
+    frame = sys._getframe(2)
+    return frame.f_code.co_name == "backward" and "self" in frame.f_locals
 
 
 @quiet_numpy  # no numpy warning from any backward formula (see autograd/quiet.py)
@@ -108,17 +128,32 @@ def grad(
     Only the part of the graph between ``outputs`` and ``inputs`` runs (and is freed), as in
     PyTorch: the rest keeps its saved tensors, and its hooks do not fire.
     """
-    _no_create_graph(create_graph)
+    if create_graph or _switches.create_graph:
+        with recording(create_graph):
+            return _grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
+    return _grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)
+
+
+def _grad(
+    outputs: Any,
+    inputs: Any,
+    grad_outputs: Any,
+    retain_graph: bool | None,
+    create_graph: bool,
+    allow_unused: bool | None,
+) -> tuple[Any, ...]:
     outs, wanted = _as_list(outputs), _as_list(inputs)
     for t in wanted:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots = roots_of(
-        outs, root_grads(outs, None if grad_outputs is None else _as_list(grad_outputs))
-    )
+    given = None if grad_outputs is None else _as_list(grad_outputs)
+    roots = roots_of(outs, root_grads(outs, given))
+    if create_graph:
+        roots = recorded_roots(roots, given)
+    retain = create_graph if retain_graph is None else bool(retain_graph)  # (PyTorch's default)
     targets = _targets(wanted)
     found: dict[int, Any] = {}
-    for node, node_grads, _ in run_backward(roots, bool(retain_graph), set(targets)):
+    for node, node_grads, _ in run_backward(roots, retain, set(targets)):
         for t, output_nr in targets.get(node, ()):
             found[id(t)] = node_grads[output_nr]
     result = []
@@ -137,6 +172,8 @@ def grad(
 
 
 def _result(grad: Any) -> Any:
+    if isinstance(grad, _node.Tensor):  # create_graph=True: the gradient with its graph
+        return grad
     # As in PyTorch, a gradient that backward made as a view of another (a sum's is the
     # incoming gradient expanded, stride 0) is a view, made in no_grad mode (see views.py).
     t = _node.plain_tensor(grad)

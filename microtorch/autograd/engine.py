@@ -10,6 +10,7 @@ gradient themselves).
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
@@ -84,8 +85,8 @@ def private(grad: Any, node: Node, grad_outputs: list[Any], grad_inputs: tuple[A
     else a view of it. AccumulateGrad keeps an array that owns its memory as the leaf's ``.grad``
     and copies a view, so ``.grad += ...`` later changes nothing else, as in PyTorch (which
     keeps a gradient no other tensor refers to, and copies a shared one)."""
-    if grad is None or grad.base is not None:  # (a view is copied anyway)
-        return grad
+    if not isinstance(grad, np.ndarray) or grad.base is not None:  # (a view is copied anyway;
+        return grad  # a Tensor, with create_graph=True, joins .grad's graph out of place)
     shared = any(grad is g for g in grad_outputs)  # passed through, as AddBackward0 does
     if shared or node._hooks or sum(grad is g for g in grad_inputs) > 1:  # (a hook saw it)
         return grad.view()
@@ -180,6 +181,34 @@ def root_grads(tensors: Sequence[Any], grad_tensors: Sequence[Any] | None) -> li
         # the engine's own copy (a leaf may keep it as .grad), in the output's dtype, as PyTorch
         grads.append(np.array(g_data, dtype=t._data.dtype))
     return grads
+
+
+@contextlib.contextmanager
+def recording(create_graph: bool) -> Iterator[None]:
+    """A backward pass with ``create_graph`` on or off: on, the nodes' formulas compute on
+    Tensors in grad mode, so what they compute is recorded (and off again inside it, for a
+    hook's own first-order ``autograd.grad``)."""
+    was = grad_mode.switches.create_graph
+    grad_mode.switches.create_graph = create_graph
+    try:
+        with grad_mode.set_grad_enabled(create_graph or grad_mode.is_grad_enabled()):
+            yield
+    finally:
+        grad_mode.switches.create_graph = was
+
+
+def recorded_roots(roots: list[Root], given: Sequence[Any] | None) -> list[Any]:
+    """``roots`` with each gradient a Tensor: the one you passed (its graph goes on into the
+    gradients), else the starting ones."""
+    out = []
+    for i, (node, output_nr, grad) in enumerate(roots):
+        g = None if given is None else given[i]
+        if isinstance(g, _node.Tensor):
+            g = g if g._data.dtype == grad.dtype else g.to(_node.plain_tensor(grad)._dtype)
+        else:
+            g = _node.plain_tensor(grad)
+        out.append((node, output_nr, g))
+    return out
 
 
 class BackwardStep(NamedTuple):

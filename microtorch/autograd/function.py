@@ -30,6 +30,7 @@ from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _seq
 from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import FREED_MESSAGE, SavedTensor, keep_saved
 from microtorch.device import check_same_device
+from microtorch.dtypes import from_numpy_dtype
 
 __all__ = [
     "Node", "AccumulateGrad", "BackwardNode", "Function", "NumpyFunction", "FunctionCtx",
@@ -65,6 +66,8 @@ class BackwardNode(Node):
         values = []
         for saved in self._saved:
             values.append(None if saved is None else saved.unpack(self))
+        if _switches.create_graph:  # gradients of gradients: the formula computes in the graph
+            return self._function.formula_values(values)
         return tuple(values)
 
     def release_saved(self) -> None:
@@ -90,7 +93,7 @@ class BackwardNode(Node):
             return (None,) * len(self._next_nodes)
         if self._num_outputs > 1:  # outputs nobody used get zeros, as PyTorch materializes
             grad_outputs = [
-                np.zeros(shape, dt.numpy) if g is None else g
+                _node.carried(np.zeros(shape, dt.numpy)) if g is None else g
                 for g, (shape, dt) in zip(grad_outputs, self._out_meta)
             ]
         grad_inputs = self._function.call_backward(self, grad_outputs)
@@ -99,7 +102,7 @@ class BackwardNode(Node):
         for hook in self._hooks:
             new = hook(_node._tensors(list(grad_inputs)), _node._tensors(grad_outputs))
             if new is not None:
-                grad_inputs = tuple(None if g is None else g._data for g in new)
+                grad_inputs = tuple(_node._carried(new))
         return grad_inputs
 
     @property
@@ -266,11 +269,18 @@ class Function:
             f"but returned {type(out).__name__}"
         )
 
+    @staticmethod
+    def formula_values(values: list[Any]) -> tuple[Any, ...]:
+        """What ``ctx.saved_tensors`` gives ``backward`` with create_graph=True: the Tensors."""
+        return tuple(values)
+
     @classmethod
-    def call_backward(cls, ctx: Any, grad_outputs: list[np.ndarray]) -> tuple[Any, ...]:
-        """Your ``backward`` gets and returns Tensors; the engine gets one array per input."""
-        with grad_mode.no_grad():
-            result = cls.backward(ctx, *[_node.plain_tensor(g) for g in grad_outputs])
+    def call_backward(cls, ctx: Any, grad_outputs: list[Any]) -> tuple[Any, ...]:
+        """Your ``backward`` gets and returns Tensors; the engine gets one array per input
+        (with create_graph=True, one Tensor: ``backward`` runs in grad mode, recorded)."""
+        recorded = _switches.create_graph
+        with grad_mode.set_grad_enabled(recorded):
+            result = cls.backward(ctx, *_node._tensors(grad_outputs))
         grads = result if isinstance(result, tuple) else (result,)
         n_args = len(ctx.needs_input_grad)
         if len(grads) < n_args or any(g is not None for g in grads[n_args:]):
@@ -290,6 +300,8 @@ class Function:
                     f"Function {ctx.name()} returned an invalid gradient at index {i} - got "
                     f"{list(g.shape)} but expected shape compatible with {list(shape)}"
                 )
+            if g is not None and recorded:  # the Tensor itself: its graph is the gradient's
+                g = grads[i] if isinstance(grads[i], _node.Tensor) else _node.plain_tensor(g)
             out.append(g)
         return tuple(out)
 
@@ -344,6 +356,8 @@ class NumpyFunction(Function):
 
     @classmethod
     def call_backward(cls, ctx: Any, grad_outputs: list[np.ndarray]) -> tuple[Any, ...]:
+        if _switches.create_graph:
+            return cls.call_recorded_backward(ctx, grad_outputs)
         grads = cls.backward(ctx, *grad_outputs)
         grads = grads if type(grads) is tuple else (grads,)
         if ctx._grad_dtypes is not None:  # each gradient in its input's dtype
@@ -352,6 +366,26 @@ class NumpyFunction(Function):
                 for g, dt in zip(grads, ctx._grad_dtypes)
             )
         return grads
+
+    @staticmethod
+    def formula_values(values: list[Any]) -> tuple[Any, ...]:
+        """With create_graph=True the formula gets Tensors that numpy's functions record
+        (``RecordedArray``, see ``api/recorded.py``) where it otherwise gets arrays."""
+        return tuple([_node.record(v) for v in values])
+
+    @classmethod
+    def call_recorded_backward(cls, ctx: Any, grad_outputs: list[Any]) -> tuple[Any, ...]:
+        """``backward`` with create_graph=True: the same formula, run on ``RecordedArray``s
+        in grad mode, so what it computes is recorded; one Tensor per input comes back."""
+        with grad_mode.enable_grad():
+            grads = cls.backward(ctx, *[_node.record(g) for g in grad_outputs])
+        grads = grads if type(grads) is tuple else (grads,)
+        tensors = [None if g is None else _node.carried(_node.tensor_of(g)) for g in grads]
+        dtypes = ctx._grad_dtypes or [None] * len(tensors)  # each in its input's dtype
+        return tuple(
+            t if t is None or dt is None or t._data.dtype == dt else t.to(from_numpy_dtype(dt))
+            for t, dt in zip(tensors, dtypes)
+        )
 
 
 class _Patterns(dict[tuple[Any, ...], tuple[Any, ...]]):

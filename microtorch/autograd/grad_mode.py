@@ -31,12 +31,13 @@ state = _State()
 class _Switches:
     # For the whole process, as PyTorch's anomaly mode is. (Not thread-local: reading a
     # threading.local costs ~5x a plain attribute, and Function.apply reads these per op.)
-    __slots__ = ("anomaly", "anomaly_check_nan", "teaching")
+    __slots__ = ("anomaly", "anomaly_check_nan", "teaching", "create_graph")
 
     def __init__(self) -> None:
         self.anomaly = False  # set by autograd.anomaly_mode; read by Function.apply, the engine
         self.anomaly_check_nan = True  # set_detect_anomaly(True, check_nan=False): traces only
         self.teaching = False  # autograd.set_teaching_warnings: hints about likely mistakes
+        self.create_graph = False  # a backward pass with create_graph=True is running
 
 
 switches = _Switches()

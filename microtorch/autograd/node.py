@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.autograd.grad_mode import switches as _switches
+
 __all__ = [
     "Node",
     "AccumulateGrad",
@@ -41,6 +43,26 @@ def use_tensor_type(tensor_type: type, make_plain: Any, make_result: Any) -> Non
     """Hand autograd the Tensor class and its two constructors (``tensor.py`` calls this)."""
     global Tensor, plain_tensor, op_result
     Tensor, plain_tensor, op_result = tensor_type, make_plain, make_result
+
+
+# Set by use_recorded_arrays, which microtorch.tensor calls: with create_graph=True a built-in
+# formula computes on RecordedArrays (api/recorded.py), Tensors that numpy's functions record.
+record: Any = None  # record(value): a Tensor as the formula sees it (anything else unchanged)
+tensor_of: Any = None  # tensor_of(value): the Tensor behind what a formula computed
+
+
+def use_recorded_arrays(make_record: Any, make_tensor: Any) -> None:
+    """Hand autograd the wrapper formulas compute on with create_graph=True."""
+    global record, tensor_of
+    record, tensor_of = make_record, make_tensor
+
+
+def carried(value: Any) -> Any:
+    """``value`` (an array, or a Tensor) as the engine carries gradients: arrays, or with
+    create_graph=True Tensors (a gradient's graph is then part of it)."""
+    if not _switches.create_graph or value is None or isinstance(value, Tensor):
+        return value
+    return plain_tensor(np.asarray(value))
 
 
 _NONE: Mapping[int, Any] = MappingProxyType({})  # a node's hooks until one is registered
@@ -119,13 +141,15 @@ class Node:
         for hook in self._pre_hooks:
             new = hook(tuple(_tensors(grad_outputs)))
             if new is not None:
-                grad_outputs = [None if g is None else g._data for g in new]
+                grad_outputs = _carried(new)
         for nr, hooks in self._tensor_hooks.items():
             for hook in hooks:  # (as PyTorch: with None for an output no gradient reached)
                 grad_outputs[nr] = call_tensor_hook(hook, grad_outputs[nr])
         for nr, ref in self._retain_grad.items():  # PyTorch runs these last
             t = ref()
-            if t is not None and grad_outputs[nr] is not None:
+            if t is not None and grad_outputs[nr] is not None and _switches.create_graph:
+                t._add_recorded_grad(grad_outputs[nr], retained=True)
+            elif t is not None and grad_outputs[nr] is not None:
                 t._add_to_grad(grad_outputs[nr], out_of_place=True)
         return grad_outputs
 
@@ -181,7 +205,9 @@ class AccumulateGrad(Node):
             return ()
         if self.variable._grad_fn is not None:  # an in-place op made it a result since
             raise RuntimeError(INTERIOR_MESSAGE)
-        if self.variable._rg:  # (requires_grad_(False) since?)
+        if self.variable._rg and _switches.create_graph:  # .grad in the graph, as PyTorch's
+            self.variable._add_recorded_grad(grad_outputs[0])
+        elif self.variable._rg:  # (requires_grad_(False) since?)
             grad = grad_outputs[0]  # kept as .grad if nothing else holds it (engine.private)
             owned = grad.base is None and grad.flags.writeable and not self.variable._hooks
             self.variable._add_to_grad(grad, owned=owned)
@@ -225,9 +251,9 @@ def move_retain_grad(t: Any, old: Node | None) -> None:
         t.retain_grad()
 
 
-def call_tensor_hook(hook: Callable[..., Any], grad: np.ndarray | None) -> np.ndarray | None:
+def call_tensor_hook(hook: Callable[..., Any], grad: Any) -> Any:
     """``hook(grad)`` with the gradient as a Tensor (or None); a Tensor it returns replaces it."""
-    result = hook(None if grad is None else plain_tensor(grad))
+    result = hook(_tensors([grad])[0])
     if result is None:
         return grad
     if not isinstance(result, Tensor) or (grad is not None and result._data.shape != grad.shape):
@@ -236,11 +262,20 @@ def call_tensor_hook(hook: Callable[..., Any], grad: np.ndarray | None) -> np.nd
             f"{list(getattr(grad, 'shape', ()))}; a tensor hook must return None or a Tensor "
             "like its input"
         )
-    return result._data
+    return result if _switches.create_graph else result._data
 
 
 def _tensors(arrays: list[Any]) -> list[Any]:
-    return [None if a is None else plain_tensor(a) for a in arrays]
+    # the gradients as hooks see them: Tensors (with create_graph=True they already are)
+    return [a if a is None or isinstance(a, Tensor) else plain_tensor(a) for a in arrays]
+
+
+def _carried(tensors: Any) -> list[Any]:
+    # what a hook returned, as the engine carries gradients: arrays, or with create_graph=True
+    # the Tensors themselves (their graph is the gradient's)
+    if _switches.create_graph:
+        return list(tensors)
+    return [None if g is None else g._data for g in tensors]
 
 
 def op_name(node: Node) -> str:

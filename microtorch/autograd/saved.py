@@ -16,6 +16,7 @@ import numpy as np
 
 from microtorch.autograd import node as _node
 from microtorch.autograd import versions
+from microtorch.autograd.grad_mode import switches
 from microtorch.autograd.node import op_name
 from microtorch.autograd.versions import version_of
 from microtorch.dtypes import from_numpy_dtype
@@ -76,7 +77,18 @@ class SavedTensor:
         now = version_of(self.data)
         if now != self.version:
             raise RuntimeError(_modified_message(self, node, self.data, now))
+        if switches.create_graph:  # gradients of gradients: the tensor, with its graph
+            return self.in_graph(node)
         return self.value
+
+    def in_graph(self, node: Any) -> Any:
+        """The saved value as a tensor in the graph: an input the tensor itself, an output
+        a tensor whose grad_fn is ``node`` (as PyTorch unpacks one), else a constant."""
+        if self.tensor is not None:
+            return self.tensor
+        if self.output_nr is not None and self.data.dtype.kind == "f":
+            return _node.op_result(self.data, node, self.output_nr, None)
+        return self.value if isinstance(self.value, _node.Tensor) else _node.plain_tensor(self.data)
 
 
 def keep_saved(values: Any, inputs: list[Any], outputs: Any, results: Any) -> tuple[Any, ...]:

@@ -16,8 +16,8 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """
     if grad.shape == shape:
         return grad
-    if not shape:  # a number's gradient: the sum of everything
-        return np.asarray(grad.sum())
+    if not shape and isinstance(grad, np.ndarray):  # a number's gradient: the sum of all
+        return np.asarray(grad.sum())  # (numpy's sum of all is a scalar: an array again)
     extra = grad.ndim - len(shape)  # leading dimensions the input did not have
     axes = tuple(range(extra)) + tuple(
         extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1
@@ -30,6 +30,8 @@ def expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """``a`` repeated along the dimensions it is broadcast over, without a copy (stride 0):
     as PyTorch's ``expand``, writeable where ``a`` is (``np.broadcast_to`` alone is read-only).
     Writing one element writes them all; in-place ops refuse it (see ``api/inplace.py``)."""
+    if not isinstance(a, (np.ndarray, np.generic)):  # create_graph=True: a RecordedArray,
+        return np.broadcast_to(a, shape)  # whose broadcast_to records PyTorch's expand
     a = np.asarray(a)  # (numpy gives a scalar for arithmetic on 0-d arrays: read-only)
     out = np.broadcast_to(a, shape)
     out.flags.writeable = a.flags.writeable

@@ -33,7 +33,7 @@ class Select(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=ctx.shape)  # (zeros in grad_output's dtype)
         grad[ctx.key] = grad_output
         return grad
 

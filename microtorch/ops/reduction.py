@@ -99,7 +99,7 @@ class Mean(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.full(ctx.shape, grad_output / ctx.n)  # 1 / n of the gradient, everywhere
+        return expand(grad_output, ctx.shape) / ctx.n  # 1 / n of the gradient, everywhere
 
 
 class MeanDim(NumpyFunction):

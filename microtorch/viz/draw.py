@@ -128,15 +128,20 @@ def draw(
     collapse: Iterable[str] = (),
     legend: bool = True,
     renderer: str = "auto",
+    forward: Any = None,
 ) -> Drawing:
     """Draw the graph behind ``outputs``: ``draw(loss, names=dict(model.named_parameters()))``.
 
     ``view="forward"`` draws tensors (values, ``.grad``) and operations; ``collapse=("fc1",)``
     draws that module as one box; ``style="classroom"`` (or ``"classroom-dark"``) is for projectors.
+    For a gradient taken with ``create_graph=True``, ``draw(dy_dx, forward=y)`` draws the nodes
+    that its backward pass recorded apart from those of the forward pass that made ``y``.
     """
     if len(outputs) == 1 and not is_tensor(outputs[0]):
         outputs = tuple(outputs[0])  # also accept one list or tuple of tensors
-    graph = walk(outputs, names, view=view, show_saved=show_saved, max_values=max_values)
+    graph = walk(
+        outputs, names, view=view, show_saved=show_saved, max_values=max_values, forward=forward
+    )
     graph = collapse_graph(graph, collapse)
     source = to_dot(graph, highlight=highlight, style=style, rankdir=rankdir, legend=legend)
     tensors = {k: v for k, v in (names or {}).items() if is_tensor(v)}  # not all of locals()

@@ -7,6 +7,11 @@ Two views of one autograd graph:
 * ``"forward"``: what the student wrote: tensors as boxes (values and ``.grad``) with the
   operations between them.
 
+A gradient taken with ``create_graph=True`` has a graph of its own, made of the nodes its
+backward pass recorded and of forward nodes it reads (a saved ``exp(x)``, say). Given
+``forward=`` (the tensors of the forward pass), nodes that are not part of the forward's graph
+are of kind ``recorded``: the backward pass made them.
+
 Edges point the way data flowed in the forward pass (input -> consumer) in both views. Node ids
 are ``n0, n1, ...`` in discovery order from the outputs (inputs in ``next_functions`` order), so
 the same code always gives the same ids. The walk uses an explicit stack: no recursion limit.
@@ -35,8 +40,9 @@ __all__ = ["KINDS", "Cluster", "Edge", "Graph", "Node", "View", "walk"]
 
 View = Literal["backward", "forward"]
 # output: a tensor passed to walk; tensor: an intermediate; leaf/param: leaves needing grad;
-# op: a grad_fn (backward) or an operation (forward); saved: saved for backward; module: collapsed
-KINDS = ("output", "tensor", "leaf", "param", "op", "accumulate", "saved", "module")
+# op: a grad_fn (backward) or an operation (forward); recorded: an op that a backward pass with
+# create_graph=True recorded; saved: saved for backward; module: collapsed
+KINDS = ("output", "tensor", "leaf", "param", "op", "recorded", "accumulate", "saved", "module")
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,18 @@ class Graph:
         }
 
 
+def _reachable(outputs: tuple[Any, ...]) -> set[int]:
+    """The ids of every node in the graph behind ``outputs``."""
+    seen: set[int] = set()
+    stack = [t.grad_fn for t in outputs if t.grad_fn is not None]
+    while stack:
+        fn = stack.pop()
+        if id(fn) not in seen:
+            seen.add(id(fn))
+            stack.extend(next_nodes(fn))
+    return seen
+
+
 def _module_of(name: str | None) -> str | None:
     return name.rsplit(".", 1)[0] if name and "." in name else None
 
@@ -98,7 +116,12 @@ def _module_of(name: str | None) -> str | None:
 class _Builder:
     """Collects nodes and edges in creation order and remembers the user's names."""
 
-    def __init__(self, names: Mapping[str, Any] | None, outputs: tuple[Any, ...]) -> None:
+    def __init__(
+        self,
+        names: Mapping[str, Any] | None,
+        outputs: tuple[Any, ...],
+        forward: tuple[Any, ...] | None = None,
+    ) -> None:
         self.nodes: list[Node] = []
         self.sources: list[Any] = []
         self.edges: list[Edge] = []
@@ -116,6 +139,13 @@ class _Builder:
         self.output_fns = {id(t.grad_fn) for t in outputs if t.grad_fn is not None}
         for tensor in outputs:
             self._remember(tensor)
+        self.forward_fns = None if forward is None else _reachable(forward)
+
+    def op_kind(self, fn: Any) -> str:
+        """The kind of an op node: "recorded" if it is not part of the forward pass's graph."""
+        if self.forward_fns is None or id(fn) in self.forward_fns:
+            return "op"
+        return "recorded"
 
     def _remember(self, tensor: Any) -> None:
         fn = tensor.grad_fn
@@ -180,8 +210,9 @@ def _walk_backward(b: _Builder, outputs: tuple[Any, ...], show_saved: bool) -> l
             return False  # a leaf: nothing to expand
         name = None if id(fn) in b.output_fns else b.made_name.get(id(fn))
         ids[id(fn)] = b.node(
-            "op", node_name(fn), (name,) if name else (), name=name, cluster=scope(fn), source=fn
-        )
+            b.op_kind(fn), node_name(fn), (name,) if name else (), name=name, cluster=scope(fn),
+            source=fn,
+        )  # fmt: skip
         return True
 
     output_ids = []
@@ -246,7 +277,7 @@ def _walk_forward(b: _Builder, outputs: tuple[Any, ...], max_values: int) -> lis
         output_ids.append(value_ids[id(out.grad_fn)])
         while stack:
             fn = stack.pop()
-            op = b.node("op", op_name(fn), cluster=scope(fn), source=fn)
+            op = b.node(b.op_kind(fn), op_name(fn), cluster=scope(fn), source=fn)
             b.edge(op, value_ids[id(fn)])
             new = [child for child in next_nodes(fn) if value_box(child)]
             for child in next_nodes(fn):
@@ -262,8 +293,12 @@ def walk(
     view: View = "backward",
     show_saved: bool = False,
     max_values: int = 6,
+    forward: Any = None,
 ) -> Graph:
     """Walk the graph behind ``outputs`` (a tensor or a sequence of them) into a ``Graph``.
+
+    ``forward`` (a tensor or a sequence of them, for the graph of a gradient): the forward
+    pass's outputs; the nodes not behind them are drawn as recorded by the backward pass.
 
     >>> import microtorch as torch
     >>> x = torch.tensor([2.0], requires_grad=True)
@@ -276,7 +311,11 @@ def walk(
     for out in outs:
         if not is_tensor(out):
             raise TypeError(f"walk() takes tensors, got {type(out).__name__}")
-    builder = _Builder(names, outs)
+    fwd = None if forward is None else (forward,) if is_tensor(forward) else tuple(forward)
+    for out in fwd or ():
+        if not is_tensor(out):
+            raise TypeError(f"walk(forward=...) takes tensors, got {type(out).__name__}")
+    builder = _Builder(names, outs, fwd)
     if view == "backward":
         output_ids = _walk_backward(builder, outs, show_saved)
     else:

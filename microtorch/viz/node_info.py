@@ -31,6 +31,8 @@ FREED = (
 WHAT = {
     "op": "A node of the backward graph: given the gradient of its forward output, it sends "
     "one gradient to each input (next_functions).",
+    "recorded": "A node that a backward pass recorded (create_graph=True): the gradient it "
+    "helps compute can itself be differentiated.",
     "accumulate": "AccumulateGrad: adds the gradient that reaches it into its leaf's .grad.",
     "leaf": "A leaf tensor: you made it with requires_grad=True, so backward fills its .grad.",
     "param": "A parameter (a leaf tensor of a module): backward fills its .grad.",

@@ -25,6 +25,7 @@ LEGEND = MappingProxyType(
         "leaf": "leaf tensor",
         "tensor": "intermediate tensor",
         "op": "operation",
+        "recorded": "operation recorded by backward (create_graph=True)",
         "accumulate": "AccumulateGrad: adds into .grad",
         "saved": "saved for backward",
         "module": "collapsed module",
@@ -51,6 +52,7 @@ _LIGHT_LOOKS = MappingProxyType(
         "leaf": NodeLook("box", SKY_BLUE, words="blue box"),
         "tensor": NodeLook("box", "#EEEEEE", "filled,rounded", words="grey rounded box"),
         "op": NodeLook("ellipse", "#FFFFFF", words="ellipse"),
+        "recorded": NodeLook("octagon", "#FFFFFF", words="octagon"),
         "accumulate": NodeLook("hexagon", PURPLE, words="purple hexagon"),
         "saved": NodeLook("note", YELLOW, words="yellow note"),
         "module": NodeLook("component", BLUE, fontcolor="#FFFFFF", words="dark blue component"),
@@ -88,6 +90,7 @@ _DARK_LOOKS = MappingProxyType(
         **_LIGHT_LOOKS,
         "tensor": NodeLook("box", "#444444", "filled,rounded", "#FFFFFF", words="dark rounded box"),
         "op": NodeLook("ellipse", "#222222", fontcolor="#FFFFFF", words="ellipse"),
+        "recorded": NodeLook("octagon", "#222222", fontcolor="#FFFFFF", words="octagon"),
     }
 )
 _CLASSROOM_DARK = replace(

@@ -53,7 +53,7 @@ def _lines(graph: Graph) -> list[str]:
                 text = f"{_tensor_text(node)} (leaf)"
             elif node.kind == "output":  # a tensor that needs no gradient: no graph behind it
                 text = _tensor_text(node)
-            elif node.kind == "op" and node.name:
+            elif node.kind in ("op", "recorded") and node.name:
                 text = f"{node.name} ({node.title})"
             else:
                 text = node.title

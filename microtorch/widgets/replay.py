@@ -48,17 +48,18 @@ class BackwardReplay:
         *,
         gradient: Any = None,
         retain_graph: bool | None = None,
+        forward: Any = None,
     ) -> None:
         root_grads([output], None if gradient is None else [gradient])  # the engine's errors, now
         self.output = output
         self.root_grad = "1" if gradient is None else short_text(gradient)
-        self.graph: Graph = walk(output, names)  # before backward frees anything
+        self.graph: Graph = walk(output, names, forward=forward)  # before backward frees it
         self.steps: list[BackwardStep] = []
         self.error: Exception | None = None  # what stopped the engine early, if anything
         self._steps: Iterator[BackwardStep] | None = iter_backward(output, gradient, retain_graph)
         self._arrivals: dict[int, list[Arrival]] = {}  # id(node) -> gradients that reached it
         # each node runs once, so a node and a leaf's AccumulateGrad are one step each
-        self.expected = sum(n.kind in ("op", "accumulate") for n in self.graph.nodes)
+        self.expected = sum(n.kind in ("op", "recorded", "accumulate") for n in self.graph.nodes)
         self._edges_into: dict[str, list[str]] = {}
         for edge in self.graph.edges:
             self._edges_into.setdefault(edge.dst, []).append(edge.id)

@@ -82,6 +82,8 @@ class BackwardStepper:
 
     ``stepper.next()``/``prev()``/``first()``/``last()``/``go(k)`` drive it from code, the
     buttons from the page. ``stepper.static()`` runs the remaining steps and returns a table.
+    For the backward of a gradient taken with ``create_graph=True``, ``forward=y`` draws the
+    nodes its backward pass recorded apart from those of the forward pass that made ``y``.
     """
 
     def __init__(
@@ -93,8 +95,11 @@ class BackwardStepper:
         retain_graph: bool | None = None,
         style: str = "default",
         renderer: str = "auto",
+        forward: Any = None,
     ) -> None:
-        self.replay = BackwardReplay(output, names, gradient=gradient, retain_graph=retain_graph)
+        self.replay = BackwardReplay(
+            output, names, gradient=gradient, retain_graph=retain_graph, forward=forward
+        )
         self.output_name = _output_name(output, names)
         self.position = 0
         self._note = ""  # said in the status line: e.g. that save_html ran the engine

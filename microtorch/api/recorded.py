@@ -1,0 +1,469 @@
+"""``RecordedArray``: a Tensor as a built-in backward formula sees it under ``create_graph=True``.
+
+The formulas in ``microtorch/ops`` are written once, in numpy: ``grad_output * b``,
+``np.where(...)``, ``grad.sum(axis=..., keepdims=True)``. On the first-order path they get
+numpy arrays and compute with numpy. With ``create_graph=True`` (gradients of gradients) the
+engine hands them ``RecordedArray``s instead: each wraps a Tensor, and answers numpy's own
+dispatch protocols (``__array_ufunc__``, ``__array_function__``) and ndarray's methods by
+running microtorch's ops on that Tensor. So the same formula records itself into a graph,
+and its result can be differentiated again.
+
+Why a wrapper, not ``Tensor`` itself: a formula speaks ndarray's API (``sum(axis=...,
+keepdims=...)``, ``.dtype`` a numpy dtype, ``astype``), where a Tensor speaks PyTorch's
+(``sum(dim, keepdim)``, ``.dtype`` a microtorch dtype); and a student's own ``np.exp(x)`` on a
+Tensor keeps behaving as before. Anything numpy would compute outside the graph (turning
+the wrapper into an array, an in-place write such as ``np.add.at``) raises instead, so a
+formula that cannot be recorded fails loudly rather than giving a wrong second derivative.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from microtorch.api import (
+    cumulative,
+    division,
+    join,
+    linalg,
+    rounding,
+    unary,
+)
+from microtorch.api import elementwise as ew
+from microtorch.autograd import node as _node
+from microtorch.dtypes import from_numpy_dtype
+
+__all__ = ["RecordedArray", "record", "tensor_of"]
+
+
+def _unsupported(what: str) -> NotImplementedError:
+    return NotImplementedError(
+        f"microtorch cannot record {what} inside a backward formula, so this op has no "
+        "second derivative with create_graph=True in microtorch (Fix: use PyTorch for "
+        "gradients of gradients through this op)"
+    )
+
+
+def record(t: Any) -> Any:
+    """``t`` as a formula sees it: a Tensor wrapped, anything else as it is."""
+    if isinstance(t, _node.Tensor):
+        return RecordedArray(t)
+    if type(t) is tuple:
+        return tuple([record(x) for x in t])
+    if type(t) is list:
+        return [record(x) for x in t]
+    return t
+
+
+def tensor_of(x: Any) -> Any:
+    """The Tensor behind a formula's value: a RecordedArray's, or a constant for an array."""
+    if isinstance(x, RecordedArray):
+        return x.tensor
+    if isinstance(x, np.ndarray):
+        return _node.plain_tensor(x)
+    if isinstance(x, np.generic):  # a numpy scalar: a Python number, as PyTorch takes it
+        return x.item()
+    if type(x) in (tuple, list):
+        return type(x)([tensor_of(v) for v in x])
+    return x
+
+
+def _recorded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    # fn on Tensors, called with the formula's values and giving back RecordedArrays
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return record(fn(*[tensor_of(a) for a in args], **kwargs))
+
+    return call
+
+
+def _flip_args(fn: Callable[..., Any], flipped: Callable[..., Any]) -> Callable[..., Any]:
+    # number (op) tensor: PyTorch records the reflected op (2 - x is rsub, 2 / x is rdiv)
+    def call(a: Any, b: Any) -> Any:
+        if not isinstance(a, _node.Tensor) and isinstance(b, _node.Tensor):
+            return flipped(b, a)
+        return fn(a, b)
+
+    return call
+
+
+def _against_number(fn: Callable[..., Any]) -> Callable[..., Any]:
+    # maximum(x, 0): PyTorch's takes tensors only; a number becomes a 0-d one of x's dtype
+    def call(a: Any, b: Any) -> Any:
+        if not isinstance(b, _node.Tensor):
+            b = _node.plain_tensor(np.asarray(b, a._data.dtype))
+        if not isinstance(a, _node.Tensor):
+            a = _node.plain_tensor(np.asarray(a, b._data.dtype))
+        return fn(a, b)
+
+    return call
+
+
+def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    return tuple(a % ndim if ndim else 0 for a in axes)
+
+
+def _sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+    t = tensor_of(a)
+    if dtype is not None and np.dtype(dtype) != t._data.dtype:
+        t = t.to(from_numpy_dtype(np.dtype(dtype)))
+    if axis is None and not keepdims:
+        return record(t.sum())
+    return record(t.sum(_axes(axis, t.ndim), keepdim=keepdims))
+
+
+def _mean(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    t = tensor_of(a)
+    if axis is None and not keepdims:
+        return record(t.mean())
+    return record(t.mean(_axes(axis, t.ndim), keepdim=keepdims))
+
+
+def _extreme(name: str) -> Callable[..., Any]:
+    def reduce(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        t = tensor_of(a)
+        if axis is None and not keepdims:
+            return record(getattr(t, name)())
+        return record(getattr(t, "a" + name)(_axes(axis, t.ndim), keepdim=keepdims))
+
+    return reduce
+
+
+def _reshape(a: Any, *shape: Any, order: str = "C") -> Any:
+    if order != "C":
+        raise _unsupported(f"reshape(order={order!r})")
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    return record(tensor_of(a).reshape(tuple(shape)))
+
+
+def _transpose(a: Any, *axes: Any) -> Any:
+    t = tensor_of(a)
+    if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+        axes = tuple(axes[0])
+    if not axes or axes[0] is None:
+        axes = tuple(range(t.ndim))[::-1]
+    return record(t.permute(tuple(axes)))
+
+
+def _expand_dims(a: Any, axis: Any) -> Any:
+    t = tensor_of(a)
+    ndim = t.ndim + (len(axis) if isinstance(axis, tuple) else 1)
+    for d in sorted(_axes(axis, ndim)):
+        t = t.unsqueeze(d)
+    return record(t)
+
+
+def _squeeze(a: Any, axis: Any = None) -> Any:
+    t = tensor_of(a)
+    if axis is None:
+        return record(t.squeeze())
+    for d in sorted(_axes(axis, t.ndim), reverse=True):
+        t = t.squeeze(d)
+    return record(t)
+
+
+def _moveaxis(a: Any, source: Any, destination: Any) -> Any:
+    t = tensor_of(a)
+    src, dst = _axes(source, t.ndim), _axes(destination, t.ndim)
+    order = [d for d in range(t.ndim) if d not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return record(t.permute(tuple(order)))
+
+
+def _where(cond: Any, *values: Any) -> Any:
+    if len(values) != 2:
+        raise _unsupported("np.where with one argument")
+    c, a, b = tensor_of(cond), tensor_of(values[0]), tensor_of(values[1])
+    if not isinstance(c, _node.Tensor):
+        c = _node.plain_tensor(np.asarray(c))
+    return record(ew.where(c, a, b))
+
+
+def _like(fill: Callable[..., np.ndarray]) -> Callable[..., Any]:
+    # zeros_like and friends: a constant tensor, no graph (as PyTorch's formulas make them),
+    # which a formula may write into (``grad[key] = grad_output`` records that write)
+    def make(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None):
+        return RecordedArray(
+            _node.plain_tensor(fill(a.shape if shape is None else shape, dtype or a.dtype))
+        )
+
+    return make
+
+
+def _concatenate(arrays: Any, axis: int = 0) -> Any:
+    return record(join.cat(tensor_of(list(arrays)), axis))
+
+
+def _stack(arrays: Any, axis: int = 0) -> Any:
+    return record(join.stack(tensor_of(list(arrays)), axis))
+
+
+def _split(a: Any, sections: Any, axis: int = 0) -> Any:
+    t = tensor_of(a)
+    n = t.shape[axis]
+    if isinstance(sections, int):
+        sizes = [n // sections] * sections
+    else:
+        bounds = [0, *[builtins.min(int(i), n) for i in sections], n]
+        sizes = [hi - lo for lo, hi in zip(bounds, bounds[1:])]
+    return list(record(join.split(t, sizes, axis)))
+
+
+def _broadcast_to(a: Any, shape: Any) -> Any:
+    t = tensor_of(a)
+    if not isinstance(t, _node.Tensor):
+        t = _node.plain_tensor(np.asarray(t))
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    return record(t.expand(shape))
+
+
+def _outer(a: Any, b: Any) -> Any:
+    ta, tb = tensor_of(a), tensor_of(b)
+    return record(ta.reshape((-1, 1)) * tb.reshape((1, -1)))
+
+
+def _count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    # a count is an integer: no gradient, computed on the values
+    return np.count_nonzero(np.asarray(tensor_of(a)._data), axis=axis, keepdims=keepdims)
+
+
+def _atleast_1d(a: Any) -> Any:
+    t = tensor_of(a)
+    return record(t.reshape((1,)) if t.ndim == 0 else t)
+
+
+def _cumsum(a: Any, axis: Any = None) -> Any:
+    t = tensor_of(a)
+    if axis is None:
+        t, axis = t.reshape((-1,)), 0
+    return record(cumulative.cumsum(t, axis))
+
+
+def _prod(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    t = tensor_of(a)
+    if axis is None and not keepdims:
+        return record(cumulative.prod(t))
+    if not isinstance(axis, int):
+        raise _unsupported("np.prod over several axes")
+    return record(cumulative.prod(t, axis, keepdim=keepdims))
+
+
+def _same(a: Any, *args: Any, **kwargs: Any) -> Any:
+    return a  # (contiguity is numpy's business: the values are the same)
+
+
+_UFUNCS: dict[Any, Callable[..., Any]] = {
+    np.add: _flip_args(ew.add, ew.add),
+    np.subtract: _flip_args(ew.sub, ew.rsub),
+    np.multiply: _flip_args(ew.mul, ew.mul),
+    np.true_divide: _flip_args(ew.div, ew.rdiv),
+    np.power: _flip_args(ew.pow, ew.rpow),
+    np.maximum: _against_number(ew.maximum),
+    np.minimum: _against_number(ew.minimum),
+    np.matmul: linalg.matmul,
+    np.floor_divide: division.floor_divide,
+    np.negative: unary.neg,
+    np.positive: lambda a: a,
+    np.absolute: unary.abs,
+    np.exp: unary.exp,
+    np.log: unary.log,
+    np.log1p: unary.log1p,
+    np.sqrt: unary.sqrt,
+    np.sin: unary.sin,
+    np.cos: unary.cos,
+    np.tanh: unary.tanh,
+    np.reciprocal: unary.reciprocal,
+    np.square: lambda a: ew.pow(a, 2),
+    np.sign: rounding.sign,
+    np.trunc: rounding.trunc,
+}
+
+# ufuncs whose results are truth values (no gradient): computed by numpy on the values
+_TRUTH = {
+    np.isnan, np.isinf, np.isfinite, np.equal, np.not_equal, np.less, np.less_equal,
+    np.greater, np.greater_equal, np.logical_and, np.logical_or, np.logical_not,
+    np.logical_xor, np.bitwise_and, np.bitwise_or, np.invert,
+}  # fmt: skip
+
+_FUNCTIONS: dict[Any, Callable[..., Any]] = {
+    np.where: _where,
+    np.sum: _sum,
+    np.mean: _mean,
+    np.max: _extreme("max"),
+    np.amax: _extreme("max"),
+    np.min: _extreme("min"),
+    np.amin: _extreme("min"),
+    np.reshape: _reshape,
+    np.ravel: lambda a: _reshape(a, (-1,)),
+    np.transpose: lambda a, axes=None: _transpose(a, axes),
+    np.swapaxes: lambda a, i, j: record(tensor_of(a).transpose(i, j)),
+    np.moveaxis: _moveaxis,
+    np.expand_dims: _expand_dims,
+    np.squeeze: _squeeze,
+    np.broadcast_to: _broadcast_to,
+    np.concatenate: _concatenate,
+    np.stack: _stack,
+    np.split: _split,
+    np.outer: _outer,
+    np.cumsum: _cumsum,
+    np.prod: _prod,
+    np.count_nonzero: _count_nonzero,
+    np.atleast_1d: _atleast_1d,
+    np.ascontiguousarray: _same,
+    np.copy: lambda a, **kwargs: record(tensor_of(a).clone()),
+    np.zeros_like: _like(np.zeros),
+    np.ones_like: _like(np.ones),
+    np.full_like: lambda a, fill_value, dtype=None: np.full(a.shape, fill_value, dtype or a.dtype),
+    np.shape: lambda a: a.shape,
+    np.ndim: lambda a: a.ndim,
+    np.size: lambda a: a.size,
+}
+
+
+def _binary(ufunc: Any) -> Callable[[Any, Any], Any]:
+    def method(self: Any, other: Any) -> Any:
+        return self.__array_ufunc__(ufunc, "__call__", self, other)
+
+    return method
+
+
+def _reflected(ufunc: Any) -> Callable[[Any, Any], Any]:
+    def method(self: Any, other: Any) -> Any:
+        return self.__array_ufunc__(ufunc, "__call__", other, self)
+
+    return method
+
+
+class RecordedArray:
+    """A Tensor that numpy's functions and ndarray's methods run microtorch's ops on."""
+
+    __slots__ = ("tensor",)
+    __array_priority__ = 2000  # above Tensor's: ndarray (op) RecordedArray comes here
+
+    def __init__(self, tensor: Any) -> None:
+        self.tensor = tensor
+
+    # --- what numpy asks of an array ----------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.tensor._data.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.tensor._data.ndim
+
+    @property
+    def size(self) -> int:
+        return self.tensor._data.size
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.tensor._data.dtype
+
+    @property
+    def itemsize(self) -> int:
+        return self.tensor._data.itemsize
+
+    @property
+    def T(self) -> RecordedArray:  # noqa: N802 - ndarray's name
+        return _transpose(self)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        if ufunc in _TRUTH and method == "__call__":  # a mask has no gradient: numpy's own
+            values = [x.tensor._data if isinstance(x, RecordedArray) else x for x in inputs]
+            return ufunc(*values, **kwargs)  # (``inside &= a >= lo`` writes into inside)
+        fn = _UFUNCS.get(ufunc)
+        if fn is None or method != "__call__" or kwargs:
+            name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
+            raise _unsupported(f"numpy's {name}" + (" with keywords" if kwargs else ""))
+        return _recorded(fn)(*inputs)
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        fn = _FUNCTIONS.get(func)
+        if fn is None:
+            raise _unsupported(f"numpy's {func.__name__}")
+        return fn(*args, **kwargs)
+
+    def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        raise _unsupported("a conversion to a numpy array (an in-place write, or np.asarray)")
+
+    # --- ndarray's methods ----------------------------------------------------------------
+    sum, mean, reshape, transpose, squeeze, prod, cumsum = (
+        _sum, _mean, _reshape, _transpose, _squeeze, _prod, _cumsum,
+    )  # fmt: skip
+    max, min = _extreme("max"), _extreme("min")
+
+    def ravel(self) -> RecordedArray:
+        return _reshape(self, (-1,))
+
+    def copy(self) -> RecordedArray:
+        return RecordedArray(self.tensor.clone())
+
+    def swapaxes(self, i: int, j: int) -> RecordedArray:
+        return RecordedArray(self.tensor.transpose(i, j))
+
+    def astype(self, dtype: Any, copy: bool = True) -> RecordedArray:
+        target = from_numpy_dtype(np.dtype(dtype))
+        if target is self.tensor._dtype:
+            return RecordedArray(self.tensor.clone()) if copy else self
+        return RecordedArray(self.tensor.to(target))
+
+    def any(self, axis: Any = None) -> Any:
+        return self.tensor._data.any(axis)  # (a truth value: no gradient)
+
+    def all(self, axis: Any = None) -> Any:
+        return self.tensor._data.all(axis)
+
+    def item(self) -> Any:
+        return self.tensor.item()
+
+    def __getitem__(self, index: Any) -> RecordedArray:
+        return RecordedArray(self.tensor[tensor_of(index)])
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self.tensor[tensor_of(index)] = tensor_of(value)  # (recorded as PyTorch's CopySlices)
+
+    def __len__(self) -> int:
+        return len(self.tensor)
+
+    def __bool__(self) -> bool:
+        return bool(self.tensor)
+
+    def __float__(self) -> float:
+        return float(self.tensor)
+
+    def __repr__(self) -> str:
+        return f"RecordedArray({self.tensor!r})"
+
+    __add__, __radd__ = _binary(np.add), _reflected(np.add)
+    __sub__, __rsub__ = _binary(np.subtract), _reflected(np.subtract)
+    __mul__, __rmul__ = _binary(np.multiply), _reflected(np.multiply)
+    __truediv__, __rtruediv__ = _binary(np.true_divide), _reflected(np.true_divide)
+    __pow__, __rpow__ = _binary(np.power), _reflected(np.power)
+    __floordiv__, __rfloordiv__ = _binary(np.floor_divide), _reflected(np.floor_divide)
+    __matmul__, __rmatmul__ = _binary(np.matmul), _reflected(np.matmul)
+    __and__, __rand__ = _binary(np.bitwise_and), _reflected(np.bitwise_and)
+    __or__, __ror__ = _binary(np.bitwise_or), _reflected(np.bitwise_or)
+    __lt__, __le__ = _binary(np.less), _binary(np.less_equal)
+    __gt__, __ge__ = _binary(np.greater), _binary(np.greater_equal)
+    __eq__, __ne__ = _binary(np.equal), _binary(np.not_equal)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __neg__(self) -> RecordedArray:
+        return RecordedArray(unary.neg(self.tensor))
+
+    def __pos__(self) -> RecordedArray:
+        return self
+
+    def __abs__(self) -> RecordedArray:
+        return RecordedArray(unary.abs(self.tensor))
+
+    def __invert__(self) -> Any:
+        return np.invert(self)
