@@ -57,7 +57,9 @@ endif
 # Students: `make lab` opens the exercise versions (notebooks/exercises/), where they write their
 # answers. Instructors: `make lab-key` opens the chapters themselves, the answer key.
 # tools/lab_config/ (first on Jupyter's config path, for these commands only): common/ turns
-# off the "Jupyter news?" toast and the update check; student/ also keeps nbgrader's instructor
+# off the "Jupyter news?" toast and the update check, and serves each notebook with the
+# language_info its kernel reports (else every chapter shows as modified as soon as its kernel
+# starts: the chapters store no Python version); student/ also keeps nbgrader's instructor
 # tools (Formgrader, Create Assignment, course and assignment lists) out of the students' lab.
 # nbgrader's Validate stays: it fails on stubs and wrong answers. The notebooks are signed for
 # this user first (`jupyter trust`), so the server does not call each one "not trusted".

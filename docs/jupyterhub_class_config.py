@@ -5,14 +5,16 @@ one server") sets it up step by step.
 
 Unlike docs/jupyterhub_config.py (the try-it-out hub), students log in with their own Unix
 account's password (PAM), each server runs as that student's Unix user in a home only they can
-read, each process of a student's is capped in memory, idle servers are stopped, and a hub
-restart leaves the class running. tests/course/test_class_hub.py runs this file as shipped,
-changing only the ports and where the hub keeps its state.
+read, a student's processes are capped in memory (together, and each one), idle servers are
+stopped, and a hub restart leaves the class running. tests/course/test_class_hub.py runs this
+file as shipped, changing only the ports and where the hub keeps its state.
 """
 
+import asyncio
 import os
 import pwd
 import resource
+import signal
 import sys
 from pathlib import Path
 
@@ -45,29 +47,167 @@ c.Authenticator.allowed_users = set(roster.read_text(encoding="utf-8").split()) 
 c.Authenticator.admin_users = instructors
 
 
+CGROUP = Path("/sys/fs/cgroup")
+
+
+def _memory_cgroup_parent() -> tuple[str, Path] | None:
+    """Where the students' memory cgroups go: ("v2" or "v1", the hub's own memory cgroup),
+    or None where neither hierarchy's memory controller is writable here."""
+    own = {}  # controller -> the hub's cgroup in that hierarchy ("" is cgroup v2's)
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(","):
+            own[controller] = path.lstrip("/")
+    unified = CGROUP if (CGROUP / "cgroup.controllers").exists() else CGROUP / "unified"
+    base = unified / own.get("", "")
+    try:
+        if "" in own and "memory" in (base / "cgroup.controllers").read_text().split():
+            control = base / "cgroup.subtree_control"
+            if "memory" not in control.read_text().split():
+                # cgroup v2 lets a group hand memory to its children only while no process is
+                # in the group itself: the hub (and its proxy) move one level down first
+                hub = base / "jupyterhub-hub"
+                hub.mkdir(exist_ok=True)
+                for pid in (base / "cgroup.procs").read_text().split():
+                    (hub / "cgroup.procs").write_text(pid)
+                control.write_text("+memory")
+            return "v2", base
+    except OSError:
+        pass
+    base = CGROUP / "memory" / own.get("memory", "")
+    if "memory" in own and (base / "memory.limit_in_bytes").exists() and os.access(base, os.W_OK):
+        return "v1", base
+    return None
+
+
 class CourseSpawner(LocalProcessSpawner):
-    """LocalProcessSpawner, which ignores ``mem_limit``, applying it to each of the student's
-    processes (the server, every kernel and terminal) as their RLIMIT_DATA: an allocation past
-    it fails with MemoryError in that process alone. Each student's server listens on a port of
-    their own, 20000 + (uid mod 10000)."""
+    """LocalProcessSpawner, which ignores ``mem_limit``, applying it twice:
+
+    - to all of a student's processes together (their server, every kernel and terminal), as
+      the limit of a memory cgroup of their own (cgroup v2's ``memory.max``, else v1's
+      ``memory.limit_in_bytes``), made before their server starts and removed when it stops;
+      past it, Linux's OOM killer ends the largest of that student's processes, and only theirs;
+    - to each of those processes, as its RLIMIT_DATA: one allocation past it fails with
+      MemoryError in that process alone, which keeps running (the usual runaway cell). Where no
+      memory cgroup is writable this is the only limit. The hub logs which applies.
+
+    Each student's server listens on a port of their own, 20000 + (uid mod 10000)."""
+
+    memory_group: Path | None = None  # this student's cgroup, kept across hub restarts
+    _memory_parent: tuple[str, Path] | None | bool = False  # found at the first start
 
     async def start(self):
         # Not a random free port: under a class's load a server takes seconds to bind it, and
         # meanwhile any process asking Linux for a port (a kernel, another server) may get it.
         # Below Linux's range for those (32768-60999), one port per uid cannot be taken.
         self.port = 20000 + pwd.getpwnam(self.user.name).pw_uid % 10000
+        self.memory_group = self._make_memory_group(int(self.mem_limit or 0))
         return await super().start()
+
+    def _make_memory_group(self, limit: int) -> Path | None:
+        if not limit:
+            return None
+        if CourseSpawner._memory_parent is False:  # not at config load: only in the hub itself
+            CourseSpawner._memory_parent = _memory_cgroup_parent()
+        mib = f"{limit / 2**20:.0f} MiB"
+        if CourseSpawner._memory_parent:
+            version, parent = CourseSpawner._memory_parent
+            group = parent / f"jupyterhub-{self.user.name}"
+            try:
+                group.mkdir(exist_ok=True)
+                if version == "v2":
+                    (group / "memory.max").write_text(str(limit))
+                    if (group / "memory.swap.max").exists():  # and no escape into swap
+                        (group / "memory.swap.max").write_text("0")
+                else:
+                    swap = group / "memory.memsw.limit_in_bytes"  # memory + swap, if accounted
+                    if swap.exists():
+                        swap.write_text("-1")  # (never below memory.limit_in_bytes)
+                    (group / "memory.limit_in_bytes").write_text(str(limit))
+                    if swap.exists():
+                        swap.write_text(str(limit))
+                self.log.info(
+                    "%s's memory limit: %s for all their processes together (cgroup %s %s), "
+                    "and %s per process (RLIMIT_DATA)", self.user.name, mib, version, group, mib
+                )  # fmt: skip
+                return group
+            except OSError as error:
+                self.log.warning("%s: no memory cgroup (%s)", self.user.name, error)
+        self.log.info(
+            "%s's memory limit: %s per process (RLIMIT_DATA) only: no writable memory cgroup, "
+            "so a student's processes together may hold more", self.user.name, mib
+        )  # fmt: skip
+        return None
 
     def make_preexec_fn(self, name):
         become_user = super().make_preexec_fn(name)
         limit = int(self.mem_limit or 0)
+        procs = None if self.memory_group is None else str(self.memory_group / "cgroup.procs")
 
         def preexec():  # runs in the new process, as root, before it becomes the student
+            if procs:  # the server joins the student's cgroup: all it starts is counted there
+                fd = os.open(procs, os.O_WRONLY)
+                os.write(fd, str(os.getpid()).encode())
+                os.close(fd)
             if limit:
                 resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))  # hard: no way back up
             become_user()
 
         return preexec
+
+    async def stop(self, now=False):
+        group = self.memory_group or self._server_memory_group()
+        await super().stop(now=now)
+        if group is None:
+            return
+        for attempt in range(40):  # the server has ended; its kernels may take a moment more
+            try:
+                group.rmdir()
+                self.log.info("%s's server stopped: removed %s", self.user.name, group)
+                break
+            except FileNotFoundError:
+                break
+            except OSError:  # busy: a process is still in it
+                if attempt == 20:  # 10 s: what is left of the server's is ended
+                    for pid in (group / "cgroup.procs").read_text().split():
+                        try:
+                            os.kill(int(pid), signal.SIGKILL)
+                        except ProcessLookupError:
+                            continue
+                await asyncio.sleep(0.5)
+        else:
+            self.log.warning("%s: could not remove %s", self.user.name, group)
+
+    def _server_memory_group(self) -> Path | None:
+        """The student's cgroup, found from their server's process (a hub restarted from an
+        older version of this file has none in its state)."""
+        try:
+            lines = Path(f"/proc/{self.pid}/cgroup").read_text().splitlines()
+        except OSError:
+            return None
+        name = f"jupyterhub-{self.user.name}"
+        for line in lines:
+            _, controllers, path = line.split(":", 2)
+            if path.endswith("/" + name) and (controllers == "" or "memory" in controllers):
+                unified = CGROUP if (CGROUP / "cgroup.controllers").exists() else CGROUP / "unified"
+                return (CGROUP / "memory" if controllers else unified) / path.lstrip("/")
+        return None
+
+    def get_state(self):
+        state = super().get_state()
+        if self.memory_group:
+            state["memory_group"] = str(self.memory_group)
+        return state
+
+    def load_state(self, state):
+        super().load_state(state)
+        if state.get("memory_group"):
+            self.memory_group = Path(state["memory_group"])
+            self.log.debug("%s's memory cgroup: %s", self.user.name, self.memory_group)
+
+    def clear_state(self):
+        super().clear_state()
+        self.memory_group = None
 
 
 # Each student's Jupyter server runs as their own Unix user, from the course environment, so its
@@ -86,9 +226,12 @@ c.Spawner.environment = {"PATH": f"{ENV_BIN}:/usr/local/bin:/usr/bin:/bin"}
 # Seconds to start and to answer; a whole class logging in at once shares two cores.
 c.Spawner.start_timeout = 180
 c.Spawner.http_timeout = 180
-# Protects the other students: a runaway cell (a huge tensor, an endless list) gets MemoryError
-# at 1 GiB instead of pushing the machine into swap or the kernel's OOM killer, which might kill
-# anyone's process. A chapter's kernel needs about 0.5 GiB of it (docs/instructors.md).
+# Protects the other students: a student's processes together hold at most 1 GiB (their own
+# memory cgroup), so a runaway cell or a pile of open kernels cannot push the machine into swap
+# or into the OOM killer of the whole machine, which might kill anyone's process; past it the
+# largest of that student's own processes is killed. One allocation past 1 GiB gets MemoryError
+# instead, in that kernel alone, which carries on. A student's server and a chapter's kernel
+# hold about 0.25 GiB together (docs/instructors.md).
 c.Spawner.mem_limit = "1G"
 
 # Protects the class from the absent: a server with no activity (no kernel running a cell, no

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import os
 import pwd
 import secrets
 import shutil
@@ -39,7 +40,9 @@ NBGRADER_CONFIG = Path("/etc/jupyter/nbgrader_config.py")
 HUB_STATE = Path("/srv/jupyterhub")
 REPOSITORY = Path(__file__).resolve().parents[1]
 SHIPPED_CONFIG = REPOSITORY / "docs" / "nbgrader_exchange_config.py"
-COURSE_ENV = REPOSITORY / ".venv"  # what docs/jupyterhub_class_config.py runs every server from
+# what docs/jupyterhub_class_config.py runs every server from (the hub's own environment); the
+# class hub test names the one it runs in, which a second git worktree of the repository lacks
+COURSE_ENV = Path(os.environ.get("MICROTORCH_COURSE_ENV", REPOSITORY / ".venv"))
 
 
 def account(name: str) -> pwd.struct_passwd | None:

@@ -13,6 +13,8 @@ does what they would do in JupyterLab, through the hub's API and their own serve
   answers a different set of exercises, runs chapter 04 in a kernel of their own, and submits;
 - the instructor collects, autogrades and releases feedback; every student fetches theirs;
 - each student's kernel tries to read another student's files, and fails;
+- a student's processes together stay within the student's memory limit (their cgroup), and
+  one allocation past it gets MemoryError;
 - the hub is restarted mid-class, the idle culler stops the idle servers, and the hub's
   shutdown API stops everything that is left.
 
@@ -66,6 +68,7 @@ GUIDE = ROOT / "docs" / "instructors.md"
 SECTION = "## A real class on one server"
 IDLE_TIMEOUT = 30  # seconds, for the culling part only (the shipped hub waits an hour)
 MEM_LIMIT = 2**30  # docs/jupyterhub_class_config.py's c.Spawner.mem_limit
+CGROUP = Path("/sys/fs/cgroup")
 PR_SET_CHILD_SUBREAPER = 36
 
 
@@ -118,6 +121,8 @@ class Student:
     server_pss: int = 0
     kernel_pss: int = 0
     kernel_data: int = 0  # the kernel's data segment: what RLIMIT_DATA caps
+    memory_group: Path | None = None  # the student's memory cgroup, which caps all they run
+    group_usage: int = 0  # what that cgroup holds (their server, kernel and page cache)
     errors: dict[str, list[str]] = field(default_factory=dict)
     stdout: dict[str, str] = field(default_factory=dict)
     submitted: dict[str, dict] = field(default_factory=dict)
@@ -204,6 +209,7 @@ def _setup_tool(tmp: Path, *args: str) -> str:
     run = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "class_setup.py"), *args],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, MICROTORCH_COURSE_ENV=sys.prefix),  # the hub's, which it checks
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     return run.stdout
@@ -397,6 +403,38 @@ def _pss(pid: int) -> int:
     return psutil.Process(pid).memory_full_info().pss
 
 
+def _memory_group(pid: int) -> Path | None:
+    """The memory cgroup of process ``pid``: cgroup v1's memory hierarchy, else v2's."""
+    own = {}
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        own.update(dict.fromkeys(controllers.split(","), path.lstrip("/")))
+    if "memory" in own:
+        return CGROUP / "memory" / own["memory"]
+    unified = CGROUP if (CGROUP / "cgroup.controllers").exists() else CGROUP / "unified"
+    return unified / own[""] if "" in own else None
+
+
+def _group_value(group: Path, v2: str, v1: str, key: str = "") -> int:
+    """A number from a memory cgroup's file: v2's ``v2``, else v1's ``v1`` (a ``key``'s line)."""
+    text = (group / (v2 if (group / v2).exists() else v1)).read_text()
+    if key:
+        (text,) = [line.split()[1] for line in text.splitlines() if line.startswith(key + " ")]
+    return 2**63 if text.strip() == "max" else int(text)
+
+
+def _usage(group: Path) -> int:
+    return _group_value(group, "memory.current", "memory.usage_in_bytes")
+
+
+def _limit(group: Path) -> int:
+    return _group_value(group, "memory.max", "memory.limit_in_bytes")
+
+
+def _oom_kills(group: Path) -> int:
+    return _group_value(group, "memory.events", "memory.oom_control", "oom_kill")
+
+
 def _measure(klass: Class) -> None:
     hub = klass.hub
     _note(klass, hub)
@@ -405,11 +443,14 @@ def _measure(klass: Class) -> None:
             try:
                 if "singleuser" in _cmd(p) and p.environ().get("JUPYTERHUB_USER") == s.name:
                     s.server_pid, s.server_uid = p.pid, p.uids().real
+                    s.memory_group = _memory_group(p.pid)
             except psutil.Error:
                 continue
         if s.kernel_pid:
             s.server_pss, s.kernel_pss = _pss(s.server_pid), _pss(s.kernel_pid)
             s.kernel_data = psutil.Process(s.kernel_pid).memory_info().data
+            if s.memory_group is not None:
+                s.group_usage = _usage(s.memory_group)
     tree = [
         psutil.Process(hub.process.pid),
         *psutil.Process(hub.process.pid).children(recursive=True),
@@ -637,8 +678,12 @@ def test_memory_per_student_and_in_total(klass: Class):
         f"{sum(per_student) / len(per_student) / 2**20:.0f} MiB on average; all the hub started "
         f"(hub, proxy, culler, {len(students) + 1} servers, their kernels) "
         f"{klass.total_pss / 2**20:.0f} MiB; largest kernel data segment "
-        f"{largest_data / 2**20:.0f} MiB of the {MEM_LIMIT / 2**20:.0f} MiB limit"
+        f"{largest_data / 2**20:.0f} MiB of the {MEM_LIMIT / 2**20:.0f} MiB limit; each "
+        f"student's memory cgroup {_range([s.group_usage for s in students])} of their "
+        f"{MEM_LIMIT / 2**20:.0f} MiB"
     )
+    assert all(s.memory_group and s.memory_group.name == f"jupyterhub-{s.name}" for s in students)
+    assert all(0 < s.group_usage < MEM_LIMIT // 2 for s in students), "room under the limit"
     assert max(per_student) < 400 * 2**20, "a student's server and kernel grew past 400 MiB"
     assert klass.total_pss < len(students) * 400 * 2**20
     assert largest_data < MEM_LIMIT // 2, "a chapter leaves room under the limit"
@@ -673,6 +718,66 @@ def test_a_runaway_cell_hits_the_memory_limit_alone(klass: Class):
     assert errors == ["MemoryError"]
     errors, printed = _run_here(hub, s, "print(secret)")
     assert not errors and printed == f"{s.name} was here\n", "the kernel lives on"
+
+
+def _running(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_a_students_kernels_together_stay_within_the_students_limit(klass: Class):
+    hub, s, other = klass.hub, klass.students[1], klass.students[2]
+    group = s.memory_group
+    assert group is not None and _limit(group) == MEM_LIMIT, (group, "no memory cgroup")
+    log = hub.log.read_text()
+    assert f"{s.name}'s memory limit: 1024 MiB for all their processes together" in log, log[-2000:]
+    kills = _oom_kills(group)
+    ids = [
+        hub.request("POST", f"/user/{s.name}/api/kernels", s.token, {"name": "python3"})["id"]
+        for _ in range(2)
+    ]
+    kernels = [_kernel(hub, s.name, s.token, kernel_id) for kernel_id in ids]
+    results: dict[int, object] = {}
+    try:
+        pids = [int(k.execute("import os; print(os.getpid())")[1]) for k in kernels]
+        assert set(map(str, pids)) <= set((group / "cgroup.procs").read_text().split())
+        # each holds 60% of the limit (every page written), under its 1 GiB RLIMIT_DATA
+        hog = f"hog = b'x' * {int(0.6 * MEM_LIMIT)}"
+
+        def allocate(i: int) -> None:
+            try:
+                results[i] = kernels[i].execute(hog)
+            except (AssertionError, OSError, websocket.WebSocketException) as error:
+                results[i] = type(error).__name__  # the kernel died under the request
+
+        for i in range(2):
+            worker = threading.Thread(target=allocate, args=(i,), daemon=True)
+            worker.start()
+            deadline = time.monotonic() + 120
+            while worker.is_alive() and _running(pids[i]) and time.monotonic() < deadline:
+                time.sleep(0.2)  # until it replies or is killed
+        time.sleep(2)  # a kernel killed meanwhile is reaped
+        holding = [i for i in range(2) if _running(pids[i]) and results.get(i) == ([], "")]
+        refused = [i for i in range(2) if results.get(i) == (["MemoryError"], "")]
+        killed = [i for i in range(2) if not _running(pids[i])]
+        print(
+            f"\n{s.name}'s two kernels, 60% of {MEM_LIMIT / 2**20:.0f} MiB each: holding "
+            f"{holding}, MemoryError {refused}, killed {killed} (cgroup OOM kills "
+            f"{_oom_kills(group) - kills}); cgroup holds {_usage(group) / 2**20:.0f} MiB"
+        )
+        assert len(holding) == 1 and len(refused) + len(killed) == 1, (results, killed)
+        assert not killed or _oom_kills(group) > kills
+        assert _usage(group) <= MEM_LIMIT
+    finally:
+        for kernel, kernel_id in zip(kernels, ids):
+            kernel.close()
+            hub.request("DELETE", f"/user/{s.name}/api/kernels/{kernel_id}", s.token)
+    for who in (s, other):  # their chapter kernels, untouched
+        errors, printed = _run_here(hub, who, "print(secret)")
+        assert not errors and printed == f"{who.name} was here\n", who.name
+    assert _running(s.kernel_pid) and _running(s.server_pid)
 
 
 # nbgrader through the hub ------------------------------------------------------------------
@@ -773,18 +878,24 @@ def _restart(klass: Class, old: Hub, **env: str) -> Hub:
 def test_the_idle_culler_stops_idle_servers_only(klass: Class):
     # The hub again, its culler's timeout cut from an hour to IDLE_TIMEOUT seconds
     _note(klass, klass.hub)
-    klass.hub = hub = _restart(klass, klass.hub, MICROTORCH_IDLE_TIMEOUT=str(IDLE_TIMEOUT))
     busy = klass.students[0]
     idle = [s for s in [*klass.students, klass.instructor] if s is not busy]
     stop = threading.Event()
 
     def work() -> None:  # the one student still working: a cell every two seconds
         while not stop.wait(2):
-            _run_here(hub, busy, "x = sum(range(1000))")
+            try:
+                _run_here(klass.hub, busy, "x = sum(range(1000))")
+            except (OSError, AssertionError, websocket.WebSocketException):
+                continue  # the hub is restarting
 
+    # Working from before the restart: the new culler's first round, as the hub starts, must
+    # find the busy student active, however long a loaded machine takes to restart the hub.
     worker = threading.Thread(target=work)
     worker.start()
     try:
+        time.sleep(8)  # a cell run, and the server's activity report (every 5 s) sent
+        klass.hub = hub = _restart(klass, klass.hub, MICROTORCH_IDLE_TIMEOUT=str(IDLE_TIMEOUT))
         deadline = time.monotonic() + 4 * IDLE_TIMEOUT + 60
         left = idle
         while left:
@@ -811,6 +922,9 @@ def test_the_idle_culler_stops_idle_servers_only(klass: Class):
             ):
                 assert time.monotonic() < deadline, f"{s.name}'s process {pid} outlived its culling"
                 time.sleep(0.5)
+        while s.memory_group and s.memory_group.exists():  # removed when the server stopped
+            assert time.monotonic() < deadline, f"{s.memory_group} outlived {s.name}'s server"
+            time.sleep(0.5)
 
 
 def test_the_shutdown_api_stops_everything_the_hubs_started(klass: Class):
@@ -828,4 +942,8 @@ def test_the_shutdown_api_stops_everything_the_hubs_started(klass: Class):
         p for p in map(_alive, klass.processes, klass.processes.values()) if p is not None
     ]:
         assert time.monotonic() < deadline, [_cmd(p) for p in alive]
+        time.sleep(0.5)
+    groups = [s.memory_group for s in [*klass.students, klass.instructor] if s.memory_group]
+    while left := [group for group in groups if group.exists()]:
+        assert time.monotonic() < deadline, f"memory cgroups left: {left}"
         time.sleep(0.5)

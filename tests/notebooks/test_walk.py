@@ -16,7 +16,10 @@ open, run with Run → Run All Cells, and checked as a student would see it:
   names exactly the leaves the engine has reached (their boxes marked done in the picture);
 - each chapter's first widget cell's time to its picture is recorded (issue 22's goal: 1 s), and
   fails above 1.5 s;
-- no traceback shows a frame of microtorch's own files, only the student's lines and the message.
+- no traceback shows a frame of microtorch's own files, only the student's lines and the message;
+- a chapter just opened, its kernel started, is not marked modified (JupyterLab copies the
+  kernel's language_info into the notebook: tools/lab_config/common/jupyter_server_config.py);
+- nbgrader's Validate, pressed on an unsolved exercise version, answers that cells failed.
 
 A screenshot of each chapter is saved to ``artifacts/walk_NN.png``. Skips without Chromium
 (fails in CI, see tests/conftest.py).
@@ -165,6 +168,17 @@ def _contents(base: str, token: str, name: str) -> dict[str, object]:
         return dict(json.load(response))
 
 
+_DIRTY = "() => document.querySelector('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty') !== null"
+
+
+def _modified_on_opening(page: object) -> bool:
+    """Whether the notebook just opened shows as modified once its kernel is up and idle."""
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook").first.wait_for()  # type: ignore[attr-defined]
+    page.locator(".jp-StatusBar-Widget", has_text="| Idle").first.wait_for()  # type: ignore[attr-defined]
+    page.wait_for_timeout(1000)  # type: ignore[attr-defined]  # (the kernel's info is in by now)
+    return bool(page.evaluate(_DIRTY))  # type: ignore[attr-defined]
+
+
 def _saved(page: object, base: str, token: str, name: str) -> nbformat.NotebookNode:
     """Save the notebook as the page shows it and read it back from the server."""
     dirty = "() => document.querySelector('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty')"
@@ -245,6 +259,7 @@ def test_a_student_runs_the_chapter(
     timed = _first_widget_cells(code)
     timing = None
     try:
+        assert not _modified_on_opening(page), f"{name}: shows as modified right after opening"
         if timed is None:
             run_all(page, len(code))
         else:
@@ -283,3 +298,31 @@ def test_a_student_runs_the_chapter(
                 assert "microtorch/" not in shown, f"{name}: microtorch's frames shown:\n{shown}"
     if timing is not None:  # from Shift+Enter on its first cell to the picture on screen
         assert timing["picture_ms"] <= FIRST_PICTURE_GUARD_MS, f"{name}: first widget cell {timing}"
+
+
+VALIDATED = "09_reading_error_messages.ipynb"  # Validate once said it passed untouched (issue 25)
+
+
+@pytest.mark.timeout(300)
+def test_validate_fails_on_an_unsolved_exercise(
+    clone: Path, lab: tuple[str, str], page: object
+) -> None:
+    base, token = lab
+    untouched = clone / "exercises" / f"validate_{VALIDATED}"
+    shutil.copy(ROOT / "notebooks" / "exercises" / VALIDATED, untouched)
+    page.goto(f"{base}/lab/tree/exercises/{untouched.name}?reset&token={token}")  # type: ignore[attr-defined]
+    try:
+        assert not _modified_on_opening(page)
+        page.locator(
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Toolbar-item", has_text="Validate"
+        ).click()  # type: ignore[attr-defined]
+        dialog = page.locator(".jp-Dialog", has_text="Validation Results")  # type: ignore[attr-defined]
+        dialog.wait_for(timeout=180_000)  # nbgrader runs the whole notebook in its own kernel
+        answer = dialog.inner_text()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "walk_validate.png"))  # type: ignore[attr-defined]
+        dialog.locator(".jp-Dialog-button", has_text="Ok").click()
+    finally:
+        _stop_kernels(base, token)
+    assert "Success" not in answer, answer[:500]
+    assert "The following cell failed" in answer and "NotImplementedError" in answer, answer[:500]
