@@ -35,6 +35,7 @@ from microtorch.api import (
 from microtorch.api import elementwise as ew
 from microtorch.autograd import node as _node
 from microtorch.dtypes import from_numpy_dtype
+from microtorch.ops.indexing import Gather, IndexPutAccumulate, Scatter
 
 __all__ = ["RecordedArray", "record", "tensor_of"]
 
@@ -255,6 +256,44 @@ def _prod(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     return record(cumulative.prod(t, axis, keepdim=keepdims))
 
 
+def _values(x: Any) -> Any:
+    # an index as numpy takes it: a RecordedArray (integer, no gradient) by its values
+    if isinstance(x, RecordedArray):
+        return x.tensor._data
+    if type(x) is tuple:
+        return tuple([_values(v) for v in x])
+    return x
+
+
+def _operand(v: Any, like: Any) -> Any:
+    # the value a scatter writes, as a Tensor (a number or an array: a constant of like's dtype)
+    v = tensor_of(v)
+    if isinstance(v, _node.Tensor):
+        return v
+    return _node.plain_tensor(np.asarray(v, like._data.dtype))
+
+
+def _add_at(target: Any, key: Any, values: Any) -> None:
+    # np.add.at(grad, key, g) on a formula's own zeros: recorded out of place (PyTorch's
+    # index_put_ with accumulate=True), the wrapper then holds the result
+    if not isinstance(target, RecordedArray):
+        raise _unsupported("np.add.at into a numpy array")
+    t = target.tensor
+    target.tensor = IndexPutAccumulate.apply(t, _operand(values, t), _values(key))
+
+
+def _put_along_axis(arr: Any, indices: Any, values: Any, axis: int) -> None:
+    if not isinstance(arr, RecordedArray):
+        raise _unsupported("np.put_along_axis into a numpy array")
+    t = arr.tensor
+    arr.tensor = Scatter.apply(t, _operand(values, t), _values(indices), axis % t.ndim)
+
+
+def _take_along_axis(arr: Any, indices: Any, axis: int) -> Any:
+    t = tensor_of(arr)
+    return record(Gather.apply(t, _values(indices), axis % t.ndim))
+
+
 def _same(a: Any, *args: Any, **kwargs: Any) -> Any:
     return a  # (contiguity is numpy's business: the values are the same)
 
@@ -315,6 +354,8 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.cumsum: _cumsum,
     np.prod: _prod,
     np.count_nonzero: _count_nonzero,
+    np.put_along_axis: _put_along_axis,
+    np.take_along_axis: _take_along_axis,
     np.atleast_1d: _atleast_1d,
     np.ascontiguousarray: _same,
     np.copy: lambda a, **kwargs: record(tensor_of(a).clone()),
@@ -379,6 +420,8 @@ class RecordedArray:
         if ufunc in _TRUTH and method == "__call__":  # a mask has no gradient: numpy's own
             values = [x.tensor._data if isinstance(x, RecordedArray) else x for x in inputs]
             return ufunc(*values, **kwargs)  # (``inside &= a >= lo`` writes into inside)
+        if ufunc is np.add and method == "at" and not kwargs:
+            return _add_at(*inputs)
         fn = _UFUNCS.get(ufunc)
         if fn is None or method != "__call__" or kwargs:
             name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"

@@ -38,7 +38,7 @@ class Embedding(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (indices,) = ctx.saved_tensors
-        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
         # np.add.at adds once per occurrence: a row used twice gets both gradients.
         np.add.at(grad, indices.reshape(-1), grad_output.reshape(-1, *ctx.shape[1:]))
         if ctx.padding_idx is not None:

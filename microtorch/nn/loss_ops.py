@@ -59,7 +59,7 @@ class NllLoss(NumpyFunction):
     def backward(ctx, grad_output):
         target, weight = ctx.saved_tensors
         shape = ctx.shape if len(ctx.shape) > 1 else (1, *ctx.shape)
-        grad = np.zeros(shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=shape)
         index, w = _picks(target, weight, ctx.ignore_index, grad)
         if ctx.reduction == "none":
             coef = -w * grad_output.reshape(w.shape)

@@ -200,7 +200,7 @@ class _SelectAlong(NumpyFunction):
             return grad_output
         idx = indices if ctx.keepdim else np.expand_dims(indices, ctx.dim)
         g = grad_output if ctx.keepdim else np.expand_dims(grad_output, ctx.dim)
-        out = np.zeros(ctx.shape, grad_output.dtype)
+        out = np.zeros_like(grad_output, shape=ctx.shape)
         np.put_along_axis(out, idx, g, axis=ctx.dim)
         return out
 

@@ -30,7 +30,7 @@ class _TakeAlong(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (indices,) = ctx.saved_tensors
-        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
         np.put_along_axis(grad, indices, grad_output, axis=ctx.dim)
         return grad
 

@@ -2,7 +2,7 @@
 
 Each op runs on both libraries with the same float64 inputs; the first gradient is taken with
 ``create_graph=True`` and differentiated again (and a third time for a subset). Values must be
-torch's; an op microtorch cannot record raises ``NotImplementedError`` (never a wrong value).
+torch's.
 """
 
 from __future__ import annotations
@@ -18,14 +18,6 @@ from tests.ops.optable import OPS, OpSpec, inputs_for
 
 torch = pytest.importorskip("torch")
 
-# Ops whose formula microtorch cannot record yet (np.add.at or np.put_along_axis inside it, an
-# in-place scatter): with create_graph=True they raise NotImplementedError, where torch
-# computes the second derivative. (TODO issue 23: record them as PyTorch's index_put.)
-UNRECORDABLE = {
-    "max_dim", "max_dim_keepdim", "min_dim", "index_int_array", "index_list", "index_bool_mask",
-    "index_bool_rows", "index_int_and_array", "index_slice_and_array", "index_ellipsis_array",
-    "index_two_arrays",
-}  # fmt: skip
 
 
 def _arrays(grads: Any) -> list[Any]:
@@ -68,10 +60,6 @@ def _same(mine: list[list[Any]], theirs: list[list[Any]], shapes: list[tuple]) -
 
 def _check(spec: OpSpec, order: int) -> None:
     xs = inputs_for(spec, seed=3)
-    if spec.name in UNRECORDABLE:
-        with pytest.raises(NotImplementedError):
-            _first_and_second(microtorch, spec, xs, order)
-        return
     theirs = _first_and_second(torch, spec, xs, order)
     mine = _first_and_second(microtorch, spec, xs, order)
     _same(mine, theirs, [x.shape for x in xs])
@@ -114,23 +102,10 @@ def _nn_names() -> list[str]:
     return sorted(CASES)
 
 
-# cases whose backward microtorch cannot record yet (np.add.at inside: cross_entropy's and
-# nll_loss's pick of the target's entry, embedding's scatter): they raise NotImplementedError
-NN_UNRECORDABLE = {
-    "cross_entropy", "cross_entropy_1d", "cross_entropy_3d", "cross_entropy_3d_none",
-    "cross_entropy_4d", "cross_entropy_ignore", "cross_entropy_module", "cross_entropy_none",
-    "cross_entropy_smooth", "cross_entropy_smooth_ignore_sum", "cross_entropy_smooth_none",
-    "cross_entropy_smooth_weight", "cross_entropy_sum", "cross_entropy_weight", "nll_loss",
-    "nll_loss_weight_none", "embedding",
-}  # fmt: skip
 
 
 @pytest.mark.parametrize("name", _nn_names())
 def test_double_backward_through_nn_functional(name: str) -> None:
-    if name in NN_UNRECORDABLE:
-        with pytest.raises(NotImplementedError, match="create_graph=True"):
-            _nn_second(microtorch, name)
-        return
     theirs = _nn_second(torch, name)
     mine = _nn_second(microtorch, name)
     for m, t in zip(mine, theirs):
