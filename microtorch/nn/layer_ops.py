@@ -26,6 +26,7 @@ class Embedding(NumpyFunction):
     position that looked up row i; the ``padding_idx`` row gets none."""
 
     node_name = "EmbeddingBackward0"
+    double_backward_name = "EmbeddingDenseBackwardBackward0"
 
     ctx_fields = ("shape", "padding_idx")
 
@@ -50,6 +51,7 @@ class LeakyRelu(NumpyFunction):
     """z = a if a > 0 else slope * a, so dz/da = 1 where a > 0, else slope."""
 
     node_name = "LeakyReluBackward0"
+    double_backward_name = "LeakyReluBackwardBackward0"
 
     @staticmethod
     def forward(ctx, a, slope):
@@ -67,6 +69,7 @@ class LeakyRelu_(LeakyRelu):  # noqa: N801 - PyTorch's trailing underscore for i
     """The in-place form (``leaky_relu(x, inplace=True)``), recorded as ``LeakyReluBackward1``."""
 
     node_name = "LeakyReluBackward1"
+    double_backward_name = "LeakyReluBackwardBackward0"
 
 
 def erf(a: np.ndarray) -> np.ndarray:
@@ -91,6 +94,7 @@ class Gelu(NumpyFunction):
     """
 
     node_name = "GeluBackward0"
+    double_backward_name = "GeluBackwardBackward0"
 
     ctx_fields = ("approximate",)
 

@@ -37,6 +37,7 @@ class NllLoss(NumpyFunction):
     """
 
     node_name = "NllLossBackward0"
+    double_backward_name = "NllLossBackwardBackward0"
 
     ctx_fields = ("shape", "reduction", "ignore_index")
 
@@ -94,12 +95,14 @@ class NllLoss2d(NllLoss):
     """The same loss for ``(N, C, H, W)`` inputs (one class score map per image)."""
 
     node_name = "NllLoss2DBackward0"
+    double_backward_name = "NllLoss2DBackwardBackward0"
 
 
 class MseLoss(NumpyFunction):
     """loss = (a - b)**2 averaged (or summed), so dloss/da = 2 (a - b) / n = -dloss/db."""
 
     node_name = "MseLossBackward0"
+    double_backward_name = "MseLossBackwardBackward0"
 
     ctx_fields = ("reduction",)
 
@@ -128,6 +131,7 @@ class BinaryCrossEntropy(NumpyFunction):
     dloss/dy = w (log(1 - p) - log p); the logs are clamped at -100 as in PyTorch."""
 
     node_name = "BinaryCrossEntropyBackward0"
+    double_backward_name = "BinaryCrossEntropyBackwardBackward0"
 
     @staticmethod
     def forward(ctx, p, y, weight, reduction):

@@ -285,6 +285,7 @@ class Softmax(NumpyFunction):
     """y = exp(a) / sum(exp(a)) along dim, so the gradient is y * (g - sum(g * y))."""
 
     node_name = "SoftmaxBackward0"
+    double_backward_name = "SoftmaxBackwardDataBackward0"
     ctx_fields = ("dim",)
 
     @staticmethod
@@ -307,6 +308,7 @@ class LogSoftmax(NumpyFunction):
     """y = a - log(sum(exp(a))) along dim, so the gradient is g - softmax(a) * sum(g)."""
 
     node_name = "LogSoftmaxBackward0"
+    double_backward_name = "LogSoftmaxBackwardDataBackward0"
     ctx_fields = ("dim",)
 
     @staticmethod
