@@ -36,6 +36,7 @@ from microtorch.api import elementwise as ew
 from microtorch.autograd import node as _node
 from microtorch.dtypes import from_numpy_dtype
 from microtorch.ops.indexing import Gather, IndexPutAccumulate, Scatter
+from microtorch.ops.scalar import AddScalar, DivScalar, MulScalar, SubScalar
 
 __all__ = ["RecordedArray", "record", "tensor_of"]
 
@@ -85,6 +86,19 @@ def _flip_args(fn: Callable[..., Any], flipped: Callable[..., Any]) -> Callable[
     def call(a: Any, b: Any) -> Any:
         if not isinstance(a, _node.Tensor) and isinstance(b, _node.Tensor):
             return flipped(b, a)
+        return fn(a, b)
+
+    return call
+
+
+def _scalar(fn: Callable[..., Any], op: Any, both_ways: bool = False) -> Callable[..., Any]:
+    # tensor (op) Python number inside a formula: PyTorch's formulas record the Scalar form
+    # (``2 * result`` is mul.Scalar, MulBackward1); for + and *, number (op) tensor too
+    def call(a: Any, b: Any) -> Any:
+        if both_ways and type(a) in (int, float):
+            a, b = b, a
+        if type(b) in (int, float) and isinstance(a, _node.Tensor) and a._dtype.is_floating_point:
+            return op.apply(a, b)
         return fn(a, b)
 
     return call
@@ -149,7 +163,13 @@ def _transpose(a: Any, *axes: Any) -> Any:
         axes = tuple(axes[0])
     if not axes or axes[0] is None:
         axes = tuple(range(t.ndim))[::-1]
-    return record(t.permute(tuple(axes)))
+    axes = tuple(d % t.ndim for d in axes)
+    if t.ndim == 2 and axes == (1, 0):  # PyTorch's formulas: mat.t() (TBackward0)
+        return record(t.t())
+    moved = [d for d in range(t.ndim) if axes[d] != d]
+    if len(moved) == 2:  # two dims swapped: transpose(i, j) (TransposeBackward0)
+        return record(t.transpose(*moved))
+    return record(t.permute(axes))
 
 
 def _expand_dims(a: Any, axis: Any) -> Any:
@@ -299,10 +319,10 @@ def _same(a: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 _UFUNCS: dict[Any, Callable[..., Any]] = {
-    np.add: _flip_args(ew.add, ew.add),
-    np.subtract: _flip_args(ew.sub, ew.rsub),
-    np.multiply: _flip_args(ew.mul, ew.mul),
-    np.true_divide: _flip_args(ew.div, ew.rdiv),
+    np.add: _scalar(ew.add, AddScalar, both_ways=True),
+    np.subtract: _scalar(_flip_args(ew.sub, ew.rsub), SubScalar),
+    np.multiply: _scalar(ew.mul, MulScalar, both_ways=True),
+    np.true_divide: _scalar(_flip_args(ew.div, ew.rdiv), DivScalar),
     np.power: _flip_args(ew.pow, ew.rpow),
     np.maximum: _against_number(ew.maximum),
     np.minimum: _against_number(ew.minimum),

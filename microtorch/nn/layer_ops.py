@@ -1,6 +1,6 @@
 """The ``Function``s behind the layers that the core ops do not cover: embedding lookup,
 leaky ReLU, GELU, and the scalar forms PyTorch records inside ``linear`` and
-``cross_entropy``.
+``cross_entropy`` (from ``ops/scalar.py``).
 
 Each op's forward and backward take numpy arrays (``NumpyFunction``), as in the core.
 """
@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
+from microtorch.ops.scalar import DivScalar, MulScalar
 from microtorch.ops.shape import SqueezeDim
 
 __all__ = [
@@ -122,36 +123,6 @@ class Gelu(NumpyFunction):
             cdf = 0.5 * (1 + erf(x * math.sqrt(0.5)))
             slope = cdf + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
         return (grad_output * slope).astype(grad_output.dtype)
-
-
-class MulScalar(NumpyFunction):
-    """z = a * c for a number c, so dz/da = c (PyTorch's ``mul.Scalar``: ``MulBackward1``)."""
-
-    node_name = "MulBackward1"
-
-    @staticmethod
-    def forward(ctx, a, c):
-        ctx.c = c
-        return a * np.asarray(c, a.dtype)
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output * np.asarray(ctx.c, grad_output.dtype)
-
-
-class DivScalar(NumpyFunction):
-    """z = a / c for a number c, so dz/da = 1 / c (``div.Scalar``: ``DivBackward1``)."""
-
-    node_name = "DivBackward1"
-
-    @staticmethod
-    def forward(ctx, a, c):
-        ctx.c = c
-        return a / np.asarray(c, a.dtype)
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output / np.asarray(ctx.c, grad_output.dtype)
 
 
 class SqueezeDims(SqueezeDim):

@@ -301,4 +301,4 @@ class Reciprocal(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * -(out * out)
+        return -grad_output * (out * out)
