@@ -161,15 +161,11 @@ def _transpose(a: Any, *axes: Any) -> Any:
     t = tensor_of(a)
     if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
         axes = tuple(axes[0])
-    if not axes or axes[0] is None:
+    if not axes or axes[0] is None:  # a.T: PyTorch's formulas write mat.t() (TBackward0)
+        if t.ndim == 2:
+            return record(t.t())
         axes = tuple(range(t.ndim))[::-1]
-    axes = tuple(d % t.ndim for d in axes)
-    if t.ndim == 2 and axes == (1, 0):  # PyTorch's formulas: mat.t() (TBackward0)
-        return record(t.t())
-    moved = [d for d in range(t.ndim) if axes[d] != d]
-    if len(moved) == 2:  # two dims swapped: transpose(i, j) (TransposeBackward0)
-        return record(t.transpose(*moved))
-    return record(t.permute(axes))
+    return record(t.permute(tuple(axes)))
 
 
 def _expand_dims(a: Any, axis: Any) -> Any:
@@ -205,6 +201,7 @@ def _where(cond: Any, *values: Any) -> Any:
     if not isinstance(c, _node.Tensor):
         c = _node.plain_tensor(np.asarray(c))
     return record(ew.where(c, a, b))
+
 
 
 def _like(fill: Callable[..., np.ndarray]) -> Callable[..., Any]:
@@ -362,7 +359,7 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.reshape: _reshape,
     np.ravel: lambda a: _reshape(a, (-1,)),
     np.transpose: lambda a, axes=None: _transpose(a, axes),
-    np.swapaxes: lambda a, i, j: record(tensor_of(a).transpose(i, j)),
+    np.swapaxes: lambda a, i, j: record(tensor_of(a).transpose(i, j)),  # TransposeBackward0
     np.moveaxis: _moveaxis,
     np.expand_dims: _expand_dims,
     np.squeeze: _squeeze,

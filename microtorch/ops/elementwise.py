@@ -67,7 +67,11 @@ class Sub(NumpyFunction):
         need_a, need_b = ctx.needs_input_grad[:2]
         return (
             unbroadcast(grad_output, ctx.input_shape(0)) if need_a else None,
-            unbroadcast(-grad_output * ctx.alpha, ctx.input_shape(1)) if need_b else None,
+            unbroadcast(
+                -grad_output if ctx.alpha == 1 else -grad_output * ctx.alpha, ctx.input_shape(1)
+            )
+            if need_b
+            else None,
         )
 
 

@@ -141,11 +141,20 @@ class Transpose(Permute):
 
     node_name = "TransposeBackward0"
 
+    @staticmethod
+    def backward(ctx, grad_output):
+        swapped = [d for d, k in enumerate(ctx.inverse) if d != k] or [0, 0]
+        return np.swapaxes(grad_output, *swapped)
+
 
 class T(Permute):
     """z = a.t(): the gradient is transposed back."""
 
     node_name = "TBackward0"
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output.T  # (at most 2 dims: the reverse order is the inverse)
 
 
 class Clone(NumpyFunction):

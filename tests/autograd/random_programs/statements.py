@@ -613,10 +613,21 @@ def _flags(g: Gen) -> str | None:
 
 
 def _create_graph_maker(g: Gen) -> str | None:
+    # a gradient with its graph: later statements compute with it, differentiate it again
     a, b = g.pick(_needs_grad), g.pick(_needs_grad)
     if a is None:
         return None
     return f"{g.new()}, = torch.autograd.grad({a}.sum(), [{b}], create_graph=True)"
+
+
+def _grad_of_grad(g: Gen) -> str | None:
+    # d/db of a gradient's own function (a Hessian-vector product when a is a gradient)
+    a, b = g.pick(_needs_grad), g.pick(_needs_grad)
+    if a is None:
+        return None
+    square = g.choice([f"({a} * {a})", f"{a}.sin()", f"{a}.tanh()", f"{a}.relu()", a])
+    keep = g.choice(["", ", create_graph=True"])
+    return f"{g.new()}, = torch.autograd.grad({square}.sum(), [{b}], allow_unused=True{keep})"
 
 
 # --- issue 13: the operators, functions, promotion and layers beginner code uses ---------
@@ -738,7 +749,8 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "grads": (0.4, _grads),
     "sgd_step": (0.3, _sgd_step),
     "nonleaf_grad": (0.2, _nonleaf_grad),
-    "create_graph": (0.03, _create_graph_maker),  # rare: its deliberate stop ends a program
+    "create_graph": (0.4, _create_graph_maker),
+    "grad_of_grad": (0.4, _grad_of_grad),
     "operators": (0.8, _operators),
     "promotion": (0.5, _promotion),
     "layers": (0.4, _layers),
