@@ -235,7 +235,6 @@ def _recorded_graph(lib: Any, spec: OpSpec, xs: list[np.ndarray]) -> list[Any]:
 # op does not save.
 NAME_DIFFERENCES = {
     "div": "b's gradient is -(grad / b) * a / b, PyTorch's grad * ((-a / b) / b)",
-    "pow": "a 0-d input's gradient is summed by unbroadcast (SumBackward1 + view)",
     "abs": "np.sign records no node (microtorch's sign has no gradient); PyTorch's SgnBackward0",
     "maximum": "np.where(a > b, grad, 0) and a tie's half; PyTorch's masked_fill_ of a where",
     "minimum": "as maximum",

@@ -44,6 +44,13 @@ def test_programs_of_the_passing_families_run_the_same_as_in_torch(
     assert failure is None, "\n" + failure
 
 
+def test_gradients_of_gradients_run_the_same_as_in_torch(torch_module: ModuleType) -> None:
+    # autograd.grad(..., create_graph=True), then the result computed with and differentiated
+    # again, statement by statement (issue 23)
+    failure = _first_failure(300, 100, rp.GRADIENTS_OF_GRADIENTS, boost="create_graph")
+    assert failure is None, "\n" + failure
+
+
 def _pending(family: str, reason: str) -> object:
     return pytest.param(
         family, marks=pytest.mark.xfail(strict=True, reason=f"issue 12: {reason}"), id=family
