@@ -11,9 +11,11 @@ and its result can be differentiated again.
 Why a wrapper, not ``Tensor`` itself: a formula speaks ndarray's API (``sum(axis=...,
 keepdims=...)``, ``.dtype`` a numpy dtype, ``astype``), where a Tensor speaks PyTorch's
 (``sum(dim, keepdim)``, ``.dtype`` a microtorch dtype); and a student's own ``np.exp(x)`` on a
-Tensor keeps behaving as before. Anything numpy would compute outside the graph (turning
-the wrapper into an array, an in-place write such as ``np.add.at``) raises instead, so a
-formula that cannot be recorded fails loudly rather than giving a wrong second derivative.
+Tensor keeps behaving as before. A formula's scatters into its own zeros (``np.add.at``,
+``np.put_along_axis``) record PyTorch's ``index_put_(accumulate=True)`` and ``scatter``, the
+wrapper then holding the result. Anything numpy would compute outside the graph (turning the
+wrapper into an array, a write into a numpy array) raises instead, so a formula that cannot be
+recorded fails loudly rather than giving a wrong second derivative.
 """
 
 from __future__ import annotations
@@ -201,7 +203,6 @@ def _where(cond: Any, *values: Any) -> Any:
     if not isinstance(c, _node.Tensor):
         c = _node.plain_tensor(np.asarray(c))
     return record(ew.where(c, a, b))
-
 
 
 def _like(fill: Callable[..., np.ndarray]) -> Callable[..., Any]:

@@ -19,7 +19,6 @@ from tests.ops.optable import OPS, OpSpec, inputs_for
 torch = pytest.importorskip("torch")
 
 
-
 def _arrays(grads: Any) -> list[Any]:
     return [None if g is None else np.array(g.detach().numpy(force=True)) for g in grads]
 
@@ -100,8 +99,6 @@ def _nn_names() -> list[str]:
     from tests.nn.cases import CASES  # noqa: PLC0415
 
     return sorted(CASES)
-
-
 
 
 @pytest.mark.parametrize("name", _nn_names())
@@ -317,3 +314,35 @@ def test_recorded_nodes_through_nn_functional_match_torch(name: str) -> None:
         assert mine != theirs and mine[0] == theirs[0]  # (fixed since? take it off the list)
     else:
         assert mine == theirs
+
+
+# --- second derivatives by finite differences (microtorch alone, float64) -----------------
+def _first_gradients(spec: OpSpec, xs: list[np.ndarray], create_graph: bool) -> Any:
+    inputs = [microtorch.tensor(x, dtype=microtorch.float64, requires_grad=True) for x in xs]
+    out = spec.call(microtorch, *inputs)
+    outs = [o for o in (out if isinstance(out, tuple) else (out,)) if o.dtype.is_floating_point]
+    rng = np.random.default_rng(7)
+    loss = sum((o * microtorch.tensor(rng.standard_normal(tuple(o.shape)))).sum() for o in outs)
+    grads = microtorch.autograd.grad(loss, inputs, create_graph=create_graph, allow_unused=True)
+    return inputs, grads
+
+
+@pytest.mark.parametrize("spec", OPS, ids=str)
+def test_second_derivative_matches_finite_differences(spec: OpSpec) -> None:
+    # H u (the gradient's derivative along u) against (g(x + e u) - g(x - e u)) / 2e
+    xs = inputs_for(spec, seed=3)
+    rng = np.random.default_rng(9)
+    us = [rng.standard_normal(x.shape) for x in xs]
+    inputs, grads = _first_gradients(spec, xs, create_graph=True)
+    live = [(g, u) for g, u in zip(grads, us) if g is not None and g.requires_grad]
+    if not live:
+        return  # (a linear op: its gradient does not depend on x; the torch tests cover it)
+    s = sum((g * microtorch.tensor(u)).sum() for g, u in live)
+    hvp = microtorch.autograd.grad(s, inputs, allow_unused=True)
+    eps = 1e-6
+    plus = _first_gradients(spec, [x + eps * u for x, u in zip(xs, us)], False)[1]
+    minus = _first_gradients(spec, [x - eps * u for x, u in zip(xs, us)], False)[1]
+    for h, p, m, x in zip(hvp, plus, minus, xs):
+        numeric = np.zeros(x.shape) if p is None else (p.numpy() - m.numpy()) / (2 * eps)
+        mine = np.zeros(x.shape) if h is None else h.numpy()
+        np.testing.assert_allclose(mine, numeric, rtol=1e-5, atol=1e-6)

@@ -100,11 +100,7 @@ def _create_graph_names(program: Sequence[str], i: int, mm: list[Mismatch], t: S
     # the gradient's top node, where microtorch's formula is written with other ops than
     # PyTorch's (np.where for its masked_fill, a reshape for its unsqueeze; the list is
     # NAME_DIFFERENCES in tests/autograd/test_create_graph.py): values are still compared
-    return (
-        "create_graph=True" in program[i]
-        and bool(mm)
-        and all(m.kind == "grad_fn" for m in mm)
-    )
+    return "create_graph=True" in program[i] and bool(mm) and all(m.kind == "grad_fn" for m in mm)
 
 
 def _overlap_order(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> bool:
