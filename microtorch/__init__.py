@@ -169,10 +169,11 @@ def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
     return input.numel()
 
 
-from microtorch import cuda, nn, optim, testing, utils  # noqa: E402 - after the core they use
+from microtorch import cuda, distributions, nn, optim, testing, utils  # noqa: E402 - after the core
 from microtorch.api.elementwise import allclose, equal, isclose  # noqa: E402
 
-__all__ += ["allclose", "cuda", "equal", "isclose", "load", "nn", "optim", "save", "utils"]
+__all__ += ["allclose", "cuda", "distributions", "equal", "isclose", "load", "nn", "optim", "save"]
+__all__ += ["utils"]
 __all__ += ["testing"]
 from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
 

@@ -28,16 +28,12 @@ _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = sr
 _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
 _TRIL = "multiply by a mask: x * (torch.arange(n)[:, None] >= torch.arange(n))"
 _TRIU = "multiply by a mask: x * (torch.arange(n)[:, None] <= torch.arange(n))"
-_EXACT = "set the size, e.g. nn.Linear(in_features, out_features)"
-_SAMPLER = "pass shuffle=True to DataLoader, or index a Subset"
 _SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
-_UPSAMPLE = (
-    "index with repeated positions: x[:, :, i][:, :, :, i] with i = torch.arange(2 * n) // 2"
-)
 _INPLACE = "assign the out-of-place result, e.g. x = x.{0}() or x.copy_(x.{0}())"
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
+_DENSITY = "write its log_prob with tensor operations; draw samples with torch.rand or torch.randn"
 
 # functions and methods both, each a line of the operations microtorch has
 _SHORTHANDS = {
@@ -52,7 +48,6 @@ _SHORTHANDS = {
 NOT_COVERED: dict[str, dict[str, str]] = {
     "torch": {
         "fft": _NUMPY, "linalg": _NUMPY + "; x.norm() gives vector norms", "special": _NUMPY,
-        "distributions": "draw samples with torch.randn, torch.rand or torch.multinomial",
         "jit": "run the model as plain Python", "compile": "run the model as plain Python",
         "sparse": "use dense tensors", "backends": _CPU, "mps": _CPU, "amp": "train in float32",
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
@@ -150,34 +145,16 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "AdaptiveMaxPool2d": "use nn.MaxPool2d with the kernel size that fits",
         "GroupNorm": "use nn.BatchNorm2d or nn.LayerNorm", "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
-        "LazyLinear": _EXACT, "LazyConv2d": "set in_channels, e.g. nn.Conv2d(in_channels, ...)",
-        "LazyBatchNorm2d": "set num_features, e.g. nn.BatchNorm2d(num_features)",
         "RNN": _RNN, "LSTM": _RNN, "GRU": _RNN, "RNNCell": _RNN, "LSTMCell": _RNN, "GRUCell": _RNN,
         "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
         "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,
         "TransformerDecoderLayer": _ATTENTION, "MultiheadAttention": _ATTENTION,
-        "ELU": _PLAIN.format("torch.where(x > 0, x, x.exp() - 1)"),
-        "SELU": _PLAIN.format("1.0507 * torch.where(x > 0, x, 1.6733 * (x.exp() - 1))"),
-        "SiLU": _PLAIN.format("x * torch.sigmoid(x)"),
-        "Softplus": _PLAIN.format("torch.log1p(torch.exp(x))"),
-        "ReLU6": _PLAIN.format("x.clamp(0, 6)"), "Hardtanh": _PLAIN.format("x.clamp(-1, 1)"),
-        "PReLU": "use nn.LeakyReLU",
-        "Mish": _PLAIN.format("x * torch.tanh(torch.log1p(torch.exp(x)))"),
-        "LogSigmoid": _PLAIN.format("-torch.log1p(torch.exp(-x))"),
-        "SmoothL1Loss": "use nn.L1Loss or nn.MSELoss", "HuberLoss": "use nn.L1Loss or nn.MSELoss",
-        "KLDivLoss": _PLAIN.format("(p * (p.log() - log_q)).sum() / batch_size"),
         "CTCLoss": "use PyTorch",
         "TripletMarginLoss": _PLAIN.format("(d(a, p) - d(a, n) + margin).clamp(min=0).mean()"),
         "CosineEmbeddingLoss": "write it with tensor operations",
-        "Upsample": _UPSAMPLE,
-        "Unflatten": "use x.view(batch_size, ...)",
         "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
-        "CosineSimilarity": _PLAIN.format("(a * b).sum(-1) / (a.norm(dim=-1) * b.norm(dim=-1))"),
-        "PairwiseDistance": _PLAIN.format("(a - b).norm(dim=-1)"),
-        "ParameterList": "use nn.ModuleList, or register each nn.Parameter as an attribute",
-        "ParameterDict": "use nn.ModuleDict, or register each nn.Parameter as an attribute",
-        "DataParallel": "use a single process on the CPU", "ZeroPad2d": "use torch.cat with zeros",
+        "DataParallel": "use a single process on the CPU",
         "Fold": "slice and stack", "Unfold": "slice and stack", "Dropout1d": "use nn.Dropout",
     },
     "torch.nn.Module": {
@@ -190,29 +167,12 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "get_buffer": "use dict(model.named_buffers())",
     },
     "torch.nn.utils": {
-        "parameters_to_vector": _PLAIN.format("torch.cat([p.view(-1) for p in params])"),
-        "vector_to_parameters": "copy_ slices of the vector into each parameter under no_grad",
         "rnn": _RNN, "weight_norm": "use the plain layer", "spectral_norm": "use the plain layer",
     },
     "torch.nn.functional": {
-        "grid_sample": "use PyTorch", "interpolate": _UPSAMPLE,
-        "pad": "use torch.cat with zeros, or slice-assign into torch.zeros",
+        "grid_sample": "use PyTorch",
         "scaled_dot_product_attention": _ATTENTION, "multi_head_attention_forward": _ATTENTION,
-        "normalize": _PLAIN.format("x / x.norm(dim=1, keepdim=True)"),
-        "cosine_similarity": _PLAIN.format("(a * b).sum(-1) / (a.norm(dim=-1) * b.norm(dim=-1))"),
-        "pairwise_distance": _PLAIN.format("(a - b).norm(dim=-1)"),
-        "elu": _PLAIN.format("torch.where(x > 0, x, x.exp() - 1)"),
-        "selu": _PLAIN.format("1.0507 * torch.where(x > 0, x, 1.6733 * (x.exp() - 1))"),
-        "silu": _PLAIN.format("x * torch.sigmoid(x)"),
-        "softplus": _PLAIN.format("torch.log1p(torch.exp(x))"),
-        "relu6": _PLAIN.format("x.clamp(0, 6)"), "hardtanh": _PLAIN.format("x.clamp(-1, 1)"),
-        "logsigmoid": _PLAIN.format("-torch.log1p(torch.exp(-x))"),
-        "mish": _PLAIN.format("x * torch.tanh(torch.log1p(torch.exp(x)))"),
-        "softmin": _PLAIN.format("F.softmax(-x, dim)"),
         "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
-        "kl_div": _PLAIN.format("(p * (p.log() - log_q)).sum() / batch_size"),
-        "smooth_l1_loss": "use F.l1_loss or F.mse_loss",
-        "huber_loss": "use F.l1_loss or F.mse_loss",
         "ctc_loss": "use PyTorch", "conv_transpose2d": "upsample with indexing and use F.conv2d",
         "max_pool1d": _POOL1D, "avg_pool1d": _POOL1D,
         "adaptive_max_pool2d": "use F.max_pool2d with the kernel size that fits",
@@ -220,33 +180,33 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "group_norm": "use F.batch_norm or F.layer_norm",
     },
     "torch.nn.init": {
-        "trunc_normal_": "use nn.init.normal_(w, std=s), then w.data.clamp_(-2 * s, 2 * s)",
-        "orthogonal_": _NUMPY + " (numpy.linalg.qr), then copy_ it in",
         "sparse_": "use dense weights",
     },
     "torch.optim": {
-        "RMSprop": "use optim.Adam (or SGD with momentum)", "Adagrad": "use optim.Adam",
         "Adadelta": "use optim.Adam", "Adamax": "use optim.Adam", "NAdam": "use optim.Adam",
         "RAdam": "use optim.Adam", "LBFGS": "use optim.Adam or optim.SGD",
     },
     "torch.optim.lr_scheduler": {
-        "CosineAnnealingLR": "use LambdaLR(opt, lambda e: (1 + math.cos(math.pi * e / T)) / 2)",
-        "LinearLR": "use LambdaLR(opt, lambda e: min(1.0, (e + 1) / warmup))",
-        "CosineAnnealingWarmRestarts": _SCHEDULE, "OneCycleLR": _SCHEDULE, "CyclicLR": _SCHEDULE,
-        "SequentialLR": _SCHEDULE, "ReduceLROnPlateau": "lower the rate yourself when loss stalls",
+        "CyclicLR": _SCHEDULE, "SequentialLR": _SCHEDULE,
     },
     "torch.autograd": {
-        "functional": "loop over outputs calling torch.autograd.grad (first derivatives only)",
-        "gradgradcheck": "microtorch has no second derivatives; use torch.autograd.gradcheck",
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",
         "profiler": "time the code with time.perf_counter",
     },
+    "torch.distributions": {
+        "Beta": _DENSITY, "Binomial": _DENSITY, "Cauchy": _DENSITY, "Dirichlet": _DENSITY,
+        "Exponential": _DENSITY, "Gamma": _DENSITY, "Geometric": _DENSITY, "Gumbel": _DENSITY,
+        "HalfNormal": _DENSITY, "Laplace": _DENSITY, "LogNormal": _DENSITY,
+        "Multinomial": _DENSITY, "Poisson": _DENSITY, "StudentT": _DENSITY,
+        "MultivariateNormal": "use Normal with one scale per dimension and sum its log_prob "
+        "over the last dimension",
+        "Independent": "sum the log_prob of the base distribution over the event dimensions",
+        "OneHotCategorical": "use Categorical and F.one_hot",
+        "RelaxedOneHotCategorical": "use F.softmax of noisy logits",
+        "TransformedDistribution": "transform Normal or Uniform samples with tensor operations",
+    },
     "torch.utils.data": {
         "IterableDataset": "subclass Dataset with __len__ and __getitem__",
-        "ConcatDataset": "torch.cat the tensors into one TensorDataset", "Sampler": _SAMPLER,
-        "RandomSampler": _SAMPLER, "SequentialSampler": "use DataLoader(shuffle=False)",
-        "BatchSampler": "use DataLoader(batch_size=...)", "SubsetRandomSampler": _SAMPLER,
-        "WeightedRandomSampler": "draw indices with torch.multinomial and index a Subset",
         "get_worker_info": "microtorch loads in one process: num_workers=0",
     },
 }  # fmt: skip

@@ -138,8 +138,11 @@ def _public() -> set[str]:
         "torch.nn.functional": microtorch.nn.functional,
         "torch.nn.init": microtorch.nn.init, "torch.nn.utils": microtorch.nn.utils,
         "torch.optim": microtorch.optim, "torch.optim.lr_scheduler": microtorch.optim.lr_scheduler,
-        "torch.autograd": microtorch.autograd, "torch.utils.data": microtorch.utils.data,
+        "torch.autograd": microtorch.autograd,
+        "torch.autograd.functional": microtorch.autograd.functional,
+        "torch.utils.data": microtorch.utils.data,
         "torch.cuda": microtorch.cuda, "torch.testing": microtorch.testing,
+        "torch.distributions": microtorch.distributions,
     }  # fmt: skip
     names = {f"{ns}.{n}" for ns, module in modules.items() for n in module.__all__}
     classes = {
@@ -158,7 +161,7 @@ def test_every_public_name_of_microtorch_is_listed() -> None:
 # --- the errors ------------------------------------------------------------------------------
 def test_hasattr_and_getattr_with_a_default_answer_absent() -> None:
     x = microtorch.ones(2)
-    assert not hasattr(microtorch, "compile") and not hasattr(microtorch.nn.functional, "pad")
+    assert not hasattr(microtorch, "compile") and not hasattr(microtorch.nn.functional, "fold")
     assert not hasattr(x, "to_sparse") and not hasattr(microtorch.Tensor, "to_sparse")
     assert not hasattr(microtorch.nn.Linear(1, 1), "half")
     assert getattr(microtorch.nn, "Transformer", None) is None

@@ -16,8 +16,6 @@ CORE = ("autograd", "ops", "api", "nn", "optim", "utils")  # and the top-level m
 
 # Imports inside functions, each for a reason no top-level import can serve:
 LATE_IMPORTS = {
-    # the package autograd/__init__.py defines grad() and imports gradcheck: a real cycle
-    ("autograd/gradcheck.py", "microtorch.autograd"),
     # save/load load zipfile, tempfile and json on first use (import microtorch stays fast)
     ("__init__.py", "microtorch"),
     # numpy 1.x has no error-state context variable: the fallback imports what it has

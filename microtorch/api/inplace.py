@@ -431,13 +431,21 @@ def _same_data(src: Any, target: np.ndarray) -> bool:
     # (expand) sets it to 0 where PyTorch's expand keeps the stride the input had
     data = getattr(src, "_data", src)
     return isinstance(data, np.ndarray) and (
-        data.__array_interface__["data"][0] == target.__array_interface__["data"][0]
-        and (data.shape, data.dtype) == (target.shape, target.dtype)
+        (data.shape, data.dtype) == (target.shape, target.dtype)
         and all(
             a == b or n == 1 and 0 in (a, b)
             for a, b, n in zip(data.strides, target.strides, data.shape)
         )
+        and _same_start(data, target)
     )
+
+
+def _same_start(a: np.ndarray, b: np.ndarray) -> bool:
+    """Do ``a`` and ``b``, of one dtype, start at the same element in memory?"""
+    if a.size and a.flags.aligned and b.flags.aligned:  # (each dtype's alignment is its
+        first = (0,) * a.ndim + (...,)  # size, so aligned first elements that overlap at all
+        return np.may_share_memory(a[first], b[first])  # are one; cheaper than addresses)
+    return bool(a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
 
 
 def _deprecated(op: str, index: str, value: str) -> None:

@@ -210,7 +210,8 @@ def _like(fill: Callable[..., np.ndarray]) -> Callable[..., Any]:
     # which a formula may write into (``grad[key] = grad_output`` records that write)
     def make(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None):
         return RecordedArray(
-            _node.plain_tensor(fill(a.shape if shape is None else shape, dtype or a.dtype))
+            _node.plain_tensor(fill(a.shape if shape is None else shape, dtype or a.dtype)),
+            owned=True,
         )
 
     return make
@@ -294,15 +295,15 @@ def _operand(v: Any, like: Any) -> Any:
 def _add_at(target: Any, key: Any, values: Any) -> None:
     # np.add.at(grad, key, g) on a formula's own zeros: recorded out of place (PyTorch's
     # index_put_ with accumulate=True), the wrapper then holds the result
-    if not isinstance(target, RecordedArray):
-        raise _unsupported("np.add.at into a numpy array")
+    if not isinstance(target, RecordedArray) or not target.owned:
+        raise _unsupported("np.add.at into a numpy array or a view")
     t = target.tensor
     target.tensor = IndexPutAccumulate.apply(t, _operand(values, t), _values(key))
 
 
 def _put_along_axis(arr: Any, indices: Any, values: Any, axis: int) -> None:
-    if not isinstance(arr, RecordedArray):
-        raise _unsupported("np.put_along_axis into a numpy array")
+    if not isinstance(arr, RecordedArray) or not arr.owned:
+        raise _unsupported("np.put_along_axis into a numpy array or a view")
     t = arr.tensor
     arr.tensor = Scatter.apply(t, _operand(values, t), _values(indices), axis % t.ndim)
 
@@ -376,7 +377,7 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.take_along_axis: _take_along_axis,
     np.atleast_1d: _atleast_1d,
     np.ascontiguousarray: _same,
-    np.copy: lambda a, **kwargs: record(tensor_of(a).clone()),
+    np.copy: lambda a, **kwargs: RecordedArray(tensor_of(a).clone(), owned=True),
     np.zeros_like: _like(np.zeros),
     np.ones_like: _like(np.ones),
     np.full_like: lambda a, fill_value, dtype=None: np.full(a.shape, fill_value, dtype or a.dtype),
@@ -403,11 +404,14 @@ def _reflected(ufunc: Any) -> Callable[[Any, Any], Any]:
 class RecordedArray:
     """A Tensor that numpy's functions and ndarray's methods run microtorch's ops on."""
 
-    __slots__ = ("tensor",)
+    __slots__ = ("tensor", "owned")
     __array_priority__ = 2000  # above Tensor's: ndarray (op) RecordedArray comes here
 
-    def __init__(self, tensor: Any) -> None:
+    def __init__(self, tensor: Any, owned: bool = False) -> None:
         self.tensor = tensor
+        # a formula's own array (zeros_like, copy): a scatter into it records a new tensor
+        # that this wrapper then holds. Not for a view of one, whose base would not see it.
+        self.owned = owned
 
     # --- what numpy asks of an array ----------------------------------------------------
     @property
@@ -465,7 +469,7 @@ class RecordedArray:
         return _reshape(self, (-1,))
 
     def copy(self) -> RecordedArray:
-        return RecordedArray(self.tensor.clone())
+        return RecordedArray(self.tensor.clone(), owned=True)
 
     def swapaxes(self, i: int, j: int) -> RecordedArray:
         return RecordedArray(self.tensor.transpose(i, j))

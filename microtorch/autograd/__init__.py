@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from microtorch import _coverage
 from microtorch.autograd import (
     double_backward,  # noqa: F401 - (hands node.py record_formula)
+    functional,  # (functional: jacobian, hessian, vjp ...)
     views,
 )
 from microtorch.autograd import node as _node
@@ -35,14 +36,15 @@ from microtorch.autograd.grad_mode import (
     set_grad_enabled,
 )
 from microtorch.autograd.grad_mode import switches as _switches
-from microtorch.autograd.gradcheck import gradcheck
+from microtorch.autograd.gradcheck import gradcheck, gradgradcheck
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.teaching_mode import is_teaching_warnings_enabled, set_teaching_warnings
 from microtorch.autograd.variable import Variable
 
 __all__ = [
     "AccumulateGrad", "BackwardStep", "Function", "FunctionCtx", "Node", "NumpyFunction",
-    "backward", "detect_anomaly", "enable_grad", "grad", "gradcheck", "inference_mode",
+    "backward", "detect_anomaly", "enable_grad", "functional", "grad", "gradcheck",
+    "gradgradcheck", "inference_mode",
     "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
     "is_teaching_warnings_enabled", "iter_backward", "no_grad", "set_detect_anomaly",
     "set_grad_enabled", "set_teaching_warnings", "Variable",

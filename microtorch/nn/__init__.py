@@ -4,32 +4,81 @@ from typing import TYPE_CHECKING
 
 from microtorch import _coverage
 from microtorch.nn import functional, init, utils
-from microtorch.nn.activation import GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from microtorch.nn.activation import (
+    CELU,
+    ELU,
+    GELU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    Mish,
+    PReLU,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softmin,
+    Softplus,
+    Softsign,
+    Tanh,
+    Tanhshrink,
+)
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d
 from microtorch.nn.dropout import Dropout, Dropout2d
 from microtorch.nn.embedding import Embedding
-from microtorch.nn.flatten import Flatten
+from microtorch.nn.flatten import Flatten, Unflatten
+from microtorch.nn.lazy import (
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyLinear,
+)
 from microtorch.nn.linear import Identity, Linear
 from microtorch.nn.loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
     L1Loss,
     MSELoss,
     NLLLoss,
+    SmoothL1Loss,
 )
 from microtorch.nn.module import Module
 from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
-from microtorch.nn.parameter import Parameter
+from microtorch.nn.padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    CosineSimilarity,
+    PairwiseDistance,
+    ZeroPad1d,
+    ZeroPad2d,
+)
+from microtorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from microtorch.nn.parameter_containers import ParameterDict, ParameterList
 from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from microtorch.nn.upsampling import Upsample, UpsamplingNearest2d
 
 __all__ = [
-    "AdaptiveAvgPool2d", "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d",
-    "BatchNorm2d", "Conv1d", "Conv2d", "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding",
-    "Flatten", "GELU", "Identity", "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSoftmax",
-    "MSELoss", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
-    "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh", "functional", "init", "utils",
+    "PReLU", "Upsample", "UpsamplingNearest2d", "ParameterDict", "ParameterList", "ConstantPad1d",
+    "ConstantPad2d", "CosineSimilarity", "KLDivLoss", "PairwiseDistance", "Unflatten", "ZeroPad1d",
+    "ZeroPad2d", "CELU", "ELU", "Hardsigmoid", "Hardswish", "Hardtanh", "LogSigmoid", "Mish",
+    "ReLU6", "SELU", "SiLU", "Softmin", "Softplus", "Softsign", "Tanhshrink", "AdaptiveAvgPool2d",
+    "AvgPool2d", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Conv1d", "Conv2d",
+    "CrossEntropyLoss", "Dropout", "Dropout2d", "Embedding", "Flatten", "GELU", "HuberLoss",
+    "Identity", "L1Loss", "LayerNorm", "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv1d",
+    "LazyConv2d", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d",
+    "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
+    "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
+    "functional", "init", "utils",
 ]  # fmt: skip
 
 

@@ -3,7 +3,8 @@
 Each function records the same graph PyTorch 2.13 records for the same call, so a student's
 ``loss.grad_fn`` reads ``NllLossBackward0`` here as it does in PyTorch. The losses live in
 ``loss_functions.py``, convolution and pooling in ``conv_functions.py``, batch and layer norm
-in ``norm_functions.py``; all are re-exported here.
+in ``norm_functions.py``, the less common activations in ``activation_functions.py``; all
+are re-exported here.
 """
 
 from __future__ import annotations
@@ -23,6 +24,23 @@ from microtorch.autograd.versions import bump_version
 from microtorch.autograd.views import as_view
 from microtorch.creation import default_generator
 from microtorch.nn import layer_ops
+from microtorch.nn.activation_functions import (
+    celu,
+    elu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    logsigmoid,
+    mish,
+    prelu,
+    relu6,
+    selu,
+    silu,
+    softmin,
+    softplus,
+    softsign,
+    tanhshrink,
+)
 from microtorch.nn.conv_functions import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -34,19 +52,32 @@ from microtorch.nn.loss_functions import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     cross_entropy,
+    huber_loss,
     l1_loss,
     mse_loss,
     nll_loss,
+    smooth_l1_loss,
 )
 from microtorch.nn.norm_functions import batch_norm, layer_norm
+from microtorch.nn.upsampling import interpolate
+from microtorch.nn.vector_functions import (
+    cosine_similarity,
+    kl_div,
+    normalize,
+    pad,
+    pairwise_distance,
+)
 from microtorch.ops.shape import UnsafeView
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
-    "linear", "relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax",
-    "dropout", "dropout2d", "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss",
-    "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
-    "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "layer_norm",
+    "linear", "relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
+    "dropout2d", "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
+    "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+    "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
+    "layer_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6", "logsigmoid",
+    "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
+    "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
 ]  # fmt: skip
 
 

@@ -21,7 +21,8 @@ from microtorch.tensor import Tensor
 
 __all__ = [
     "calculate_gain", "zeros_", "ones_", "constant_", "normal_", "uniform_", "eye_",
-    "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_",
+    "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_",
+    "orthogonal_",
 ]  # fmt: skip
 
 
@@ -160,6 +161,61 @@ def kaiming_normal_(
         _warn_empty()
         return tensor
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
+
+
+def trunc_normal_(
+    tensor: Tensor,
+    mean: float = 0.0,
+    std: float = 1.0,
+    a: float = -2.0,
+    b: float = 2.0,
+    generator: Generator | None = None,
+) -> Tensor:
+    """Fill with draws from N(mean, std**2) kept to [a, b] (draws outside are redrawn; the
+    same distribution as PyTorch's inverse-CDF method, other numbers)."""
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of "
+            "values may be incorrect.",
+            stacklevel=2,
+        )
+    _floats_only(tensor, "normal_kernel_cpu")
+
+    def draw(shape: tuple[int, ...]) -> np.ndarray:
+        rng = _rng(generator)
+        values = rng.normal(mean, std, shape)
+        outside = (values < a) | (values > b)
+        while outside.any():  # redraw the ones outside [a, b]
+            values[outside] = rng.normal(mean, std, int(outside.sum()))
+            outside = (values < a) | (values > b)
+        return values
+
+    return _fill(tensor, draw)
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """A (semi-)orthogonal matrix times ``gain`` (Saxe et al., 2013): the Q of the QR
+    decomposition of a Gaussian matrix, with signs fixed so it is uniformly distributed;
+    dims after the first are flattened."""
+    if tensor._data.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor._data.size == 0:
+        return tensor  # (PyTorch: "no-op")
+    _floats_only(tensor, "normal_kernel_cpu")
+    rows = tensor._data.shape[0]
+    cols = tensor._data.size // rows
+
+    def draw(shape: tuple[int, ...]) -> np.ndarray:
+        flat = _rng(generator).normal(0.0, 1.0, (rows, cols))
+        if rows < cols:
+            flat = flat.T
+        q, r = np.linalg.qr(flat)
+        q *= np.sign(np.diag(r))  # makes the distribution uniform
+        if rows < cols:
+            q = q.T
+        return (q * gain).reshape(shape)
+
+    return _fill(tensor, draw)
 
 
 def _warn_empty() -> None:

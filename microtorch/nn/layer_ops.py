@@ -1,6 +1,8 @@
 """The ``Function``s behind the layers that the core ops do not cover: embedding lookup,
-leaky ReLU, GELU, and the scalar forms PyTorch records inside ``linear`` and
-``cross_entropy`` (from ``ops/scalar.py``).
+leaky ReLU, GELU, constant padding, nearest upsampling, clamp_min and xlogy (for
+``normalize`` and ``kl_div``),
+and the scalar forms PyTorch records inside ``linear`` and ``cross_entropy`` (from
+``ops/scalar.py``).
 
 Each op's forward and backward take numpy arrays (``NumpyFunction``), as in the core.
 """
@@ -18,7 +20,8 @@ from microtorch.ops.shape import SqueezeDim
 
 __all__ = [
     "Embedding", "LeakyRelu", "LeakyRelu_", "Gelu", "erf", "MulScalar", "DivScalar",
-    "SqueezeDims",
+    "SqueezeDims", "ConstantPadNd", "ClampMin", "Xlogy", "nearest_indices", "UpsampleNearest2d",
+    "UpsampleNearest1d",
 ]  # fmt: skip
 
 
@@ -130,3 +133,113 @@ class SqueezeDims(SqueezeDim):
     records it): the gradient gets them back."""
 
     node_name = "SqueezeBackward4"
+
+
+class ConstantPadNd(NumpyFunction):
+    """z = a with ``value`` around it (``pad`` = (left, right) per dim, last dim first; a
+    negative width crops), so dz/da = the gradient's middle, where a sits."""
+
+    node_name = "ConstantPadNdBackward0"
+
+    ctx_fields = ("widths", "shape")
+
+    @staticmethod
+    def forward(ctx, a, pad, value):
+        ndim = a.ndim
+        widths = [(0, 0)] * ndim
+        for i in range(len(pad) // 2):
+            widths[ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+        grow = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
+        out = np.pad(a, grow, constant_values=np.asarray(value).astype(a.dtype))
+        # a negative width removes entries at that side
+        keep = tuple(slice(-min(lo, 0), out.shape[d] + min(hi, 0))
+                     for d, (lo, hi) in enumerate(widths))  # fmt: skip
+        ctx.widths = widths
+        ctx.shape = a.shape
+        return np.ascontiguousarray(out[keep])
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
+        inner, outer = [], []
+        for (lo, hi), n in zip(ctx.widths, ctx.shape):
+            # a's index range [-min(lo, 0), n + min(hi, 0)) sits at [max(lo, 0), ...) in z
+            start, stop = -min(lo, 0), n + min(hi, 0)
+            inner.append(slice(start, stop))
+            outer.append(slice(max(lo, 0), max(lo, 0) + max(stop - start, 0)))
+        grad[tuple(inner)] = grad_output[tuple(outer)]
+        return grad
+
+
+class ClampMin(NumpyFunction):
+    """z = max(a, m) for a number m, so dz/da = 1 where a >= m, else 0."""
+
+    node_name = "ClampMinBackward0"
+
+    @staticmethod
+    def forward(ctx, a, m):
+        ctx.save_for_backward(a)
+        ctx.m = m
+        return np.maximum(a, np.asarray(m, a.dtype))
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        return np.where(a >= ctx.m, grad_output, np.zeros((), grad_output.dtype))
+
+
+class Xlogy(NumpyFunction):
+    """z = x log(y) (0 where x = 0), so dz/dx = log(y) (0 where x = 0) and dz/dy = x / y."""
+
+    node_name = "XlogyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        return np.where((x == 0) & ~np.isnan(y), np.zeros((), x.dtype), x * np.log(y))
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, y = ctx.saved_tensors
+        gx = np.where(x != 0, np.log(y), np.zeros((), x.dtype)) * grad_output
+        return gx, x / y * grad_output
+
+
+def nearest_indices(n_in: int, n_out: int, scale: float | None) -> np.ndarray:
+    """For each output position, the input position nearest upsampling copies: PyTorch's
+    floor(i * s) in float32, s = 1 / scale_factor (or n_in / n_out), at most n_in - 1."""
+    if n_out == n_in:
+        return np.arange(n_out)
+    if n_out == 2 * n_in:
+        return np.arange(n_out) >> 1
+    s = np.float32(1.0 / scale) if scale else np.float32(n_in) / np.float32(n_out)
+    picked = np.floor(np.arange(n_out, dtype=np.float32) * s).astype(np.int64)
+    return np.minimum(picked, n_in - 1)
+
+
+class UpsampleNearest2d(NumpyFunction):
+    """z[..., i, j] = a[..., r[i], c[j]] (nearest neighbours), so dL/da[..., p, q] = the sum of
+    the gradients of every output position that copied it."""
+
+    node_name = "UpsampleNearest2DBackward0"
+    double_backward_name = "UpsampleNearest2DBackwardBackward0"
+
+    ctx_fields = ("index", "shape")
+
+    @staticmethod
+    def forward(ctx, a, index):
+        ctx.index, ctx.shape = index, a.shape
+        return a[(Ellipsis,) + np.ix_(*index)]
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
+        np.add.at(grad, (Ellipsis,) + np.ix_(*ctx.index), grad_output)
+        return grad
+
+
+class UpsampleNearest1d(UpsampleNearest2d):
+    """The same along one dimension (``(N, C, L)`` inputs)."""
+
+    node_name = "UpsampleNearest1DBackward0"
+    double_backward_name = "UpsampleNearest1DBackwardBackward0"

@@ -21,8 +21,8 @@ from microtorch.ops._broadcast import broadcast_error
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
-    "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "binary_cross_entropy",
-    "binary_cross_entropy_with_logits",
+    "cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+    "binary_cross_entropy", "binary_cross_entropy_with_logits",
 ]  # fmt: skip
 
 _REDUCTIONS = ("mean", "sum", "none")
@@ -253,6 +253,86 @@ def l1_loss(
     if reduction == "none":
         return losses
     return red.sum(losses) if reduction == "sum" else red.mean(losses)
+
+
+def _broadcastable(input: Tensor, target: Tensor) -> None:  # noqa: A002
+    try:
+        np.broadcast_shapes(input._data.shape, target._data.shape)
+    except ValueError:
+        raise broadcast_error(input._data.shape, target._data.shape) from None
+
+
+def smooth_l1_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    size_average: bool | None = None,
+    reduce: bool | None = None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta, for d = input - target, then
+    averaged (``SmoothL1LossBackward0``); ``beta=0`` is ``l1_loss``, as in PyTorch."""
+    _same_size(input, target)
+    reduction = legacy_reduction(size_average, reduce, reduction)
+    _broadcastable(input, target)
+    _check_reduction(reduction)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    common = result_type(input, target)
+    if not common.is_floating_point:
+        raise NotImplementedError(
+            f"\"smooth_l1_cpu\" not implemented for '{common._legacy[:-6]}' (Fix: the loss "
+            "needs floats, e.g. smooth_l1_loss(pred.float(), target.float()))"
+        )
+    if not (input._dtype.is_floating_point and target._dtype.is_floating_point):
+        input, target = as_operand(input, common), as_operand(target, common)
+    return loss_ops.SmoothL1Loss.apply(input, target, reduction, float(beta))
+
+
+def huber_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """0.5 d**2 where |d| <= delta, else delta (|d| - 0.5 delta), for d = input - target,
+    then averaged (``HuberLossBackward0``); the losses keep the input's dtype, as in PyTorch.
+    ``smooth_l1_loss`` with ``beta=delta`` is this divided by delta."""
+    _same_size(input, target)
+    _broadcastable(input, target)
+    if weight is None:
+        _check_reduction(reduction)
+    elif weight._data.shape != input._data.shape:
+        raise ValueError("Weights and input must have the same size.")
+    common = result_type(input, target)
+    if not common.is_floating_point:
+        raise NotImplementedError(
+            f"\"huber_cpu\" not implemented for '{common._legacy[:-6]}' (Fix: the loss needs "
+            "floats, e.g. huber_loss(pred.float(), target.float()))"
+        )
+    if not input._dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type {common._legacy[:-6]} can't be cast to the desired output type "
+            f"{input._dtype._legacy[:-6]} (Fix: the input needs floats, e.g. pred.float())"
+        )
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if not target._dtype.is_floating_point:
+        target = as_operand(target, input._dtype)
+    if weight is None:
+        return loss_ops.HuberLoss.apply(input, target, reduction, float(delta))
+    # with weights, PyTorch weighs the unreduced losses, then reduces them
+    weighted = ew.mul(loss_ops.HuberLoss.apply(input, target, "none", float(delta)), weight)
+    if reduction == "none":
+        return weighted
+    if reduction == "sum":
+        return red.sum(weighted)
+    if reduction == "mean":
+        return red.mean(weighted)
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
 
 
 def binary_cross_entropy(

@@ -15,13 +15,18 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import follow_inputs
 
-__all__ = ["NllLoss", "NllLoss2d", "MseLoss", "BinaryCrossEntropy", "BinaryCrossEntropyWithLogits"]
+__all__ = [
+    "NllLoss", "NllLoss2d", "MseLoss", "SmoothL1Loss", "HuberLoss", "BinaryCrossEntropy",
+    "BinaryCrossEntropyWithLogits",
+]  # fmt: skip
 
 
 def _reduce(losses: np.ndarray, reduction: str) -> np.ndarray:
     if reduction == "none":
         return losses
-    return np.asarray(losses.sum() if reduction == "sum" else losses.mean(), losses.dtype)
+    total = losses.sum()
+    # (sum / n is numpy's mean; an empty mean is 0 / 0 = nan, without numpy's warning)
+    return np.asarray(total if reduction == "sum" else total / losses.size, losses.dtype)
 
 
 def _scale(grad_output: np.ndarray, reduction: str, n: int) -> np.ndarray:
@@ -118,6 +123,61 @@ class MseLoss(NumpyFunction):
         a, b = ctx.saved_tensors
         diff = a - b
         g = 2 * diff * _scale(grad_output, ctx.reduction, diff.size)
+        return unbroadcast(g, a.shape), unbroadcast(-g, b.shape)
+
+
+class SmoothL1Loss(NumpyFunction):
+    """loss = 0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta (d = a - b), so
+    dloss/da = d / beta inside, sign(d) outside, and dloss/db = -dloss/da."""
+
+    node_name = "SmoothL1LossBackward0"
+
+    ctx_fields = ("reduction", "beta")
+
+    @staticmethod
+    def forward(ctx, a, b, reduction, beta):
+        ctx.save_for_backward(a, b)
+        ctx.reduction, ctx.beta = reduction, beta
+        d = a - b
+        size = np.abs(d)
+        losses = np.where(size < beta, 0.5 * d * d / beta, size - 0.5 * beta)
+        return _reduce(losses, reduction)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        d = a - b
+        slope = np.clip(d / ctx.beta, -1, 1)  # d / beta inside the band, +-1 outside
+        g = slope * _scale(grad_output, ctx.reduction, d.size)
+        return unbroadcast(g, a.shape), unbroadcast(-g, b.shape)
+
+
+class HuberLoss(NumpyFunction):
+    """loss = 0.5 d**2 where |d| <= delta, else delta (|d| - 0.5 delta) (d = a - b), so
+    dloss/da = d inside, delta sign(d) outside, and dloss/db = -dloss/da.
+
+    The losses take ``a``'s dtype (PyTorch writes them into a tensor like the input).
+    """
+
+    node_name = "HuberLossBackward0"
+
+    ctx_fields = ("reduction", "delta")
+
+    @staticmethod
+    def forward(ctx, a, b, reduction, delta):
+        ctx.save_for_backward(a, b)
+        ctx.reduction, ctx.delta = reduction, delta
+        d = a - b
+        size = np.abs(d)
+        losses = np.where(size <= delta, 0.5 * d * d, delta * (size - 0.5 * delta))
+        return _reduce(losses.astype(a.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        d = a - b
+        slope = np.clip(d, -ctx.delta, ctx.delta)  # d inside the band, +-delta outside
+        g = slope * _scale(grad_output, ctx.reduction, d.size)
         return unbroadcast(g, a.shape), unbroadcast(-g, b.shape)
 
 

@@ -158,10 +158,10 @@ class Module:
                 "super().__init__() first in your __init__)"
             )
         if isinstance(value, Parameter):
-            self._forget(name)
+            self._forget(name, keep=self._parameters)  # a new weight keeps the old one's place
             self.register_parameter(name, value)
         elif isinstance(value, Module):
-            self._forget(name)
+            self._forget(name, keep=self._modules)
             self._modules[name] = value
             _owners.setdefault(value, weakref.ref(self))
         elif ready and name in self._parameters:
@@ -176,9 +176,12 @@ class Module:
         else:
             object.__setattr__(self, name, value)
 
-    def _forget(self, name: str) -> None:
+    def _forget(self, name: str, keep: dict[str, Any] | None = None) -> None:
+        # Drop every other record of ``name``; the registry ``keep`` keeps its entry, and so
+        # its place in parameters() and state_dict() order, as in PyTorch.
         for registry in (self._parameters, self._buffers, self._modules):
-            registry.pop(name, None)
+            if registry is not keep:
+                registry.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
         self.__dict__.pop(name, None)
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd.versions import bump_version
-from microtorch.nn.parameter import Parameter
+from microtorch.nn.parameter import Parameter, UninitializedTensorMixin
 from microtorch.tensor import Tensor
 
 __all__ = ["state_dict", "load_state_dict"]
@@ -47,7 +47,9 @@ def state_dict(
     for mod_prefix, sub in module.named_modules(prefix=prefix.rstrip(".")):
         head = f"{mod_prefix}." if mod_prefix else ""
         for name, t in _local(sub):
-            out[head + name] = t if keep_vars else t.detach()  # detach shares the memory
+            # (detach shares the memory; a lazy layer's placeholder is listed as it is)
+            plain = keep_vars or isinstance(t, UninitializedTensorMixin)
+            out[head + name] = t if plain else t.detach()
     return out
 
 
@@ -107,6 +109,8 @@ def _check_entry(target: Tensor, value: Any, key: str) -> str:
             f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
             f"object from checkpoint but received {type(value)}"
         )
+    if isinstance(target, UninitializedTensorMixin):
+        return ""  # a lazy layer's placeholder takes the saved shape
     if _fitted(target, value).shape != target._data.shape:
         return (
             f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
@@ -124,6 +128,8 @@ def _fitted(target: Tensor, value: Tensor) -> np.ndarray:
 
 def _copy_into(module: Any, name: str, target: Tensor, value: Tensor, assign: bool) -> None:
     # One checked entry: an in-place copy (or, with assign=True, replacement).
+    if isinstance(target, UninitializedTensorMixin):
+        target.materialize(value._data.shape)
     data = _fitted(target, value)
     if assign:
         new = Parameter(value, target._rg) if isinstance(target, Parameter) else value

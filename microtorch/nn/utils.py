@@ -1,4 +1,5 @@
-"""``nn.utils``: gradient clipping, as used in training loops (``clip_grad_norm_``)."""
+"""``nn.utils``: gradient clipping, as used in training loops (``clip_grad_norm_``), and all
+parameters as one vector and back (``parameters_to_vector``, ``vector_to_parameters``)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ import numpy as np
 
 from microtorch import _coverage
 from microtorch.api.inplace import overlaps_itself
+from microtorch.api.join import cat
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.versions import bump_version
 from microtorch.autograd.views import OVERLAP_MESSAGE
 from microtorch.tensor import Tensor, plain_tensor
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+__all__ = [
+    "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters",
+]  # fmt: skip
 
 
 def _grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
@@ -67,6 +71,23 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -
     for g in _grads(parameters):
         np.clip(g._data, -clip_value, clip_value, out=g._data)
         bump_version(g)
+
+
+def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
+    """Every parameter flattened and joined into one vector (``CatBackward0``)."""
+    return cat([p.view(-1) for p in parameters])
+
+
+def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
+    """The inverse: consecutive slices of ``vec`` become the parameters' values (through
+    ``.data``, outside the graph)."""
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+    start = 0
+    for p in parameters:
+        n = p.numel()
+        p.data = vec[start : start + n].view_as(p).data
+        start += n
 
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.

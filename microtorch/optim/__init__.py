@@ -1,4 +1,5 @@
-"""``microtorch.optim``: optimizers (``SGD``, ``Adam``, ``AdamW``) and ``lr_scheduler``."""
+"""``microtorch.optim``: optimizers (``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``) and
+``lr_scheduler``."""
 
 from typing import TYPE_CHECKING
 
@@ -6,9 +7,10 @@ from microtorch import _coverage
 from microtorch.optim import lr_scheduler
 from microtorch.optim.adam import Adam, AdamW
 from microtorch.optim.optimizer import Optimizer
+from microtorch.optim.rmsprop import Adagrad, RMSprop
 from microtorch.optim.sgd import SGD
 
-__all__ = ["SGD", "Adam", "AdamW", "Optimizer", "lr_scheduler"]
+__all__ = ["SGD", "Adam", "AdamW", "Adagrad", "Optimizer", "RMSprop", "lr_scheduler"]
 
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.

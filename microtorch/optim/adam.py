@@ -108,8 +108,10 @@ class Adam(Optimizer):
                 denom = np.sqrt(v, out=work)
                 denom /= bias_correction2_sqrt
                 denom += eps
-                update = np.divide(m, denom, out=work)
-                update *= -lr / bias_correction1
+                # p.addcdiv_(m, denom, value=-step_size) computes (value * m) / denom, in
+                # that order: the other order rounds differently in float32
+                update = m * (-lr / bias_correction1)  # (a second scratch array)
+                update /= denom
                 p._data += update
                 bump_version(p)
         return loss

@@ -1,4 +1,5 @@
-"""Mini-batches: ``Dataset``, ``TensorDataset``, ``Subset``, ``random_split``, ``DataLoader``.
+"""Mini-batches: ``Dataset``, ``TensorDataset``, ``Subset``, ``ConcatDataset``, ``random_split``,
+``DataLoader``; the samplers (``WeightedRandomSampler`` ...) are in ``samplers.py``.
 
 ``for xb, yb in DataLoader(TensorDataset(X, y), batch_size=32, shuffle=True):`` works as in
 PyTorch. Shuffling draws from microtorch's seeded generator (or the ``generator`` given), so a
@@ -7,6 +8,7 @@ seeded run sees the same batches every time.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -18,8 +20,20 @@ from microtorch import _coverage
 from microtorch.api.join import stack
 from microtorch.creation import Generator, default_generator
 from microtorch.tensor import Tensor, plain_tensor
+from microtorch.utils.samplers import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+)
 
-__all__ = ["Dataset", "TensorDataset", "Subset", "random_split", "DataLoader", "default_collate"]
+__all__ = [
+    "Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "DataLoader",
+    "default_collate", "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
+    "WeightedRandomSampler", "BatchSampler",
+]  # fmt: skip
 
 
 class Dataset:
@@ -27,6 +41,9 @@ class Dataset:
 
     def __getitem__(self, index: int) -> Any:
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
+
+    def __add__(self, other: Any) -> ConcatDataset:
+        return ConcatDataset([self, other])
 
 
 class TensorDataset(Dataset):
@@ -59,6 +76,28 @@ class Subset(Dataset):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class ConcatDataset(Dataset):
+    """The samples of several datasets, one after the other."""
+
+    def __init__(self, datasets: Iterable[Any]) -> None:
+        self.datasets = list(datasets)
+        if len(self.datasets) == 0:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, idx: int) -> Any:
+        if idx < 0:
+            if -idx > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            idx = len(self) + idx
+        which = bisect.bisect_right(self.cumulative_sizes, idx)  # the dataset idx falls in
+        start = self.cumulative_sizes[which - 1] if which > 0 else 0
+        return self.datasets[which][idx - start]
 
 
 def random_split(

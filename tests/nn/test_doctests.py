@@ -9,7 +9,7 @@ import pytest
 
 MODULES = ["microtorch.nn.parameter", "microtorch.nn.module", "microtorch.nn.container",
            "microtorch.serialization", "microtorch.nn.conv", "microtorch.nn.pooling",
-           "microtorch.nn.normalization"]  # fmt: skip
+           "microtorch.nn.normalization", "microtorch.nn.lazy"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", MODULES)

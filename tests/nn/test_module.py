@@ -277,3 +277,26 @@ def test_a_layer_called_directly_records_its_scope_as_when_the_model_calls_it():
     assert {cluster for _, cluster in whole} >= {"embed", "block.0", "out"}
     loose = nn.Linear(3, 2)  # registered nowhere: no box, as before
     assert {cluster for _, cluster in boxes(loose(microtorch.ones(1, 3)))} == {None}
+
+
+def _reassigned(lib: ModuleType) -> list[list[str]]:
+    # Each re-assignment of a registered name keeps its place in every listing.
+    net = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.ReLU(), lib.nn.Linear(3, 1))
+    seen = []
+    net[0].weight = lib.nn.Parameter(lib.zeros(3, 2))  # weight stays before bias
+    seen.append(list(net.state_dict()))
+    net[0] = lib.nn.Linear(2, 3)  # a new first layer stays first
+    seen.append([n for n, _ in net.named_parameters()])
+    net[2].bias = None  # None keeps the slot; a Parameter later fills it in place
+    seen.append(list(net[2].state_dict()))
+    net[2].bias = lib.nn.Parameter(lib.zeros(1))
+    net[2].weight = lib.nn.Parameter(lib.ones(1, 3))
+    seen.append([n for n, _ in net.named_parameters()])
+    bn = lib.nn.BatchNorm1d(2)
+    bn.running_mean = lib.zeros(2)  # a buffer keeps its place too
+    seen.append(list(bn.state_dict()))
+    return seen
+
+
+def test_reassigned_parameters_keep_their_place_as_in_torch(torch_module: ModuleType) -> None:
+    assert _reassigned(microtorch) == _reassigned(torch_module)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -39,3 +40,25 @@ def test_clip_grad_norm_value_and_clip_grad_value() -> None:
     microtorch.nn.utils.clip_grad_value_([p], 0.7)
     np.testing.assert_allclose(p.grad.tolist(), [0.6, 0.7], rtol=1e-6)
     assert microtorch.nn.utils.clip_grad_norm_([], 1.0).item() == 0.0
+
+
+def _vectors(lib: ModuleType) -> list[Any]:
+    layer = lib.nn.Linear(3, 2)
+    with lib.no_grad():
+        layer.weight.copy_(lib.arange(6.0).view(2, 3))
+        layer.bias.fill_(-1.0)
+    v = lib.nn.utils.parameters_to_vector(layer.parameters())
+    seen: list[Any] = [v.tolist(), type(v.grad_fn).__name__]
+    seen.append([type(n).__name__ for n, _ in v.grad_fn.next_functions])
+    lib.nn.utils.vector_to_parameters(lib.arange(8.0) * 2, layer.parameters())
+    seen += [p.tolist() for p in layer.parameters()]
+    seen.append([p.requires_grad for p in layer.parameters()])
+    try:
+        lib.nn.utils.vector_to_parameters([1.0], layer.parameters())
+    except TypeError as error:
+        seen.append(str(error))
+    return seen
+
+
+def test_parameters_to_vector_and_back_match_torch(torch_module: ModuleType) -> None:
+    assert _vectors(microtorch) == _vectors(torch_module)

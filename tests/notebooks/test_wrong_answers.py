@@ -150,6 +150,42 @@ SAME_INPUT = """def first_bad_layer(model, x):
     return None"""
 
 
+# Chapter 12: second derivatives, Hessian-vector products and Newton steps
+NO_CREATE_GRAPH = """def second_derivative(f, x):
+    (d,) = torch.autograd.grad(f(x), x)
+    (d2,) = torch.autograd.grad(d, x)
+    return d2"""
+FIRST_DERIVATIVE = """def second_derivative(f, x):
+    (d,) = torch.autograd.grad(f(x), x, create_graph=True)
+    return d"""
+BACKWARD_TWICE = """def second_derivative(f, x):
+    f(x).backward(create_graph=True)
+    x.grad.backward()
+    return x.grad"""
+HVP_ELEMENTWISE = """def hessian_vector_product(f, w, v):
+    (g,) = torch.autograd.grad(f(w), w, create_graph=True)
+    return g * v"""
+HVP_OF_SUM = """def hessian_vector_product(f, w, v):
+    (g,) = torch.autograd.grad(f(w), w, create_graph=True)
+    (hv,) = torch.autograd.grad(g.sum(), w)
+    return hv"""
+HVP_BY_HESSIAN = """def hessian_vector_product(f, w, v):
+    return torch.autograd.functional.hessian(f, w) @ v"""
+GRADIENT_STEP = """def newton_step(f, x):
+    (d,) = torch.autograd.grad(f(x), x)
+    with torch.no_grad():
+        return x - d"""
+NEWTON_SIGN = """def newton_step(f, x):
+    (d,) = torch.autograd.grad(f(x), x, create_graph=True)
+    (d2,) = torch.autograd.grad(d, x)
+    with torch.no_grad():
+        return x + d / d2"""
+NEWTON_RECORDED = """def newton_step(f, x):
+    (d,) = torch.autograd.grad(f(x), x, create_graph=True)
+    (d2,) = torch.autograd.grad(d, x, create_graph=True)
+    return x - d / d2"""
+
+
 def _f(signature: str, line: str) -> str:
     """A one-line solution: ``def signature:`` with ``line`` as its body."""
     return f"def {signature}:\n    {line}"
@@ -237,6 +273,18 @@ CASES = {
     "11 stack walk": ("11", "def backward", STACK_WALK, "yours 81.0 and 54.0"),
     "11 each value once": ("11", "def backward", SEEN_ONCE, "Pass h's gradient on only once"),
     "11 recursive": ("11", "def backward", RECURSIVE_TOPO, "recursed too deep"),
+    "12 no create_graph": ("12", "def second_derivative", NO_CREATE_GRAPH,
+                           "the first grad needs create_graph=True"),
+    "12 the first derivative": ("12", "def second_derivative", FIRST_DERIVATIVE,
+                                "at x = 1.5: f'' = 9.0, yours 6.75"),
+    "12 backward twice": ("12", "def second_derivative", BACKWARD_TWICE, "x.grad was filled"),
+    "12 g * v": ("12", "def hessian_vector_product", HVP_ELEMENTWISE, "H v is"),
+    "12 H times ones": ("12", "def hessian_vector_product", HVP_OF_SUM, "H v is"),
+    "12 the whole Hessian": ("12", "def hessian_vector_product", HVP_BY_HESSIAN,
+                             "without torch.autograd.functional"),
+    "12 a gradient step": ("12", "def newton_step", GRADIENT_STEP, "yours on -13.0"),
+    "12 the step's sign": ("12", "def newton_step", NEWTON_SIGN, "yours on 8.0"),
+    "12 still recorded": ("12", "def newton_step", NEWTON_RECORDED, "should not require grad"),
 }  # fmt: skip
 
 

@@ -216,6 +216,33 @@ def zero_d_bool_tensor_index_is_a_mask(L: ModuleType) -> Any:
     return m, m[L.tensor(False)].shape
 
 
+def row_plus_equals_a_row(L: ModuleType) -> Any:
+    # makemore's dC[ix] += demb[k, j]: the row written back into itself is the same elements
+    dC, demb = L.zeros(4, 3), L.arange(6.0).reshape(2, 3)
+    for k, ix in [(0, 2), (1, 2), (1, 0)]:
+        dC[L.tensor(ix)] += demb[k]
+    return dC, dC._version
+
+
+def row_from_a_shifted_view_of_itself(L: ModuleType) -> Any:
+    # same shape and strides, memory shifted by one element: not the same data
+    x = L.arange(10.0).reshape(2, 5)
+    x[0] = x.view(10)[1:6].clone()
+    y = L.arange(10.0).reshape(2, 5)
+    try:
+        y[0] = y.view(10)[1:6]
+    except RuntimeError as error:
+        return x, str(error).splitlines()[0]
+    return x, y
+
+
+def row_from_another_row(L: ModuleType) -> Any:
+    x = L.arange(6.0).reshape(2, 3)
+    x[0] = x[1]
+    x[1] += x[0]
+    return x, x._version
+
+
 CASES = [
     counting_loop,
     counting_into_float,
@@ -245,6 +272,9 @@ CASES = [
     zero_d_int_tensor_index_written_with_plus_equals,
     zero_d_int_tensor_index_records_copy_slices,
     zero_d_bool_tensor_index_is_a_mask,
+    row_plus_equals_a_row,
+    row_from_a_shifted_view_of_itself,
+    row_from_another_row,
 ]
 
 
@@ -269,3 +299,23 @@ def test_the_short_paths_are_taken() -> None:
     called = {f[2] for f in pstats.Stats(profile).stats}  # type: ignore[attr-defined]
     assert "apply" not in called and "index_put" not in called, sorted(called)
     assert int(N[1, 2]) == 10
+
+
+def test_the_same_start_test_holds_for_every_dtype() -> None:
+    # api/inplace._same_start takes first elements that overlap for one element: true when
+    # every dtype's alignment is its size (then two aligned elements overlap only if equal)
+    import numpy as np
+
+    import microtorch
+    from microtorch.api.inplace import _same_start
+
+    for dtype in (microtorch.bool, microtorch.uint8, microtorch.int8, microtorch.int16,
+                  microtorch.int32, microtorch.int64, microtorch.float16, microtorch.float32,
+                  microtorch.float64):  # fmt: skip
+        a = microtorch.zeros(3, 4, dtype=dtype)._data
+        assert a.dtype.alignment == a.dtype.itemsize, a.dtype
+        assert _same_start(a[1], a[1]) and not _same_start(a[1], a[2])
+        assert not _same_start(a.reshape(-1)[1:5], a[0])
+    raw = np.zeros(9, np.uint8)[1:].view(np.float32)  # misaligned: addresses decide
+    assert not raw.flags.aligned and _same_start(raw[:1], raw[:1])
+    assert not _same_start(raw[:1], raw[1:])

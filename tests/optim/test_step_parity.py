@@ -46,6 +46,21 @@ SETTINGS: dict[str, tuple[str, list[dict[str, Any]], dict[str, Any]]] = {
         {"lr": 0.1, "momentum": 0.5},
     ),
     "sgd_maximize_decay": ("SGD", [{"maximize": True}, {}], {"lr": 0.2, "weight_decay": 0.1}),
+    "rmsprop_two_groups": (
+        "RMSprop",
+        [{"momentum": 0.9}, {"centered": True, "alpha": 0.3, "weight_decay": 0.1}],
+        {"lr": 0.01},
+    ),
+    "rmsprop_centered_momentum_maximize": (
+        "RMSprop",
+        [{"centered": True, "momentum": 0.5, "maximize": True}, {"eps": 1e-3}],
+        {"lr": 0.05, "alpha": 0.9},
+    ),
+    "adagrad_two_groups": (
+        "Adagrad",
+        [{"lr_decay": 0.1, "weight_decay": 0.2}, {"maximize": True, "eps": 1e-3}],
+        {"lr": 0.1, "initial_accumulator_value": 0.5},
+    ),
 }
 
 

@@ -139,7 +139,7 @@ NOT_TRIED = {
     "get_default_dtype", "get_printoptions", "half", "inference_mode", "int", "int8", "int16",
     "is_inference_mode_enabled",
     "int32", "int64", "is_grad_enabled", "long", "nn", "no_grad", "optim", "seed",
-    "set_grad_enabled", "set_printoptions", "short", "uint8", "utils", "testing",
+    "set_grad_enabled", "set_printoptions", "short", "uint8", "utils", "testing", "distributions",
     # nn: containers and activations with nothing to get wrong at construction
     "Identity", "Module", "functional", "init",
     # optim: the base class and the scheduler module

@@ -1,0 +1,28 @@
+"""``microtorch.distributions``: ``Normal``, ``Uniform``, ``Bernoulli`` and ``Categorical``
+with PyTorch's ``sample``, ``rsample``, ``log_prob``, ``entropy``, shapes and validation;
+``kl_divergence`` between two of one family.
+
+Samples come from microtorch's seeded generator (``torch.manual_seed``), not PyTorch's: the
+same seed draws other numbers than PyTorch, from the same distribution. Everything else
+(``log_prob``, ``entropy``, means, shapes, gradients through ``rsample``) is PyTorch's.
+"""
+
+from typing import TYPE_CHECKING
+
+from microtorch import _coverage
+from microtorch.distributions import constraints
+from microtorch.distributions.bernoulli import Bernoulli
+from microtorch.distributions.categorical import Categorical
+from microtorch.distributions.distribution import Distribution
+from microtorch.distributions.kl import kl_divergence, register_kl
+from microtorch.distributions.normal import Normal
+from microtorch.distributions.uniform import Uniform
+
+__all__ = [
+    "Bernoulli", "Categorical", "Distribution", "Normal", "Uniform", "constraints",
+    "kl_divergence", "register_kl",
+]  # fmt: skip
+
+# PyTorch names microtorch does not cover raise an error that says what to use instead.
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _coverage.module_getattr("torch.distributions", __name__)

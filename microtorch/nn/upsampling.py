@@ -1,0 +1,116 @@
+"""``F.interpolate`` (``mode='nearest'``) and the layers ``Upsample`` and
+``UpsamplingNearest2d``: repeat each value to grow feature maps (U-Nets, GAN generators)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from microtorch.api._checks import expect_tensor
+from microtorch.nn import layer_ops
+from microtorch.nn.module import Module
+from microtorch.tensor import Tensor
+
+__all__ = ["interpolate", "Upsample", "UpsamplingNearest2d"]
+
+_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+
+
+def interpolate(
+    input: Tensor,  # noqa: A002
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: bool = False,
+) -> Tensor:
+    """Resize the last one or two dimensions of ``(N, C, L)`` or ``(N, C, H, W)`` to ``size``
+    (or by ``scale_factor``) by copying the nearest value (``UpsampleNearest2DBackward0``).
+    Other modes (bilinear ...) are not covered: they raise."""
+    expect_tensor(input, "interpolate")
+    if mode != "nearest":
+        raise NotImplementedError(
+            f"microtorch does not cover F.interpolate(mode='{mode}') (use mode='nearest', "
+            "or a transposed convolution written as nearest upsampling and nn.Conv2d)"
+        )
+    if align_corners is not None:
+        raise ValueError(
+            "align_corners option can only be set with the interpolating modes: linear | "
+            "bilinear | bicubic | trilinear"
+        )
+    ndim = input._data.ndim
+    if ndim not in (3, 4):
+        if ndim == 5:
+            raise NotImplementedError(
+                "microtorch does not cover 3-d (5D input) interpolation (resize each depth "
+                "slice with a 4D interpolate)"
+            )
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {ndim}D) for the "
+            f"modes: {_MODES} (got {mode})"
+        )
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    spatial = input._data.shape[2:]
+    n = len(spatial)
+    if size is not None:
+        sizes = list(size) if isinstance(size, (list, tuple)) else [size] * n
+        scales: list[float | None] = [None] * n
+    else:
+        factors = scale_factor if isinstance(scale_factor, (list, tuple)) else [scale_factor] * n
+        sizes = [math.floor(float(s * f)) for s, f in zip(spatial, factors)]
+        scales = [None if recompute_scale_factor else float(f) for f in factors]
+    if not input._dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"compute_indices_weights_nearest" not implemented for '
+            f"'{input._dtype._legacy[:-6]}' (Fix: x.float())"
+        )
+    index = tuple(layer_ops.nearest_indices(a, b, s) for a, b, s in zip(spatial, sizes, scales))
+    op = layer_ops.UpsampleNearest2d if n == 2 else layer_ops.UpsampleNearest1d
+    return op.apply(input, index)
+
+
+class Upsample(Module):
+    """``F.interpolate`` as a layer: ``nn.Upsample(scale_factor=2)`` doubles H and W."""
+
+    def __init__(
+        self,
+        size: Any = None,
+        scale_factor: Any = None,
+        mode: str = "nearest",
+        align_corners: bool | None = None,
+        recompute_scale_factor: bool | None = None,
+    ) -> None:
+        super().__init__()
+        self.name = type(self).__name__
+        self.size = size
+        if isinstance(scale_factor, tuple):
+            self.scale_factor: Any = tuple(float(f) for f in scale_factor)
+        else:
+            self.scale_factor = float(scale_factor) if scale_factor else None
+        self.mode = mode
+        self.align_corners = align_corners
+        self.recompute_scale_factor = recompute_scale_factor
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return interpolate(
+            input, self.size, self.scale_factor, self.mode, self.align_corners,
+            recompute_scale_factor=self.recompute_scale_factor,
+        )  # fmt: skip
+
+    def extra_repr(self) -> str:
+        if self.scale_factor is not None:
+            info = "scale_factor=" + repr(self.scale_factor)
+        else:
+            info = "size=" + repr(self.size)
+        return info + ", mode=" + repr(self.mode)
+
+
+class UpsamplingNearest2d(Upsample):
+    """``Upsample(mode='nearest')`` (PyTorch's older name)."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="nearest")
