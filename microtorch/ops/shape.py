@@ -143,8 +143,12 @@ class Transpose(Permute):
 
     @staticmethod
     def backward(ctx, grad_output):
-        swapped = [d for d, k in enumerate(ctx.inverse) if d != k] or [0, 0]
-        return np.swapaxes(grad_output, *swapped)
+        swapped = [d for d, k in enumerate(ctx.inverse) if d != k]  # (none: transpose(0, 0))
+        return (
+            np.swapaxes(grad_output, *swapped)
+            if swapped
+            else np.transpose(grad_output, ctx.inverse)
+        )
 
 
 class T(Permute):
