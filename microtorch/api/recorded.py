@@ -11,9 +11,11 @@ and its result can be differentiated again.
 Why a wrapper, not ``Tensor`` itself: a formula speaks ndarray's API (``sum(axis=...,
 keepdims=...)``, ``.dtype`` a numpy dtype, ``astype``), where a Tensor speaks PyTorch's
 (``sum(dim, keepdim)``, ``.dtype`` a microtorch dtype); and a student's own ``np.exp(x)`` on a
-Tensor keeps behaving as before. Anything numpy would compute outside the graph (turning
-the wrapper into an array, an in-place write such as ``np.add.at``) raises instead, so a
-formula that cannot be recorded fails loudly rather than giving a wrong second derivative.
+Tensor keeps behaving as before. A formula's scatters into its own zeros (``np.add.at``,
+``np.put_along_axis``) record PyTorch's ``index_put_(accumulate=True)`` and ``scatter``, the
+wrapper then holding the result. Anything numpy would compute outside the graph (turning the
+wrapper into an array, a write into a numpy array) raises instead, so a formula that cannot be
+recorded fails loudly rather than giving a wrong second derivative.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from microtorch.api import (
 from microtorch.api import elementwise as ew
 from microtorch.autograd import node as _node
 from microtorch.dtypes import from_numpy_dtype
+from microtorch.ops.indexing import Gather, IndexPutAccumulate, Scatter
+from microtorch.ops.scalar import AddScalar, DivScalar, MulScalar, SubScalar
 
 __all__ = ["RecordedArray", "record", "tensor_of"]
 
@@ -87,6 +91,19 @@ def _flip_args(fn: Callable[..., Any], flipped: Callable[..., Any]) -> Callable[
     def call(a: Any, b: Any) -> Any:
         if not isinstance(a, _node.Tensor) and isinstance(b, _node.Tensor):
             return flipped(b, a)
+        return fn(a, b)
+
+    return call
+
+
+def _scalar(fn: Callable[..., Any], op: Any, both_ways: bool = False) -> Callable[..., Any]:
+    # tensor (op) Python number inside a formula: PyTorch's formulas record the Scalar form
+    # (``2 * result`` is mul.Scalar, MulBackward1); for + and *, number (op) tensor too
+    def call(a: Any, b: Any) -> Any:
+        if both_ways and type(a) in (int, float):
+            a, b = b, a
+        if type(b) in (int, float) and isinstance(a, _node.Tensor) and a._dtype.is_floating_point:
+            return op.apply(a, b)
         return fn(a, b)
 
     return call
@@ -149,7 +166,9 @@ def _transpose(a: Any, *axes: Any) -> Any:
     t = tensor_of(a)
     if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
         axes = tuple(axes[0])
-    if not axes or axes[0] is None:
+    if not axes or axes[0] is None:  # a.T: PyTorch's formulas write mat.t() (TBackward0)
+        if t.ndim == 2:
+            return record(t.t())
         axes = tuple(range(t.ndim))[::-1]
     return record(t.permute(tuple(axes)))
 
@@ -194,7 +213,8 @@ def _like(fill: Callable[..., np.ndarray]) -> Callable[..., Any]:
     # which a formula may write into (``grad[key] = grad_output`` records that write)
     def make(a: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None):
         return RecordedArray(
-            _node.plain_tensor(fill(a.shape if shape is None else shape, dtype or a.dtype))
+            _node.plain_tensor(fill(a.shape if shape is None else shape, dtype or a.dtype)),
+            owned=True,
         )
 
     return make
@@ -258,15 +278,53 @@ def _prod(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
     return record(cumulative.prod(t, axis, keepdim=keepdims))
 
 
+def _values(x: Any) -> Any:
+    # an index as numpy takes it: a RecordedArray (integer, no gradient) by its values
+    if isinstance(x, RecordedArray):
+        return x.tensor._data
+    if type(x) is tuple:
+        return tuple([_values(v) for v in x])
+    return x
+
+
+def _operand(v: Any, like: Any) -> Any:
+    # the value a scatter writes, as a Tensor (a number or an array: a constant of like's dtype)
+    v = tensor_of(v)
+    if isinstance(v, _node.Tensor):
+        return v
+    return _node.plain_tensor(np.asarray(v, like._data.dtype))
+
+
+def _add_at(target: Any, key: Any, values: Any) -> None:
+    # np.add.at(grad, key, g) on a formula's own zeros: recorded out of place (PyTorch's
+    # index_put_ with accumulate=True), the wrapper then holds the result
+    if not isinstance(target, RecordedArray) or not target.owned:
+        raise _unsupported("np.add.at into a numpy array or a view")
+    t = target.tensor
+    target.tensor = IndexPutAccumulate.apply(t, _operand(values, t), _values(key))
+
+
+def _put_along_axis(arr: Any, indices: Any, values: Any, axis: int) -> None:
+    if not isinstance(arr, RecordedArray) or not arr.owned:
+        raise _unsupported("np.put_along_axis into a numpy array or a view")
+    t = arr.tensor
+    arr.tensor = Scatter.apply(t, _operand(values, t), _values(indices), axis % t.ndim)
+
+
+def _take_along_axis(arr: Any, indices: Any, axis: int) -> Any:
+    t = tensor_of(arr)
+    return record(Gather.apply(t, _values(indices), axis % t.ndim))
+
+
 def _same(a: Any, *args: Any, **kwargs: Any) -> Any:
     return a  # (contiguity is numpy's business: the values are the same)
 
 
 _UFUNCS: dict[Any, Callable[..., Any]] = {
-    np.add: _flip_args(ew.add, ew.add),
-    np.subtract: _flip_args(ew.sub, ew.rsub),
-    np.multiply: _flip_args(ew.mul, ew.mul),
-    np.true_divide: _flip_args(ew.div, ew.rdiv),
+    np.add: _scalar(ew.add, AddScalar, both_ways=True),
+    np.subtract: _scalar(_flip_args(ew.sub, ew.rsub), SubScalar),
+    np.multiply: _scalar(ew.mul, MulScalar, both_ways=True),
+    np.true_divide: _scalar(_flip_args(ew.div, ew.rdiv), DivScalar),
     np.power: _flip_args(ew.pow, ew.rpow),
     np.maximum: _against_number(ew.maximum),
     np.minimum: _against_number(ew.minimum),
@@ -308,7 +366,7 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.reshape: _reshape,
     np.ravel: lambda a: _reshape(a, (-1,)),
     np.transpose: lambda a, axes=None: _transpose(a, axes),
-    np.swapaxes: lambda a, i, j: record(tensor_of(a).transpose(i, j)),
+    np.swapaxes: lambda a, i, j: record(tensor_of(a).transpose(i, j)),  # TransposeBackward0
     np.moveaxis: _moveaxis,
     np.expand_dims: _expand_dims,
     np.squeeze: _squeeze,
@@ -327,9 +385,11 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.cumsum: _cumsum,
     np.prod: _prod,
     np.count_nonzero: _count_nonzero,
+    np.put_along_axis: _put_along_axis,
+    np.take_along_axis: _take_along_axis,
     np.atleast_1d: _atleast_1d,
     np.ascontiguousarray: _same,
-    np.copy: lambda a, **kwargs: record(tensor_of(a).clone()),
+    np.copy: lambda a, **kwargs: RecordedArray(tensor_of(a).clone(), owned=True),
     np.zeros_like: _like(np.zeros),
     np.ones_like: _like(np.ones),
     np.full_like: lambda a, fill_value, dtype=None: np.full(a.shape, fill_value, dtype or a.dtype),
@@ -356,11 +416,14 @@ def _reflected(ufunc: Any) -> Callable[[Any, Any], Any]:
 class RecordedArray:
     """A Tensor that numpy's functions and ndarray's methods run microtorch's ops on."""
 
-    __slots__ = ("tensor",)
+    __slots__ = ("tensor", "owned")
     __array_priority__ = 2000  # above Tensor's: ndarray (op) RecordedArray comes here
 
-    def __init__(self, tensor: Any) -> None:
+    def __init__(self, tensor: Any, owned: bool = False) -> None:
         self.tensor = tensor
+        # a formula's own array (zeros_like, copy): a scatter into it records a new tensor
+        # that this wrapper then holds. Not for a view of one, whose base would not see it.
+        self.owned = owned
 
     # --- what numpy asks of an array ----------------------------------------------------
     @property
@@ -391,6 +454,8 @@ class RecordedArray:
         if ufunc in _TRUTH and method == "__call__":  # a mask has no gradient: numpy's own
             values = [x.tensor._data if isinstance(x, RecordedArray) else x for x in inputs]
             return ufunc(*values, **kwargs)  # (``inside &= a >= lo`` writes into inside)
+        if ufunc is np.add and method == "at" and not kwargs:
+            return _add_at(*inputs)
         fn = _UFUNCS.get(ufunc)
         if fn is None or method != "__call__" or kwargs:
             name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"
@@ -416,7 +481,7 @@ class RecordedArray:
         return _reshape(self, (-1,))
 
     def copy(self) -> RecordedArray:
-        return RecordedArray(self.tensor.clone())
+        return RecordedArray(self.tensor.clone(), owned=True)
 
     def swapaxes(self, i: int, j: int) -> RecordedArray:
         return RecordedArray(self.tensor.transpose(i, j))

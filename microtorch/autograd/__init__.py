@@ -8,7 +8,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from microtorch import _coverage
-from microtorch.autograd import functional, views  # (functional: jacobian, hessian, vjp ...)
+from microtorch.autograd import (
+    double_backward,  # noqa: F401 - (hands node.py record_formula)
+    functional,  # (functional: jacobian, hessian, vjp ...)
+    views,
+)
 from microtorch.autograd import node as _node
 from microtorch.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from microtorch.autograd.engine import (

@@ -322,6 +322,10 @@ class NumpyFunction(Function):
     back. Backward returns one gradient per tensor input (``None`` where none is needed).
     """
 
+    # PyTorch's node for this op's backward formula under create_graph=True, where it records
+    # one (``"TanhBackwardBackward0"``); None: the formula records the ops it is written with
+    double_backward_name: ClassVar[str | None] = None
+
     @classmethod
     def connect(cls, node: BackwardNode, args: tuple[Any, ...], inputs: list[Any]) -> None:
         """As ``Function.connect``, for the floating-point inputs only: integer and boolean
@@ -377,10 +381,13 @@ class NumpyFunction(Function):
     def call_recorded_backward(cls, ctx: Any, grad_outputs: list[Any]) -> tuple[Any, ...]:
         """``backward`` with create_graph=True: the same formula, run on ``RecordedArray``s
         in grad mode, so what it computes is recorded; one Tensor per input comes back."""
-        with grad_mode.enable_grad():
-            grads = cls.backward(ctx, *[_node.record(g) for g in grad_outputs])
-        grads = grads if type(grads) is tuple else (grads,)
-        tensors = [None if g is None else _node.carried(_node.tensor_of(g)) for g in grads]
+        if cls.double_backward_name is not None:  # PyTorch records one node for it
+            tensors = list(_node.record_formula(cls, ctx, grad_outputs))
+        else:
+            with grad_mode.enable_grad():
+                grads = cls.backward(ctx, *[_node.record(g) for g in grad_outputs])
+            grads = grads if type(grads) is tuple else (grads,)
+            tensors = [None if g is None else _node.carried(_node.tensor_of(g)) for g in grads]
         dtypes = ctx._grad_dtypes or [None] * len(tensors)  # each in its input's dtype
         return tuple(
             t if t is None or dt is None or t._data.dtype == dt else t.to(from_numpy_dtype(dt))

@@ -51,6 +51,11 @@ record: Any = None  # record(value): a Tensor as the formula sees it (anything e
 tensor_of: Any = None  # tensor_of(value): the Tensor behind what a formula computed
 
 
+# Set by autograd/double_backward.py: with create_graph=True, records a backward formula as
+# the one node PyTorch records for it (``TanhBackwardBackward0``).
+record_formula: Any = None
+
+
 def use_recorded_arrays(make_record: Any, make_tensor: Any) -> None:
     """Hand autograd the wrapper formulas compute on with create_graph=True."""
     global record, tensor_of

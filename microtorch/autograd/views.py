@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd import grad_mode
+from microtorch.autograd import node as _node
 from microtorch.autograd.function import FREED_MESSAGE, BackwardNode, NumpyFunction
 from microtorch.autograd.grad_mode import enable_grad
 from microtorch.autograd.node import (
@@ -108,10 +109,10 @@ class AsStrided(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        memory = np.zeros(ctx.a_places.max() + 1, grad_output.dtype)
+        memory = np.zeros_like(grad_output, shape=ctx.a_places.max() + 1)
         np.add.at(memory, ctx.z_places, grad_output)
-        if min(ctx.a_strides, default=0) < 0:
-            return memory[ctx.a_places]
+        if min(ctx.a_strides, default=0) < 0 or not isinstance(memory, np.ndarray):
+            return memory[ctx.a_places]  # (a copy; create_graph=True records this read)
         # as PyTorch's: the gradient is a view of that memory, laid out as the base
         strides = tuple(s * memory.itemsize for s in ctx.a_strides)
         return np.ndarray(ctx.a_places.shape, memory.dtype, memory, strides=strides)
@@ -182,18 +183,30 @@ class CopySlices(Node):
             return (None,) * len(self._next_nodes)
         if self.overlapping and self.written_places is None:
             raise RuntimeError(OVERLAP_MESSAGE)
-        memory = np.zeros(self.base_places.max() + 1, grad.dtype)
-        memory[self.base_places] = grad
-        through_fn = self.fn.run([memory[self.view_places]])
-        memory[self.view_places] = 0 if through_fn[0] is None else through_fn[0]
-        if self.written_places is not None:
-            memory[self.written_places] = 0  # (overwritten, through any element aliasing it)
-        return (memory[self.base_places],) + tuple(through_fn[1:])
+        if self.overlapping and isinstance(grad, _node.Tensor):
+            raise NotImplementedError(
+                "microtorch cannot record the gradient of an in-place write through an expanded "
+                "view with create_graph=True (Fix: write into a .clone() of the expanded tensor)"
+            )
+        grad = _node.record(grad)  # (with create_graph=True: a RecordedArray, recorded)
+        memory = np.zeros_like(grad, shape=self.base_places.size)  # the base's memory, flat
+        np.put_along_axis(memory, self.base_places.ravel(), grad.ravel(), axis=0)
+        through_fn = self.fn.run([_engine_value(memory[self.view_places])])
+        inside = 0 if through_fn[0] is None else _node.record(through_fn[0]).ravel()
+        np.put_along_axis(memory, self.view_places.ravel(), inside, axis=0)
+        if self.written_places is not None:  # (overwritten, through any element aliasing it)
+            np.put_along_axis(memory, self.written_places.ravel(), 0, axis=0)
+        return (_engine_value(memory[self.base_places]),) + tuple(through_fn[1:])
 
     def release_saved(self) -> None:
         if self.fn is not None:
             self.fn.release_saved()
             self.fn = None  # type: ignore[assignment]  # (PyTorch lets go of fn too)
+
+
+def _engine_value(x: Any) -> Any:
+    # what the engine carries: an array, or with create_graph=True the RecordedArray's Tensor
+    return x if isinstance(x, (np.ndarray, np.generic)) else _node.tensor_of(x)
 
 
 def rebase(view: Any, fn: BackwardNode, written: Any = None) -> None:

@@ -1,7 +1,8 @@
 """The ``Function``s behind the layers that the core ops do not cover: embedding lookup,
 leaky ReLU, GELU, constant padding, nearest upsampling, clamp_min and xlogy (for
 ``normalize`` and ``kl_div``),
-and the scalar forms PyTorch records inside ``linear`` and ``cross_entropy``.
+and the scalar forms PyTorch records inside ``linear`` and ``cross_entropy`` (from
+``ops/scalar.py``).
 
 Each op's forward and backward take numpy arrays (``NumpyFunction``), as in the core.
 """
@@ -14,6 +15,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
+from microtorch.ops.scalar import DivScalar, MulScalar
 from microtorch.ops.shape import SqueezeDim
 
 __all__ = [
@@ -28,6 +30,7 @@ class Embedding(NumpyFunction):
     position that looked up row i; the ``padding_idx`` row gets none."""
 
     node_name = "EmbeddingBackward0"
+    double_backward_name = "EmbeddingDenseBackwardBackward0"
 
     ctx_fields = ("shape", "padding_idx")
 
@@ -40,7 +43,7 @@ class Embedding(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (indices,) = ctx.saved_tensors
-        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
         # np.add.at adds once per occurrence: a row used twice gets both gradients.
         np.add.at(grad, indices.reshape(-1), grad_output.reshape(-1, *ctx.shape[1:]))
         if ctx.padding_idx is not None:
@@ -52,6 +55,7 @@ class LeakyRelu(NumpyFunction):
     """z = a if a > 0 else slope * a, so dz/da = 1 where a > 0, else slope."""
 
     node_name = "LeakyReluBackward0"
+    double_backward_name = "LeakyReluBackwardBackward0"
 
     @staticmethod
     def forward(ctx, a, slope):
@@ -69,6 +73,7 @@ class LeakyRelu_(LeakyRelu):  # noqa: N801 - PyTorch's trailing underscore for i
     """The in-place form (``leaky_relu(x, inplace=True)``), recorded as ``LeakyReluBackward1``."""
 
     node_name = "LeakyReluBackward1"
+    double_backward_name = "LeakyReluBackwardBackward0"
 
 
 def erf(a: np.ndarray) -> np.ndarray:
@@ -93,6 +98,7 @@ class Gelu(NumpyFunction):
     """
 
     node_name = "GeluBackward0"
+    double_backward_name = "GeluBackwardBackward0"
 
     ctx_fields = ("approximate",)
 
@@ -120,36 +126,6 @@ class Gelu(NumpyFunction):
             cdf = 0.5 * (1 + erf(x * math.sqrt(0.5)))
             slope = cdf + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
         return (grad_output * slope).astype(grad_output.dtype)
-
-
-class MulScalar(NumpyFunction):
-    """z = a * c for a number c, so dz/da = c (PyTorch's ``mul.Scalar``: ``MulBackward1``)."""
-
-    node_name = "MulBackward1"
-
-    @staticmethod
-    def forward(ctx, a, c):
-        ctx.c = c
-        return a * np.asarray(c, a.dtype)
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output * np.asarray(ctx.c, grad_output.dtype)
-
-
-class DivScalar(NumpyFunction):
-    """z = a / c for a number c, so dz/da = 1 / c (``div.Scalar``: ``DivBackward1``)."""
-
-    node_name = "DivBackward1"
-
-    @staticmethod
-    def forward(ctx, a, c):
-        ctx.c = c
-        return a / np.asarray(c, a.dtype)
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output / np.asarray(ctx.c, grad_output.dtype)
 
 
 class SqueezeDims(SqueezeDim):
@@ -184,7 +160,7 @@ class ConstantPadNd(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
         inner, outer = [], []
         for (lo, hi), n in zip(ctx.widths, ctx.shape):
             # a's index range [-min(lo, 0), n + min(hi, 0)) sits at [max(lo, 0), ...) in z
@@ -246,6 +222,7 @@ class UpsampleNearest2d(NumpyFunction):
     the gradients of every output position that copied it."""
 
     node_name = "UpsampleNearest2DBackward0"
+    double_backward_name = "UpsampleNearest2DBackwardBackward0"
 
     ctx_fields = ("index", "shape")
 
@@ -256,7 +233,7 @@ class UpsampleNearest2d(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
         np.add.at(grad, (Ellipsis,) + np.ix_(*ctx.index), grad_output)
         return grad
 
@@ -265,3 +242,4 @@ class UpsampleNearest1d(UpsampleNearest2d):
     """The same along one dimension (``(N, C, L)`` inputs)."""
 
     node_name = "UpsampleNearest1DBackward0"
+    double_backward_name = "UpsampleNearest1DBackwardBackward0"

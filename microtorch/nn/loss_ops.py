@@ -42,6 +42,7 @@ class NllLoss(NumpyFunction):
     """
 
     node_name = "NllLossBackward0"
+    double_backward_name = "NllLossBackwardBackward0"
 
     ctx_fields = ("shape", "reduction", "ignore_index")
 
@@ -64,7 +65,7 @@ class NllLoss(NumpyFunction):
     def backward(ctx, grad_output):
         target, weight = ctx.saved_tensors
         shape = ctx.shape if len(ctx.shape) > 1 else (1, *ctx.shape)
-        grad = np.zeros(shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=shape)
         index, w = _picks(target, weight, ctx.ignore_index, grad)
         if ctx.reduction == "none":
             coef = -w * grad_output.reshape(w.shape)
@@ -99,12 +100,14 @@ class NllLoss2d(NllLoss):
     """The same loss for ``(N, C, H, W)`` inputs (one class score map per image)."""
 
     node_name = "NllLoss2DBackward0"
+    double_backward_name = "NllLoss2DBackwardBackward0"
 
 
 class MseLoss(NumpyFunction):
     """loss = (a - b)**2 averaged (or summed), so dloss/da = 2 (a - b) / n = -dloss/db."""
 
     node_name = "MseLossBackward0"
+    double_backward_name = "MseLossBackwardBackward0"
 
     ctx_fields = ("reduction",)
 
@@ -188,6 +191,7 @@ class BinaryCrossEntropy(NumpyFunction):
     dloss/dy = w (log(1 - p) - log p); the logs are clamped at -100 as in PyTorch."""
 
     node_name = "BinaryCrossEntropyBackward0"
+    double_backward_name = "BinaryCrossEntropyBackwardBackward0"
 
     @staticmethod
     def forward(ctx, p, y, weight, reduction):

@@ -16,8 +16,8 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """
     if grad.shape == shape:
         return grad
-    if not shape and isinstance(grad, np.ndarray):  # a number's gradient: the sum of all
-        return np.asarray(grad.sum())  # (numpy's sum of all is a scalar: an array again)
+    if not shape:  # a number's gradient: the sum of all (numpy's is a scalar: an array again)
+        return np.asarray(grad.sum()) if isinstance(grad, np.ndarray) else grad.sum()
     extra = grad.ndim - len(shape)  # leading dimensions the input did not have
     axes = tuple(range(extra)) + tuple(
         extra + i for i, n in enumerate(shape) if n == 1 and grad.shape[extra + i] != 1

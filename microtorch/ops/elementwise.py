@@ -67,7 +67,11 @@ class Sub(NumpyFunction):
         need_a, need_b = ctx.needs_input_grad[:2]
         return (
             unbroadcast(grad_output, ctx.input_shape(0)) if need_a else None,
-            unbroadcast(-grad_output * ctx.alpha, ctx.input_shape(1)) if need_b else None,
+            unbroadcast(
+                -grad_output if ctx.alpha == 1 else -grad_output * ctx.alpha, ctx.input_shape(1)
+            )
+            if need_b
+            else None,
         )
 
 
@@ -151,7 +155,10 @@ class PowScalar(NumpyFunction):
 def power(a: np.ndarray, n: float) -> np.ndarray:
     """a ** n for a number n, as PyTorch's CPU kernel computes it: by multiplying for n = 2, 3
     and -2, and 1 / sqrt(a) for n = -0.5 (numpy's general ``power`` is slower for these, and
-    its last bit can differ); numpy's ``power`` for any other n."""
+    its last bit can differ); numpy's ``power`` for any other n. (A formula recorded with
+    create_graph=True records pow itself, as PyTorch's formulas do: ``PowBackward0``.)"""
+    if type(a) is not np.ndarray:
+        return a**n
     if n == 2:
         return a * a
     if n == 3:
@@ -197,7 +204,7 @@ class RPow(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        g = grad_output * out * np.asarray(ctx.log_c, dtype=out.dtype)
+        g = grad_output * (out * float(ctx.log_c))  # (a number: out's dtype)
         if ctx.log_c != -np.inf:
             return g
         return np.where(a >= 0, np.zeros((), g.dtype), g)  # 0 ** a is flat where a >= 0

@@ -16,13 +16,17 @@ import numpy as np
 from microtorch.autograd.function import FREED_MESSAGE, NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 
-__all__ = ["Select", "Slice", "Index", "Alias", "IndexPut", "AdvancedIndexPut"]
+__all__ = [
+    "Select", "Slice", "Index", "Alias", "IndexPut", "AdvancedIndexPut", "IndexPutAccumulate",
+    "Scatter", "Gather",
+]  # fmt: skip
 
 
 class Select(NumpyFunction):
     """z = a[..., i, ...] along one dim: the gradient lands at index i, zeros elsewhere."""
 
     node_name = "SelectBackward0"
+    double_backward_name = "SelectBackwardBackward0"
 
     ctx_fields = ("shape", "key")
 
@@ -42,6 +46,7 @@ class Slice(Select):
     """z = a[start:stop:step] along one dim: the gradient lands in that slice."""
 
     node_name = "SliceBackward0"
+    double_backward_name = "SliceBackwardBackward0"
 
 
 class Index(NumpyFunction):
@@ -59,7 +64,7 @@ class Index(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
         np.add.at(grad, ctx.key, grad_output)
         return grad
 
@@ -104,3 +109,67 @@ class AdvancedIndexPut(IndexPut):
     """z = a with z[indices] = v for integer or boolean indices."""
 
     node_name = "IndexPutBackward0"
+
+
+class IndexPutAccumulate(NumpyFunction):
+    """z = a with v added at key, once per occurrence (``np.add.at``, PyTorch's
+    ``index_put_(..., accumulate=True)``): a gets the whole gradient, v the gradient at key."""
+
+    node_name = "IndexPutImplBackward0"
+    ctx_fields = ("key", "v_shape")
+
+    @staticmethod
+    def forward(ctx, a, v, key):
+        ctx.key, ctx.v_shape = key, v.shape
+        out = a.copy()
+        np.add.at(out, key, v)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output, unbroadcast(grad_output[ctx.key], ctx.v_shape)
+
+
+class Scatter(NumpyFunction):
+    """z = a with v written along dim at indices (``np.put_along_axis``, PyTorch's ``scatter``):
+    a gets the gradient outside those places, v the gradient at them (indices distinct)."""
+
+    node_name = "ScatterBackward0"
+    ctx_fields = ("indices", "dim", "v_shape")
+
+    @staticmethod
+    def forward(ctx, a, v, indices, dim):
+        ctx.indices, ctx.dim, ctx.v_shape = indices, dim, v.shape
+        out = a.copy()
+        np.put_along_axis(out, indices, v, axis=dim)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ga = gv = None
+        if ctx.needs_input_grad[0]:
+            ga = grad_output.copy()
+            np.put_along_axis(ga, ctx.indices, 0, axis=ctx.dim)
+        if ctx.needs_input_grad[-1]:
+            picked = np.take_along_axis(grad_output, ctx.indices, axis=ctx.dim)
+            gv = unbroadcast(picked, ctx.v_shape)
+        return ga, gv
+
+
+class Gather(NumpyFunction):
+    """z = a's values at indices along dim (``np.take_along_axis``, PyTorch's ``gather``):
+    each gradient goes back to the place it was read from (indices distinct)."""
+
+    node_name = "GatherBackward0"
+    ctx_fields = ("shape", "indices", "dim")
+
+    @staticmethod
+    def forward(ctx, a, indices, dim):
+        ctx.shape, ctx.indices, ctx.dim = a.shape, indices, dim
+        return np.take_along_axis(a, indices, axis=dim)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
+        np.put_along_axis(grad, ctx.indices, grad_output, axis=ctx.dim)
+        return grad

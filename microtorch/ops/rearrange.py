@@ -154,8 +154,8 @@ class IndexSelect(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (index,) = ctx.saved_tensors
-        grad = np.zeros(ctx.shape, grad_output.dtype)
-        np.add.at(np.moveaxis(grad, ctx.dim, 0), index, np.moveaxis(grad_output, ctx.dim, 0))
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
+        np.add.at(grad, (slice(None),) * ctx.dim + (index,), grad_output)  # summed: repeats
         return grad
 
 
@@ -176,6 +176,6 @@ class MaskedSelect(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (mask,) = ctx.saved_tensors
-        grad = np.zeros(mask.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=mask.shape)
         grad[mask] = grad_output
         return unbroadcast(grad, ctx.shape)

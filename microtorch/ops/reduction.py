@@ -200,7 +200,7 @@ class _SelectAlong(NumpyFunction):
             return grad_output
         idx = indices if ctx.keepdim else np.expand_dims(indices, ctx.dim)
         g = grad_output if ctx.keepdim else np.expand_dims(grad_output, ctx.dim)
-        out = np.zeros(ctx.shape, grad_output.dtype)
+        out = np.zeros_like(grad_output, shape=ctx.shape)
         np.put_along_axis(out, idx, g, axis=ctx.dim)
         return out
 
@@ -285,6 +285,7 @@ class Softmax(NumpyFunction):
     """y = exp(a) / sum(exp(a)) along dim, so the gradient is y * (g - sum(g * y))."""
 
     node_name = "SoftmaxBackward0"
+    double_backward_name = "SoftmaxBackwardDataBackward0"
     ctx_fields = ("dim",)
 
     @staticmethod
@@ -307,6 +308,7 @@ class LogSoftmax(NumpyFunction):
     """y = a - log(sum(exp(a))) along dim, so the gradient is g - softmax(a) * sum(g)."""
 
     node_name = "LogSoftmaxBackward0"
+    double_backward_name = "LogSoftmaxBackwardDataBackward0"
     ctx_fields = ("dim",)
 
     @staticmethod

@@ -41,7 +41,7 @@ class Gather(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (index,) = ctx.saved_tensors
-        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
         np.add.at(grad, positions(index, ctx.dim), grad_output)
         return grad
 
@@ -171,6 +171,6 @@ def _grad_src(taken: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     # src may be larger than index: only its first index.shape values were used
     if taken.shape == shape:
         return taken
-    grad = np.zeros(shape, taken.dtype)
+    grad = np.zeros_like(taken, shape=shape)
     grad[tuple(slice(n) for n in taken.shape)] = taken
     return grad

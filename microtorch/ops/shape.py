@@ -141,11 +141,24 @@ class Transpose(Permute):
 
     node_name = "TransposeBackward0"
 
+    @staticmethod
+    def backward(ctx, grad_output):
+        swapped = [d for d, k in enumerate(ctx.inverse) if d != k]  # (none: transpose(0, 0))
+        return (
+            np.swapaxes(grad_output, *swapped)
+            if swapped
+            else np.transpose(grad_output, ctx.inverse)
+        )
+
 
 class T(Permute):
     """z = a.t(): the gradient is transposed back."""
 
     node_name = "TBackward0"
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output.T  # (at most 2 dims: the reverse order is the inverse)
 
 
 class Clone(NumpyFunction):

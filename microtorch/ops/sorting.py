@@ -34,7 +34,7 @@ class _TakeAlong(NumpyFunction):
         (indices,) = ctx.saved_tensors
         if not ctx.shape:
             return grad_output
-        grad = np.zeros(ctx.shape, grad_output.dtype)
+        grad = np.zeros_like(grad_output, shape=ctx.shape)
         np.put_along_axis(grad, indices, grad_output, axis=ctx.dim)
         return grad
 

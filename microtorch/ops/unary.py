@@ -166,6 +166,7 @@ class Sigmoid(NumpyFunction):
     """z = 1 / (1 + exp(-a)), so dz/da = z * (1 - z)."""
 
     node_name = "SigmoidBackward0"
+    double_backward_name = "SigmoidBackwardBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -185,6 +186,7 @@ class Tanh(NumpyFunction):
     """z = tanh(a), so dz/da = 1 - z**2."""
 
     node_name = "TanhBackward0"
+    double_backward_name = "TanhBackwardBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -202,6 +204,7 @@ class Relu(NumpyFunction):
     """z = max(a, 0), so dz/da = 0 where a <= 0, else 1 (also at nan, as in PyTorch)."""
 
     node_name = "ReluBackward0"
+    double_backward_name = "ThresholdBackwardBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -298,4 +301,4 @@ class Reciprocal(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * -(out * out)
+        return -grad_output * (out * out)

@@ -44,6 +44,13 @@ def test_programs_of_the_passing_families_run_the_same_as_in_torch(
     assert failure is None, "\n" + failure
 
 
+def test_gradients_of_gradients_run_the_same_as_in_torch(torch_module: ModuleType) -> None:
+    # autograd.grad(..., create_graph=True), then the result computed with and differentiated
+    # again, statement by statement (issue 23)
+    failure = _first_failure(300, 100, rp.GRADIENTS_OF_GRADIENTS, boost="create_graph")
+    assert failure is None, "\n" + failure
+
+
 def _pending(family: str, reason: str) -> object:
     return pytest.param(
         family, marks=pytest.mark.xfail(strict=True, reason=f"issue 12: {reason}"), id=family
@@ -70,7 +77,9 @@ if PENDING:  # (none today: every family runs in CI; an empty parametrization wo
 
 def test_every_family_is_in_exactly_one_list_and_the_lists_name_real_families() -> None:
     groups = [rp.PASSING_FAMILIES, rp.PENDING_ISSUE_12, rp.PENDING_OTHER, rp.RARELY_DIFFERENT]
-    assert sorted(f for group in groups for f in group) == sorted(rp.FAMILIES)  # each once
+    own = ["grad_of_grad"]  # (only in the gradients-of-gradients sweep: test below)
+    assert sorted([f for group in groups for f in group] + own) == sorted(rp.FAMILIES)
+    assert set(rp.GRADIENTS_OF_GRADIENTS) <= set(rp.FAMILIES)
     assert rp.families("ci") == rp.PASSING_FAMILIES
     with pytest.raises(ValueError, match="unknown family"):
         rp.families("no_such_family")
@@ -184,8 +193,10 @@ def test_the_shrinker_keeps_only_what_the_mismatch_needs(torch_module: ModuleTyp
         (
             [
                 "t0 = torch.tensor([1.0, 2.0], requires_grad=True)",
-                "t1, = torch.autograd.grad(t0[torch.tensor([0, 0])].sum(), [t0], "
-                "create_graph=True)",
+                "t1 = t0 * 1",
+                "t2 = t1[:1].expand(3)",
+                "t2[0] = t0[1]",
+                "t3, = torch.autograd.grad(t1.sum(), [t0], create_graph=True)",
             ],
             "create-graph",
         ),

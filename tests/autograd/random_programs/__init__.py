@@ -35,6 +35,7 @@ from .deliberate import DELIBERATE, Deliberate, deliberate
 from .programs import CAUSES, Result, cause, describe, generate, run_program, shrink, sweep
 from .statements import (
     FAMILIES,
+    GRADIENTS_OF_GRADIENTS,
     PASSING_FAMILIES,
     PENDING_ISSUE_12,
     PENDING_OTHER,
@@ -46,6 +47,7 @@ __all__ = [
     "CAUSES",
     "DELIBERATE",
     "FAMILIES",
+    "GRADIENTS_OF_GRADIENTS",
     "PASSING_FAMILIES",
     "PENDING_ISSUE_12",
     "PENDING_OTHER",

@@ -612,11 +612,28 @@ def _flags(g: Gen) -> str | None:
     return g.choice(forms)
 
 
+def _double_needs_grad(t: Any) -> bool:
+    # float64 only: a second derivative's formula rounds in another order than PyTorch's
+    # (float32's last bits differ, and a later x % y can turn that into any value)
+    return bool(t.requires_grad) and str(t.dtype).endswith("float64")
+
+
 def _create_graph_maker(g: Gen) -> str | None:
-    a, b = g.pick(_needs_grad), g.pick(_needs_grad)
+    # a gradient with its graph: later statements compute with it, differentiate it again
+    a, b = g.pick(_double_needs_grad), g.pick(_double_needs_grad)
     if a is None:
         return None
     return f"{g.new()}, = torch.autograd.grad({a}.sum(), [{b}], create_graph=True)"
+
+
+def _grad_of_grad(g: Gen) -> str | None:
+    # d/db of a gradient's own function (a Hessian-vector product when a is a gradient)
+    a, b = g.pick(_double_needs_grad), g.pick(_double_needs_grad)
+    if a is None:
+        return None
+    square = g.choice([f"({a} * {a})", f"{a}.sin()", f"{a}.tanh()", f"{a}.relu()", a])
+    keep = g.choice(["", ", create_graph=True"])
+    return f"{g.new()}, = torch.autograd.grad({square}.sum(), [{b}], allow_unused=True{keep})"
 
 
 # --- issue 13: the operators, functions, promotion and layers beginner code uses ---------
@@ -864,7 +881,8 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "grads": (0.4, _grads),
     "sgd_step": (0.3, _sgd_step),
     "nonleaf_grad": (0.2, _nonleaf_grad),
-    "create_graph": (0.03, _create_graph_maker),  # rare: its deliberate stop ends a program
+    "create_graph": (0.03, _create_graph_maker),  # rare here; frequent in its own sweep
+    "grad_of_grad": (0.4, _grad_of_grad),
     "operators": (0.8, _operators),
     "promotion": (0.5, _promotion),
     "layers": (0.4, _layers),
@@ -882,10 +900,19 @@ PENDING_OTHER: dict[str, str] = {}
 # kept out of CI so that its verdict does not hang on the seeds; each mismatch is pinned by
 # the explicit test named here (tests/autograd/test_torch_model.py).
 RARELY_DIFFERENT: dict[str, str] = {}
+# Gradients of gradients (issue 23): a sweep of its own (test_random_programs.py), with the
+# families its programs differentiate, so that the other families' programs stay as they were.
+GRADIENTS_OF_GRADIENTS: tuple[str, ...] = (
+    "leaf", "arith", "unary", "matmul", "reduce", "statistics", "select", "view", "loss",
+    "inplace", "inplace_view", "mask", "hooks", "create_graph", "grad_of_grad",
+)  # fmt: skip
 PASSING_FAMILIES: tuple[str, ...] = tuple(
     f
     for f in FAMILIES
-    if f not in PENDING_ISSUE_12 and f not in PENDING_OTHER and f not in RARELY_DIFFERENT
+    if f not in PENDING_ISSUE_12
+    and f not in PENDING_OTHER
+    and f not in RARELY_DIFFERENT
+    and f != "grad_of_grad"
 )
 
 
