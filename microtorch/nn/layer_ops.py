@@ -20,7 +20,7 @@ from microtorch.ops.shape import SqueezeDim
 
 __all__ = [
     "Embedding", "LeakyRelu", "LeakyRelu_", "Gelu", "erf", "MulScalar", "DivScalar",
-    "SqueezeDims", "ConstantPadNd", "ClampMin", "Xlogy", "nearest_indices", "UpsampleNearest2d",
+    "SqueezeDims", "ConstantPadNd", "Xlogy", "nearest_indices", "UpsampleNearest2d",
     "UpsampleNearest1d",
 ]  # fmt: skip
 
@@ -169,23 +169,6 @@ class ConstantPadNd(NumpyFunction):
             outer.append(slice(max(lo, 0), max(lo, 0) + max(stop - start, 0)))
         grad[tuple(inner)] = grad_output[tuple(outer)]
         return grad
-
-
-class ClampMin(NumpyFunction):
-    """z = max(a, m) for a number m, so dz/da = 1 where a >= m, else 0."""
-
-    node_name = "ClampMinBackward0"
-
-    @staticmethod
-    def forward(ctx, a, m):
-        ctx.save_for_backward(a)
-        ctx.m = m
-        return np.maximum(a, np.asarray(m, a.dtype))
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
-        return np.where(a >= ctx.m, grad_output, np.zeros((), grad_output.dtype))
 
 
 class Xlogy(NumpyFunction):

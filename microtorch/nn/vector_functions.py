@@ -11,6 +11,7 @@ from microtorch.api._checks import expect_tensor
 from microtorch.autograd.grad_mode import no_grad
 from microtorch.nn import layer_ops
 from microtorch.nn.loss_functions import legacy_reduction
+from microtorch.ops.bounds import ClampMin
 from microtorch.tensor import Tensor
 
 __all__ = ["pad", "normalize", "cosine_similarity", "pairwise_distance", "kl_div"]
@@ -63,7 +64,7 @@ def normalize(
             f"{input._dtype._legacy[:-6]} (Fix: x.float())"
         )
     norm = input.norm(p, dim, keepdim=True)
-    denom = layer_ops.ClampMin.apply(norm, eps).expand_as(input)
+    denom = ClampMin.apply(norm, eps).expand_as(input)
     result = input / denom
     if out is not None:
         return out.copy_(result)
