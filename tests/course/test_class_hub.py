@@ -13,6 +13,10 @@ does what they would do in JupyterLab, through the hub's API and their own serve
   answers a different set of exercises, runs chapter 04 in a kernel of their own, and submits;
 - the instructor collects, autogrades and releases feedback; every student fetches theirs;
 - each student's kernel tries to read another student's files, and fails;
+- each one's lab is what tools/lab_config/ makes it: students' without nbgrader's instructor
+  tools (page config, server extensions; in Chromium, their Nbgrader menu) but with the
+  Assignments tab, the instructor's with all of nbgrader, everyone's chapters opening with the
+  language_info their kernel reports (unmodified);
 - a student's processes together stay within the student's memory limit (their cgroup), and
   one allocation past it gets MemoryError;
 - the hub is restarted mid-class, the idle culler stops the idle servers, and the hub's
