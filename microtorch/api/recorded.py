@@ -382,6 +382,7 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.cross: lambda a, b, axis=-1: record(
         cross.linalg_cross(tensor_of(a), tensor_of(b), dim=axis)
     ),
+    np.clip: lambda a, a_min, a_max: record(unary.clamp(tensor_of(a), a_min, a_max)),
     np.cumsum: _cumsum,
     np.prod: _prod,
     np.count_nonzero: _count_nonzero,

@@ -426,6 +426,7 @@ class AdaptiveAvgPool2D(NumpyFunction):
     y = A_h x A_w^T with averaging matrices A, and dL/dx = A_h^T (dL/dy) A_w."""
 
     node_name = "AdaptiveAvgPool2DBackward0"
+    double_backward_name = "AdaptiveAvgPool2DBackwardBackward0"
 
     ctx_fields = ("a_h", "a_w")
 
