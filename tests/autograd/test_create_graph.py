@@ -298,8 +298,8 @@ def _nn_recorded(lib: Any, name: str) -> Any:
     return (g.requires_grad, _tree(g.grad_fn, 2))
 
 
-# PyTorch's node takes inputs microtorch's op does not save (nll_loss's self, leaky_relu's
-# input, binary_cross_entropy's weight slot), or the loss's formula is written differently
+# PyTorch's node takes inputs microtorch's op does not save (nll_loss's self), or not the
+# ones it saves (binary_cross_entropy's weight), or the loss's formula is written differently
 NN_NAME_DIFFERENCES = {
     "bce_target_grad": "BinaryCrossEntropyBackwardBackward0's inputs: PyTorch's order differs",
     "bce_weight_none": "BinaryCrossEntropyBackwardBackward0: microtorch's has a weight slot",
@@ -313,8 +313,6 @@ NN_NAME_DIFFERENCES = {
     "cross_entropy_weight": "as cross_entropy", "nll_loss": "as cross_entropy",
     "nll_loss_weight_none": "as cross_entropy",
     "l1_loss": "np.sign records no node; PyTorch's SgnBackward0", "l1_loss_sum": "as l1_loss",
-    "leaky_relu": "LeakyReluBackwardBackward0: PyTorch's takes the input, microtorch's op "
-    "saves none", "leaky_relu_inplace": "as leaky_relu",
     "mse_loss_target_grad": "MseLossBackwardBackward0's inputs in another order",
 }  # fmt: skip
 

@@ -144,3 +144,19 @@ def _hardsigmoid(lib: Any) -> Any:
 
 def test_hardsigmoid_has_no_second_derivative_as_in_torch() -> None:
     assert _hardsigmoid(microtorch) == _hardsigmoid(torch)
+
+
+def _leaky_relu_changed(lib: Any, inplace: bool) -> str:
+    # leaky_relu saves its input (leaky_relu_ its result), as PyTorch's: changed, it raises
+    x = lib.tensor([1.0, -2.0], requires_grad=True)
+    a = x * 1
+    y = _f(lib).leaky_relu(a, 0.1, inplace=inplace)
+    a.mul_(2)
+    with pytest.raises(RuntimeError) as info:
+        y.sum().backward()
+    return str(info.value).split(", is at version")[0].replace("microtorch.", "torch.")
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+def test_leaky_relu_saves_what_torch_saves(inplace: bool) -> None:
+    assert _leaky_relu_changed(microtorch, inplace) == _leaky_relu_changed(torch, inplace)
