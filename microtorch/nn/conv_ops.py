@@ -194,7 +194,8 @@ def _im2col(
             for s, k, st, d in zip(xp.shape[2:], kernel, stride, dilation)
         )
         every = (slice(None), slice(None))
-        kernel_first = np.stack([xp[every + where] for _, where in _offsets(kernel, stride, dilation, out)], axis=2)
+        offsets = _offsets(kernel, stride, dilation, out)
+        kernel_first = np.stack([xp[every + where] for _, where in offsets], axis=2)
     per_row = c // groups * math.prod(kernel)
     cols = kernel_first.reshape(n, groups, per_row, math.prod(out))  # the one copy
     return cols, out

@@ -55,21 +55,24 @@ CASES = {
     "conv2d": lambda L, x: _f(L).conv2d(x, _c(L, W), padding=1) ** 2,
     "conv2d_same_even": lambda L, x: _f(L).conv2d(x, _c(L, W[:, :, :2, :2]), padding="same"),
     "conv2d_weight": lambda L, x: _f(L).conv2d(_c(L, X), x[:, :, :3, :3].repeat(2, 1, 1, 1)) ** 2,
-    "conv2d_both": lambda L, x: _f(L).conv2d(
-        x, x[:2, :, 1:4, 2:5] * 1, _c(L, [0.5, -1.0]), stride=2, padding=1
-    ) ** 2,
-    "conv2d_groups": lambda L, x: _f(L).conv2d(
-        x, x[:1].repeat(3, 1, 1, 1)[:, :1, 1:4, 2:5], groups=3, dilation=2
-    ) ** 2,
+    "conv2d_both": lambda L, x: (
+        _f(L).conv2d(x, x[:2, :, 1:4, 2:5] * 1, _c(L, [0.5, -1.0]), stride=2, padding=1) ** 2
+    ),
+    "conv2d_groups": lambda L, x: (
+        _f(L).conv2d(x, x[:1].repeat(3, 1, 1, 1)[:, :1, 1:4, 2:5], groups=3, dilation=2) ** 2
+    ),
     "conv1d": lambda L, x: _f(L).conv1d(x[:, :, 0], _c(L, W1), stride=2) ** 2,
     "conv2d_module": lambda L, x: _conv_module(L)(x) ** 2,
     "layer_norm": lambda L, x: _f(L).layer_norm(x, (6,)),
     "layer_norm_affine": lambda L, x: _f(L).layer_norm(x, (6, 6), x[0, 0] * 1, x[1, 1] * 1),
     "batch_norm": lambda L, x: _f(L).batch_norm(x, None, None, training=True),
     "batch_norm_module": lambda L, x: L.nn.BatchNorm2d(3).double()(x),
-    "batch_norm_eval": lambda L, x: _f(L).batch_norm(
-        x, _c(L, [0.1, 0.2, 0.3]), _c(L, [1.0, 2.0, 0.5]), x[0, :, 0, 0] * 1, training=False
-    ) ** 2,
+    "batch_norm_eval": lambda L, x: (
+        _f(L).batch_norm(
+            x, _c(L, [0.1, 0.2, 0.3]), _c(L, [1.0, 2.0, 0.5]), x[0, :, 0, 0] * 1, training=False
+        )
+        ** 2
+    ),
     "huber_loss": lambda L, x: _f(L).huber_loss(x, L.zeros_like(x), delta=0.5),
     "smooth_l1_loss": lambda L, x: _f(L).smooth_l1_loss(x, _c(L, X[::-1].copy()), beta=0.7),
     "elu": lambda L, x: _f(L).elu(x),
