@@ -65,6 +65,8 @@ from microtorch.nn.padding import (
 from microtorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from microtorch.nn.parameter_containers import ParameterDict, ParameterList
 from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from microtorch.nn.rnn import GRU, LSTM, RNN, RNNBase
+from microtorch.nn.rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from microtorch.nn.upsampling import Upsample, UpsamplingNearest2d
 
 __all__ = [
@@ -78,7 +80,8 @@ __all__ = [
     "LazyConv2d", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d",
     "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
-    "functional", "init", "utils",
+    "functional", "init", "utils", "RNN", "RNNBase", "LSTM", "GRU", "RNNCell", "RNNCellBase",
+    "LSTMCell", "GRUCell",
 ]  # fmt: skip
 
 

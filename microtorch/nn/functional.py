@@ -109,6 +109,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is not None:
         if ndim == 2:
             return linalg.addmm(bias, input, wt)
+        if not input.is_contiguous():  # PyTorch folds only a contiguous input into addmm
+            return linalg.matmul(input, wt) + bias
         out = linalg.addmm(bias, input.reshape(-1, k), wt)  # inputs are flattened to 2-D
         return out.view(*input._data.shape[:-1], out._data.shape[-1])
     if ndim == 2:
