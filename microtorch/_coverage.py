@@ -21,7 +21,7 @@ _CPU = "microtorch runs on the CPU only: use device='cpu'"
 _NUMPY = "compute it with numpy on x.detach().numpy(), without gradients"
 _FLOAT = "microtorch has real dtypes only; use torch.float32"
 _LOOP = "write it with tensor operations in a Python loop"
-_RNN = "write the cell with nn.Linear, torch.tanh and torch.sigmoid and loop over time steps"
+_RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
 _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
 _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
@@ -139,7 +139,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "AdaptiveMaxPool2d": "use nn.MaxPool2d with the kernel size that fits",
         "GroupNorm": "use nn.BatchNorm2d or nn.LayerNorm", "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
-        "RNN": _RNN, "LSTM": _RNN, "GRU": _RNN, "RNNCell": _RNN, "LSTMCell": _RNN, "GRUCell": _RNN,
         "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
         "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,
         "TransformerDecoderLayer": _ATTENTION, "MultiheadAttention": _ATTENTION,

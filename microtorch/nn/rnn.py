@@ -16,7 +16,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from microtorch.api import join
 from microtorch.dtypes import dtype as dtype_
@@ -73,7 +73,10 @@ class RNNBase(Module):
         for layer in range(num_layers):
             for direction in range(directions):
                 inputs = input_size if layer == 0 else real_hidden * directions
-                shapes = {"weight_ih": (gate_size, inputs), "weight_hh": (gate_size, real_hidden)}
+                shapes: dict[str, tuple[int, ...]] = {
+                    "weight_ih": (gate_size, inputs),
+                    "weight_hh": (gate_size, real_hidden),
+                }
                 if bias:
                     shapes.update(bias_ih=(gate_size,), bias_hh=(gate_size,))
                 if proj_size > 0:
@@ -130,7 +133,7 @@ class RNNBase(Module):
             )
 
     def _expected_hidden(self, x: Tensor, size: int) -> tuple[int, int, int]:
-        batch = x.size(0) if self.batch_first else x.size(1)
+        batch = x.shape[0] if self.batch_first else x.shape[1]
         return (self.num_layers * (2 if self.bidirectional else 1), batch, size)
 
     def _run(self, x: Tensor, states: list[Any]) -> tuple[Tensor, list[Any]]:
@@ -331,16 +334,13 @@ def _check_arguments(
     proj_size: int,
 ) -> None:
     """PyTorch's checks of the constructor's arguments, in its order."""
-    if (
-        not isinstance(dropout, numbers.Number)
-        or isinstance(dropout, bool)
-        or not 0 <= dropout <= 1
-    ):  # type: ignore[operator]
+    p = cast(float, dropout)
+    if not isinstance(dropout, numbers.Number) or isinstance(dropout, bool) or not 0 <= p <= 1:
         raise ValueError(
             "dropout should be a number in range [0, 1] representing the probability of an "
             "element being zeroed"
         )
-    if dropout > 0 and num_layers == 1:  # type: ignore[operator]
+    if p > 0 and num_layers == 1:
         warnings.warn(
             "dropout option adds dropout after all but last recurrent layer, so non-zero "
             "dropout expects num_layers greater than 1, but got "
