@@ -137,7 +137,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "Conv3d": "use nn.Conv2d", "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
         "MaxPool1d": _POOL1D, "AvgPool1d": _POOL1D, "AdaptiveAvgPool1d": _POOL1D,
         "AdaptiveMaxPool2d": "use nn.MaxPool2d with the kernel size that fits",
-        "GroupNorm": "use nn.BatchNorm2d or nn.LayerNorm", "InstanceNorm2d": "use nn.BatchNorm2d",
+        "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
         "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
         "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,
@@ -170,7 +170,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "max_pool1d": _POOL1D, "avg_pool1d": _POOL1D,
         "adaptive_max_pool2d": "use F.max_pool2d with the kernel size that fits",
         "unfold": "slice and stack", "fold": "slice and stack",
-        "group_norm": "use F.batch_norm or F.layer_norm",
     },
     "torch.nn.init": {
         "sparse_": "use dense weights",

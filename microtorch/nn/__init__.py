@@ -53,7 +53,7 @@ from microtorch.nn.loss import (
     SmoothL1Loss,
 )
 from microtorch.nn.module import Module
-from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from microtorch.nn.padding import (
     ConstantPad1d,
     ConstantPad2d,
@@ -81,7 +81,7 @@ __all__ = [
     "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
     "functional", "init", "utils", "RNN", "RNNBase", "LSTM", "GRU", "RNNCell", "RNNCellBase",
-    "LSTMCell", "GRUCell",
+    "LSTMCell", "GRUCell", "GroupNorm",
 ]  # fmt: skip
 
 

@@ -58,7 +58,7 @@ from microtorch.nn.loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
-from microtorch.nn.norm_functions import batch_norm, layer_norm
+from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
 from microtorch.nn.upsampling import interpolate
 from microtorch.nn.vector_functions import (
     cosine_similarity,
@@ -75,7 +75,8 @@ __all__ = [
     "dropout2d", "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
-    "layer_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6", "logsigmoid",
+    "layer_norm", "group_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6",
+    "logsigmoid",
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
     "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
 ]  # fmt: skip

@@ -1,10 +1,12 @@
-"""The ``Function``s behind batch and layer normalization: ``NativeBatchNormBackward0`` and
-``NativeLayerNormBackward0``, as PyTorch records them on the CPU.
+"""The ``Function``s behind batch, layer and group normalization: ``NativeBatchNormBackward0``,
+``NativeLayerNormBackward0`` and ``NativeGroupNormBackward0``, as PyTorch records them on the
+CPU.
 
 Both normalize ``x`` to ``x_hat = (x - mean) / sqrt(var + eps)`` (``var`` the biased
 variance) and then scale and shift it, ``y = x_hat * weight + bias``. They differ in which
 elements share a mean: batch norm averages each channel over the batch and the spatial
-positions, layer norm each sample over its last dims. The arguments come checked from
+positions, layer norm each sample over its last dims, group norm each sample's group of
+channels (with their positions). The arguments come checked from
 ``norm_functions.py``.
 """
 
@@ -15,7 +17,18 @@ import numpy as np
 from microtorch.nn.conv_ops import OptionalInputs
 from microtorch.ops._layout import row_major
 
-__all__ = ["NativeBatchNorm", "NativeLayerNorm"]
+__all__ = ["NativeBatchNorm", "NativeLayerNorm", "NativeGroupNorm"]
+
+
+def normalized(x, axes, eps):
+    """(x_hat, mean, invstd): x centred and scaled by 1 / sqrt(var + eps), the (biased)
+    statistics taken over ``axes``. The backward formulas recompute them from the saved
+    input, so that with ``create_graph=True`` they are recorded as functions of x too."""
+    mean = x.mean(axis=axes, keepdims=True)
+    centered = x - mean
+    var = np.square(centered).mean(axis=axes, keepdims=True)
+    invstd = 1 / np.sqrt(var + eps)
+    return centered * invstd, mean, invstd
 
 
 class NativeBatchNorm(OptionalInputs):
@@ -35,7 +48,7 @@ class NativeBatchNorm(OptionalInputs):
     node_name = "NativeBatchNormBackward0"
     edges = (0, 1, 2)
 
-    ctx_fields = ("training",)
+    ctx_fields = ("training", "eps")
 
     @staticmethod
     def forward(ctx, x, w, b, running_mean, running_var, training, momentum, eps):
@@ -57,7 +70,7 @@ class NativeBatchNorm(OptionalInputs):
         invstd = (1 / np.sqrt(var + np.asarray(eps, var.dtype))).astype(x.dtype)
         x_hat = centered * invstd.reshape(shape)
         ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
-        ctx.training = training
+        ctx.training, ctx.eps = training, eps
         y = x_hat if w is None else x_hat * w.reshape(shape)
         y = y + b.reshape(shape) if b is not None else y.copy() if y is x_hat else y
         return row_major(y)  # (PyTorch's layout, whatever x's)
@@ -69,8 +82,12 @@ class NativeBatchNorm(OptionalInputs):
         g = grad_output
         axes = (0, *range(2, g.ndim))
         shape = (1, g.shape[1]) + (1,) * (g.ndim - 2)
-        x_hat = (x - mean.reshape(shape)) * invstd.reshape(shape)
-        scale = invstd if w is None else invstd * w
+        if ctx.training:  # the batch's statistics, functions of x
+            x_hat, _, invstd = normalized(x, axes, ctx.eps)
+        else:  # the running ones, constants
+            invstd = invstd.reshape(shape)
+            x_hat = (x - mean.reshape(shape)) * invstd
+        scale = invstd if w is None else invstd * w.reshape(shape)
         gx = gw = gb = None
         sum_g = g.sum(axis=axes)
         sum_gx = (g * x_hat).sum(axis=axes)
@@ -79,9 +96,9 @@ class NativeBatchNorm(OptionalInputs):
                 m = g.size // g.shape[1]
                 mean_g = (sum_g / m).reshape(shape)
                 mean_gx = (sum_gx / m).reshape(shape)
-                gx = scale.reshape(shape) * (g - mean_g - x_hat * mean_gx)
+                gx = scale * (g - mean_g - x_hat * mean_gx)
             else:
-                gx = g * scale.reshape(shape)
+                gx = g * scale
         if need_w:
             gw = sum_gx
         if need_b:
@@ -100,7 +117,7 @@ class NativeLayerNorm(OptionalInputs):
     node_name = "NativeLayerNormBackward0"
     edges = (0, 2, 3)
 
-    ctx_fields = ("dims",)
+    ctx_fields = ("dims", "eps")
 
     @staticmethod
     def forward(ctx, x, dims, w, b, eps):
@@ -111,18 +128,18 @@ class NativeLayerNorm(OptionalInputs):
         invstd = (1 / np.sqrt(var + np.asarray(eps, var.dtype))).astype(x.dtype)
         x_hat = centered * invstd
         ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
-        ctx.dims = dims
+        ctx.dims, ctx.eps = dims, eps
         y = x_hat if w is None else x_hat * w
         y = y + b if b is not None else y.copy() if y is x_hat else y
         return row_major(y)  # (PyTorch's layout, whatever x's)
 
     @staticmethod
     def backward(ctx, grad_output):
-        x, mean, invstd, w = ctx.saved_tensors
-        x_hat = (x - mean) * invstd
+        x, _, _, w = ctx.saved_tensors
         need_x, need_w, need_b = ctx.needs_input_grad
         g = grad_output
         axes = tuple(range(g.ndim - ctx.dims, g.ndim))
+        x_hat, _, invstd = normalized(x, axes, ctx.eps)
         lead = tuple(range(g.ndim - ctx.dims))
         gx = gw = gb = None
         if need_x:
@@ -134,4 +151,53 @@ class NativeLayerNorm(OptionalInputs):
             gw = (g * x_hat).sum(axis=lead)
         if need_b:
             gb = g.sum(axis=lead)
+        return gx, gw, gb
+
+
+class NativeGroupNorm(OptionalInputs):
+    """y[n, c, ...] = (x[n, c, ...] - mean_ng) / sqrt(var_ng + eps) * w[c] + b[c], mean and
+    (biased) var over the M values of sample n's group g of channels (C / G channels and their
+    positions). With g = dL/dy, x_hat as above and means over each group's M values,
+
+        dL/dx = 1 / sqrt(var + eps) * (g w - mean(g w) - x_hat mean(g w x_hat))
+        dL/dw[c] = sum over n and positions of g x_hat,  dL/db[c] = sum of g
+    """
+
+    node_name = "NativeGroupNormBackward0"
+    edges = (0, 2, 3)
+
+    ctx_fields = ("groups", "eps")
+
+    @staticmethod
+    def forward(ctx, x, groups, w, b, eps):
+        shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)  # one value per channel
+        grouped = x.reshape(x.shape[0], groups, -1)  # (N, G, M)
+        mean = grouped.mean(axis=2, keepdims=True)
+        var = np.square(grouped - mean).mean(axis=2, keepdims=True)
+        invstd = (1 / np.sqrt(var + np.asarray(eps, var.dtype))).astype(x.dtype)
+        x_hat = ((grouped - mean) * invstd).reshape(x.shape)
+        ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
+        ctx.groups, ctx.eps = groups, eps
+        y = x_hat if w is None else x_hat * w.reshape(shape)
+        return row_major(y + b.reshape(shape) if b is not None else y)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, _, _, w = ctx.saved_tensors
+        need_x, need_w, need_b = ctx.needs_input_grad
+        g = grad_output
+        shape = (1, g.shape[1]) + (1,) * (g.ndim - 2)
+        groups = (g.shape[0], ctx.groups, -1)
+        x_hat, _, invstd = normalized(x.reshape(groups), 2, ctx.eps)  # (N, G, M)
+        axes = (0, *range(2, g.ndim))
+        gx = gw = gb = None
+        if need_x:
+            gw_ = (g if w is None else g * w.reshape(shape)).reshape(groups)
+            mean_g = gw_.mean(axis=2, keepdims=True)
+            mean_gx = (gw_ * x_hat).mean(axis=2, keepdims=True)
+            gx = (invstd * (gw_ - mean_g - x_hat * mean_gx)).reshape(g.shape)
+        if need_w:
+            gw = (g * x_hat.reshape(g.shape)).sum(axis=axes)
+        if need_b:
+            gb = g.sum(axis=axes)
         return gx, gw, gb

@@ -316,6 +316,8 @@ NN_NAME_DIFFERENCES = {
     "leaky_relu": "LeakyReluBackwardBackward0: PyTorch's takes the input, microtorch's op "
     "saves none", "leaky_relu_inplace": "as leaky_relu",
     "mse_loss_target_grad": "MseLossBackwardBackward0's inputs in another order",
+    "group_norm": "without weight, PyTorch's composite formula (infinitely_differentiable_"
+    "native_group_norm_backward) ends in a sum where microtorch's ends in a product",
 }  # fmt: skip
 
 

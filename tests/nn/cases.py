@@ -139,6 +139,10 @@ CASES: dict[str, Case] = {
         _c(lib, np.array([[1, 2, 1], [0, 3, 3]])), x, padding_idx=3
     ),
     "dropout_eval": lambda lib, x: _F(lib).dropout(x, 0.5, training=False) * 1,
+    "group_norm": lambda lib, x: _F(lib).group_norm(x.view(2, 2, 5), 2),
+    "group_norm_affine": lambda lib, x: _F(lib).group_norm(
+        x.t().unsqueeze(0), 5, _c(lib, CLASS_WEIGHT), _c(lib, DENSE[0])
+    ),
     "rnn_cell": lambda lib, x: _recurrent(lib, "RNNCell")(x),
     "rnn_cell_relu_h0": lambda lib, x: _recurrent(lib, "RNNCell", nonlinearity="relu")(
         x[1:], x[:3, :3]
