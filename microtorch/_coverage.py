@@ -25,7 +25,6 @@ _RNN = "pad the sequences to one length with torch.stack or F.pad and run the pa
 _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
 _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
-_SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
@@ -179,7 +178,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "RAdam": "use optim.Adam", "LBFGS": "use optim.Adam or optim.SGD",
     },
     "torch.optim.lr_scheduler": {
-        "CyclicLR": _SCHEDULE, "SequentialLR": _SCHEDULE,
     },
     "torch.autograd": {
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",
