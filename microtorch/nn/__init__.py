@@ -55,10 +55,19 @@ from microtorch.nn.loss import (
 from microtorch.nn.module import Module
 from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from microtorch.nn.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
     ConstantPad1d,
     ConstantPad2d,
     CosineSimilarity,
     PairwiseDistance,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
     ZeroPad1d,
     ZeroPad2d,
 )
@@ -81,7 +90,9 @@ __all__ = [
     "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
     "functional", "init", "utils", "RNN", "RNNBase", "LSTM", "GRU", "RNNCell", "RNNCellBase",
-    "LSTMCell", "GRUCell", "GroupNorm",
+    "LSTMCell", "GRUCell", "GroupNorm", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+    "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d",
+    "CircularPad3d",
 ]  # fmt: skip
 
 
