@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from microtorch.api import rearrange
 from microtorch.api import reduction as red
 from microtorch.api._checks import expect_tensor
 from microtorch.autograd.grad_mode import no_grad
@@ -93,7 +94,7 @@ def _pad_copying(input: Tensor, widths: tuple[int, ...], mode: str, value: Any) 
     if mode == "circular":  # PyTorch builds it from slices; here, one index per dim
         out = input
         for i, where in enumerate(positions):
-            out = out.index_select(len(shape) - k + i, plain_tensor(where))
+            out = rearrange.index_select(out, len(shape) - k + i, plain_tensor(where))
         return out
     return _PAD_OPS[mode][k - 1].apply(input, positions)
 
