@@ -143,6 +143,14 @@ CASES: dict[str, Case] = {
     "group_norm_affine": lambda lib, x: _F(lib).group_norm(
         x.t().unsqueeze(0), 5, _c(lib, CLASS_WEIGHT), _c(lib, DENSE[0])
     ),
+    "pad_reflect": lambda lib, x: _F(lib).pad(x.view(1, 4, 5), (2, 3, 1, 0), mode="reflect"),
+    "pad_replicate": lambda lib, x: _F(lib).pad(x, (3, 1), mode="replicate"),
+    "interpolate_linear": lambda lib, x: _F(lib).interpolate(
+        x.view(1, 4, 5), scale_factor=1.6, mode="linear"
+    ),
+    "interpolate_bilinear_corners": lambda lib, x: _F(lib).interpolate(
+        x.view(1, 1, 4, 5), size=(3, 7), mode="bilinear", align_corners=True
+    ),
     "rnn_cell": lambda lib, x: _recurrent(lib, "RNNCell")(x),
     "rnn_cell_relu_h0": lambda lib, x: _recurrent(lib, "RNNCell", nonlinearity="relu")(
         x[1:], x[:3, :3]
