@@ -172,9 +172,9 @@ class RNNBase(Module):
         return join.stack(outputs, 0), state
 
     def _sequence(self, input: Tensor) -> tuple[Tensor, bool]:  # noqa: A002
-        name = "LSTM" if self.mode == "LSTM" else "RNN"
+        name = self.mode if self.mode in ("LSTM", "GRU") else "RNN"
         if input.dim() not in (2, 3):
-            tensor = " tensor" if name == "RNN" else ""
+            tensor = " tensor" if name == "RNN" else ""  # (PyTorch's three texts)
             raise ValueError(
                 f"{name}: Expected input to be 2D or 3D, got {input.dim()}D{tensor} instead"
             )

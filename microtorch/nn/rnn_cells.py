@@ -136,6 +136,24 @@ class RNNCellBase(Module):
                 )
         return input.dim() == 2
 
+    def _check_sizes(self, x: Tensor, states: tuple[Tensor, ...]) -> None:
+        """PyTorch's checks of the (batched) input and states against the cell's sizes."""
+        if x.shape[1] != self.input_size:
+            raise RuntimeError(
+                f"input has inconsistent input_size: got {x.shape[1]} expected {self.input_size}"
+            )
+        for label, h in enumerate(states):
+            if x.shape[0] != h.shape[0]:
+                raise RuntimeError(
+                    f"Input batch size {x.shape[0]} doesn't match hidden{label} batch size "
+                    f"{h.shape[0]}"
+                )
+            if h.shape[1] != self.hidden_size:
+                raise RuntimeError(
+                    f"hidden{label} has inconsistent hidden_size: got {h.shape[1]}, expected "
+                    f"{self.hidden_size}"
+                )
+
 
 class RNNCell(RNNCellBase):
     """One Elman step: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (or ``relu``)."""
@@ -161,6 +179,7 @@ class RNNCell(RNNCellBase):
             h = hx if batched else hx.unsqueeze(0)
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        self._check_sizes(x, (h,))
         x_proj = F.linear(x, self.weight_ih, self.bias_ih)
         out = rnn_step(x_proj, h, self.weight_hh, self.bias_hh, self.nonlinearity)
         return out if batched else out.squeeze(0)
@@ -191,6 +210,7 @@ class LSTMCell(RNNCellBase):
             hc = (zeros, zeros)
         else:
             hc = hx if batched else (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
+        self._check_sizes(x, hc)
         x_proj = F.linear(x, self.weight_ih, self.bias_ih)
         h, c = lstm_step(x_proj, hc, self.weight_hh, self.bias_hh)
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
@@ -216,5 +236,6 @@ class GRUCell(RNNCellBase):
             h = zeros_like_hidden(x, (x.shape[0], self.hidden_size))
         else:
             h = hx if batched else hx.unsqueeze(0)
+        self._check_sizes(x, (h,))
         out = gru_step(F.linear(x, self.weight_ih, self.bias_ih), h, self.weight_hh, self.bias_hh)
         return out if batched else out.squeeze(0)

@@ -35,13 +35,13 @@ def pad(
     if len(widths) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     ndim = input._data.ndim
-    if mode != "constant":
-        return _pad_copying(input, widths, mode, value)
     if len(widths) > 2 * ndim:
         raise RuntimeError(
             "Padding length should be less than or equal to two times the input dimension "
             f"but got padding length {len(widths)} and input of dimension {ndim}"
         )
+    if mode != "constant":
+        return _pad_copying(input, widths, mode, value)
     for i in range(len(widths) // 2):
         if input._data.shape[ndim - 1 - i] + widths[2 * i] + widths[2 * i + 1] < 0:
             raise RuntimeError("narrow(): length must be non-negative.")

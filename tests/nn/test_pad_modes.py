@@ -91,6 +91,7 @@ def test_integer_input_pads_as_torch(torch_module: ModuleType) -> None:
 ERRORS: dict[str, Callable[[ModuleType], Any]] = {
     "value_with_reflect": lambda L: L.nn.functional.pad(L.ones(2, 3), (1, 1), "reflect", 1.0),
     "too_few_dims": lambda L: L.nn.functional.pad(L.ones(5), (1, 1), mode="reflect"),
+    "longer_than_dims": lambda L: L.nn.functional.pad(L.ones(5), (1, 1, 1, 1), "replicate"),
     "too_many_dims": lambda L: L.nn.functional.pad(L.ones(1, 2, 3, 4), (1, 1), "replicate"),
     "reflect_too_wide": lambda L: L.nn.functional.pad(L.ones(2, 3), (0, 3), mode="reflect"),
     "reflect_too_high": lambda L: L.nn.functional.pad(

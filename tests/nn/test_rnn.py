@@ -306,6 +306,7 @@ ERRORS: dict[str, Callable[[ModuleType], Any]] = {
     "bad_nonlinearity": lambda L: L.nn.RNN(3, 2, nonlinearity="sigmoid"),
     "input_4d": lambda L: L.nn.RNN(3, 2)(L.zeros(1, 2, 3, 3)),
     "lstm_input_1d": lambda L: L.nn.LSTM(3, 2)(L.zeros(3)),
+    "gru_input_4d": lambda L: L.nn.GRU(3, 2)(L.zeros(1, 2, 3, 3)),
     "input_size_mismatch": lambda L: L.nn.GRU(3, 2)(L.zeros(4, 2, 5)),
     "dtype_mismatch": lambda L: L.nn.RNN(3, 2)(L.zeros(4, 2, 3, dtype=L.float64)),
     "hidden_size_mismatch": lambda L: L.nn.RNN(3, 2)(L.zeros(4, 2, 3), L.zeros(1, 3, 2)),
