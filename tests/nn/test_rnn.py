@@ -317,6 +317,10 @@ ERRORS: dict[str, Callable[[ModuleType], Any]] = {
     ),
     "lstm_states_dims": lambda L: L.nn.LSTM(3, 2)(L.zeros(4, 2, 3), (L.zeros(2, 2), L.zeros(2, 2))),
     "empty_sequence": lambda L: L.nn.RNN(3, 2)(L.zeros(0, 2, 3)),
+    "cell_input_size": lambda L: L.nn.GRUCell(3, 2)(L.zeros(2, 4)),
+    "cell_hidden_size": lambda L: L.nn.RNNCell(3, 2)(L.zeros(2, 3), L.zeros(2, 3)),
+    "cell_batch_size": lambda L: L.nn.LSTMCell(3, 2)(L.zeros(2, 3), (L.zeros(3, 2), L.zeros(3, 2))),
+    "cell_c_size": lambda L: L.nn.LSTMCell(3, 2)(L.zeros(2, 3), (L.zeros(2, 2), L.zeros(2, 3))),
     "cell_input_3d": lambda L: L.nn.GRUCell(3, 2)(L.zeros(1, 2, 3)),
     "cell_hidden_3d": lambda L: L.nn.RNNCell(3, 2)(L.zeros(2, 3), L.zeros(1, 2, 2)),
     "lstm_cell_hx_3d": lambda L: L.nn.LSTMCell(3, 2)(
