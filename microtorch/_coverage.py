@@ -21,11 +21,10 @@ _CPU = "microtorch runs on the CPU only: use device='cpu'"
 _NUMPY = "compute it with numpy on x.detach().numpy(), without gradients"
 _FLOAT = "microtorch has real dtypes only; use torch.float32"
 _LOOP = "write it with tensor operations in a Python loop"
-_RNN = "write the cell with nn.Linear, torch.tanh and torch.sigmoid and loop over time steps"
+_RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
 _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
 _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
-_SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
@@ -137,9 +136,8 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "Conv3d": "use nn.Conv2d", "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
         "MaxPool1d": _POOL1D, "AvgPool1d": _POOL1D, "AdaptiveAvgPool1d": _POOL1D,
         "AdaptiveMaxPool2d": "use nn.MaxPool2d with the kernel size that fits",
-        "GroupNorm": "use nn.BatchNorm2d or nn.LayerNorm", "InstanceNorm2d": "use nn.BatchNorm2d",
+        "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
-        "RNN": _RNN, "LSTM": _RNN, "GRU": _RNN, "RNNCell": _RNN, "LSTMCell": _RNN, "GRUCell": _RNN,
         "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
         "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,
         "TransformerDecoderLayer": _ATTENTION, "MultiheadAttention": _ATTENTION,
@@ -171,7 +169,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "max_pool1d": _POOL1D, "avg_pool1d": _POOL1D,
         "adaptive_max_pool2d": "use F.max_pool2d with the kernel size that fits",
         "unfold": "slice and stack", "fold": "slice and stack",
-        "group_norm": "use F.batch_norm or F.layer_norm",
     },
     "torch.nn.init": {
         "sparse_": "use dense weights",
@@ -181,7 +178,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "RAdam": "use optim.Adam", "LBFGS": "use optim.Adam or optim.SGD",
     },
     "torch.optim.lr_scheduler": {
-        "CyclicLR": _SCHEDULE, "SequentialLR": _SCHEDULE,
     },
     "torch.autograd": {
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",

@@ -224,8 +224,11 @@ class Function:
         if type(out) is tuple:
             results = tuple([_node.op_result(o, node, i, device) for i, o in enumerate(out)])
             node._num_outputs = len(results)
-            node._out_shape = tuple([r._data.shape for r in results])
-            node._out_dtype = tuple([r._dtype for r in results])
+            if len(results) == 1:  # (unbind of a size-1 dim: one output, kept as one)
+                node._out_shape, node._out_dtype = results[0]._data.shape, results[0]._dtype
+            else:
+                node._out_shape = tuple([r._data.shape for r in results])
+                node._out_dtype = tuple([r._dtype for r in results])
         else:
             result = _node.op_result(out, node, 0, device)
             node._out_shape, node._out_dtype = result._data.shape, result._dtype

@@ -53,18 +53,29 @@ from microtorch.nn.loss import (
     SmoothL1Loss,
 )
 from microtorch.nn.module import Module
-from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from microtorch.nn.padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
     ConstantPad1d,
     ConstantPad2d,
     CosineSimilarity,
     PairwiseDistance,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
     ZeroPad1d,
     ZeroPad2d,
 )
 from microtorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from microtorch.nn.parameter_containers import ParameterDict, ParameterList
 from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from microtorch.nn.rnn import GRU, LSTM, RNN, RNNBase
+from microtorch.nn.rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from microtorch.nn.upsampling import Upsample, UpsamplingNearest2d
 
 __all__ = [
@@ -78,7 +89,10 @@ __all__ = [
     "LazyConv2d", "LazyLinear", "LeakyReLU", "Linear", "LogSoftmax", "MSELoss", "MaxPool2d",
     "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
     "SmoothL1Loss", "Softmax", "Tanh", "UninitializedBuffer", "UninitializedParameter",
-    "functional", "init", "utils",
+    "functional", "init", "utils", "RNN", "RNNBase", "LSTM", "GRU", "RNNCell", "RNNCellBase",
+    "LSTMCell", "GRUCell", "GroupNorm", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+    "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d",
+    "CircularPad3d",
 ]  # fmt: skip
 
 

@@ -58,7 +58,7 @@ from microtorch.nn.loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
-from microtorch.nn.norm_functions import batch_norm, layer_norm
+from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
 from microtorch.nn.upsampling import interpolate
 from microtorch.nn.vector_functions import (
     cosine_similarity,
@@ -75,7 +75,8 @@ __all__ = [
     "dropout2d", "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
-    "layer_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6", "logsigmoid",
+    "layer_norm", "group_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6",
+    "logsigmoid",
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
     "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
 ]  # fmt: skip
@@ -109,6 +110,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     if bias is not None:
         if ndim == 2:
             return linalg.addmm(bias, input, wt)
+        if not input.is_contiguous():  # PyTorch folds only a contiguous input into addmm
+            return linalg.matmul(input, wt) + bias
         out = linalg.addmm(bias, input.reshape(-1, k), wt)  # inputs are flattened to 2-D
         return out.view(*input._data.shape[:-1], out._data.shape[-1])
     if ndim == 2:

@@ -1,6 +1,6 @@
 """The ``Function``s behind the layers that the core ops do not cover: embedding lookup,
 leaky ReLU, GELU, constant padding, nearest upsampling, clamp_min and xlogy (for
-``normalize`` and ``kl_div``),
+``normalize`` and ``kl_div``), the recurrent layers' ``unsafe_chunk`` and ``transpose_``,
 and the scalar forms PyTorch records inside ``linear`` and ``cross_entropy`` (from
 ``ops/scalar.py``).
 
@@ -15,13 +15,15 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
+from microtorch.ops.join import Split
 from microtorch.ops.scalar import DivScalar, MulScalar
-from microtorch.ops.shape import SqueezeDim
+from microtorch.ops.shape import SqueezeDim, Transpose
 
 __all__ = [
     "Embedding", "LeakyRelu", "LeakyRelu_", "Gelu", "erf", "MulScalar", "DivScalar",
     "SqueezeDims", "ConstantPadNd", "Xlogy", "nearest_indices", "UpsampleNearest2d",
-    "UpsampleNearest1d",
+    "UpsampleNearest1d", "UnsafeSplit",
+    "TransposeInPlace",
 ]  # fmt: skip
 
 
@@ -237,3 +239,17 @@ class UpsampleNearest1d(UpsampleNearest2d):
 
     node_name = "UpsampleNearest1DBackward0"
     double_backward_name = "UpsampleNearest1DBackwardBackward0"
+
+
+class UnsafeSplit(Split):
+    """``unsafe_chunk``'s pieces (the recurrent layers' gates): a split whose pieces are not
+    views of the input; the gradient pieces are joined back."""
+
+    node_name = "UnsafeSplitBackward0"
+
+
+class TransposeInPlace(Transpose):
+    """``transpose_`` (``batch_first`` recurrent layers turn their output back in place):
+    the gradient is swapped back."""
+
+    node_name = "TransposeBackward1"

@@ -1,5 +1,5 @@
-"""``batch_norm`` and ``layer_norm``: PyTorch 2.13's argument checks and messages in front of
-the ops of ``norm_ops.py`` (re-exported by ``functional``)."""
+"""``batch_norm``, ``layer_norm`` and ``group_norm``: PyTorch 2.13's argument checks and
+messages in front of the ops of ``norm_ops.py`` (re-exported by ``functional``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from microtorch.autograd.versions import bump_version
 from microtorch.nn import norm_ops
 from microtorch.tensor import Size, Tensor
 
-__all__ = ["batch_norm", "check_batch_norm", "layer_norm"]
+__all__ = ["batch_norm", "check_batch_norm", "layer_norm", "group_norm"]
 
 _MIXED = "mixed dtype (CPU): all inputs must share same datatype."
 
@@ -156,3 +156,56 @@ def layer_norm(
             "x.float())"
         )
     return norm_ops.NativeLayerNorm.apply(input, len(norm), weight, bias, float(eps))
+
+
+def group_norm(
+    input: Tensor,  # noqa: A002
+    num_groups: int,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    """Split the channels (dim 1) of each sample into ``num_groups`` groups, normalize each
+    group (with its positions) to mean 0 and variance 1, then scale and shift each channel
+    (``NativeGroupNormBackward0``)."""
+    expect_tensor(input, "group_norm")
+    shape = list(input._data.shape)
+    if len(shape) < 2:
+        raise RuntimeError(
+            f"Expected at least 2 dimensions for input tensor but received {len(shape)}"
+        )
+    if shape[0] * shape[1] // num_groups * math.prod(shape[2:]) == 1:
+        size = [shape[0] * shape[1] // num_groups, num_groups, *shape[2:]]
+        raise ValueError(
+            f"Expected more than 1 value per channel when training, got input size {size}"
+        )
+    channels = shape[1]
+    if channels % num_groups:
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got input "
+            f"of shape {shape} and num_groups={num_groups}"
+        )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t._data.ndim != 1 or t._data.size != channels):
+            # (PyTorch's text for the bias shows the weight's shape, [0] without one)
+            shown = list(t._data.shape) if t is weight or weight is None else weight.shape
+            shown = [0] if t is bias and weight is None else list(shown)
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of channels in "
+                f"input, but got {name} of shape {shown} and input of shape {shape} (Fix: "
+                f"{name} has shape {list(t._data.shape)}; it needs one value per channel, "
+                f"{channels})"
+            )
+    if any(t is not None and t._dtype is not input._dtype for t in (weight, bias)):
+        raise RuntimeError(
+            f"{_MIXED} (Fix: convert the input, e.g. x.float(), or the layer, e.g. "
+            f"model.to(torch.{input._dtype.name}))"
+        )
+    if not input._dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"GroupNormKernelImpl\" not implemented for '{input._dtype._legacy[:-6]}' (Fix: "
+            "x.float())"
+        )
+    if not input.is_contiguous():  # PyTorch's kernel copies it first (CloneBackward0)
+        input = input.contiguous()  # noqa: A001
+    return norm_ops.NativeGroupNorm.apply(input, int(num_groups), weight, bias, float(eps))

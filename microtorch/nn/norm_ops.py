@@ -1,10 +1,12 @@
-"""The ``Function``s behind batch and layer normalization: ``NativeBatchNormBackward0`` and
-``NativeLayerNormBackward0``, as PyTorch records them on the CPU.
+"""The ``Function``s behind batch, layer and group normalization: ``NativeBatchNormBackward0``,
+``NativeLayerNormBackward0`` and ``NativeGroupNormBackward0``, as PyTorch records them on the
+CPU.
 
 Both normalize ``x`` to ``x_hat = (x - mean) / sqrt(var + eps)`` (``var`` the biased
 variance) and then scale and shift it, ``y = x_hat * weight + bias``. They differ in which
 elements share a mean: batch norm averages each channel over the batch and the spatial
-positions, layer norm each sample over its last dims. The arguments come checked from
+positions, layer norm each sample over its last dims, group norm each sample's group of
+channels (with their positions). The arguments come checked from
 ``norm_functions.py``.
 
 With ``create_graph=True`` the saved ``mean`` and ``invstd`` would be constants to the
@@ -21,7 +23,7 @@ import numpy as np
 from microtorch.nn.conv_ops import OptionalInputs
 from microtorch.ops._layout import row_major
 
-__all__ = ["NativeBatchNorm", "NativeLayerNorm"]
+__all__ = ["NativeBatchNorm", "NativeLayerNorm", "NativeGroupNorm"]
 
 
 def _statistics(x: Any, axes: tuple[int, ...], eps: float) -> tuple[Any, Any]:
@@ -153,4 +155,56 @@ class NativeLayerNorm(OptionalInputs):
             gw = (g * x_hat).sum(axis=lead)
         if need_b:
             gb = g.sum(axis=lead)
+        return gx, gw, gb
+
+
+class NativeGroupNorm(OptionalInputs):
+    """y[n, c, ...] = (x[n, c, ...] - mean_ng) / sqrt(var_ng + eps) * w[c] + b[c], mean and
+    (biased) var over the M values of sample n's group g of channels (C / G channels and their
+    positions). With g = dL/dy, x_hat as above and means over each group's M values,
+
+        dL/dx = 1 / sqrt(var + eps) * (g w - mean(g w) - x_hat mean(g w x_hat))
+        dL/dw[c] = sum over n and positions of g x_hat,  dL/db[c] = sum of g
+    """
+
+    node_name = "NativeGroupNormBackward0"
+    edges = (0, 2, 3)
+
+    ctx_fields = ("groups", "eps")
+
+    @staticmethod
+    def forward(ctx, x, groups, w, b, eps):
+        shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)  # one value per channel
+        grouped = x.reshape(x.shape[0], groups, -1)  # (N, G, M)
+        mean = grouped.mean(axis=2, keepdims=True)
+        var = np.square(grouped - mean).mean(axis=2, keepdims=True)
+        invstd = (1 / np.sqrt(var + np.asarray(eps, var.dtype))).astype(x.dtype)
+        x_hat = ((grouped - mean) * invstd).reshape(x.shape)
+        ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
+        ctx.groups, ctx.eps = groups, eps
+        y = x_hat if w is None else x_hat * w.reshape(shape)
+        return row_major(y + b.reshape(shape) if b is not None else y)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, mean, invstd, w = ctx.saved_tensors
+        need_x, need_w, need_b = ctx.needs_input_grad
+        g = grad_output
+        shape = (1, g.shape[1]) + (1,) * (g.ndim - 2)
+        groups = (g.shape[0], ctx.groups, -1)
+        grouped = x.reshape(groups)  # (N, G, M)
+        if not isinstance(x, np.ndarray):  # create_graph=True: mean and invstd in the graph
+            mean, invstd = _statistics(grouped, (2,), ctx.eps)
+        x_hat = (grouped - mean) * invstd
+        axes = (0, *range(2, g.ndim))
+        gx = gw = gb = None
+        if need_x:
+            gw_ = (g if w is None else g * w.reshape(shape)).reshape(groups)
+            mean_g = gw_.mean(axis=2, keepdims=True)
+            mean_gx = (gw_ * x_hat).mean(axis=2, keepdims=True)
+            gx = (invstd * (gw_ - mean_g - x_hat * mean_gx)).reshape(g.shape)
+        if need_w:
+            gw = (g * x_hat.reshape(g.shape)).sum(axis=axes)
+        if need_b:
+            gb = g.sum(axis=axes)
         return gx, gw, gb

@@ -1,4 +1,4 @@
-"""Normalization layers: ``BatchNorm1d``, ``BatchNorm2d`` and ``LayerNorm``.
+"""Normalization layers: ``BatchNorm1d``, ``BatchNorm2d``, ``LayerNorm`` and ``GroupNorm``.
 
 Batch norm keeps running estimates of each channel's mean and variance as buffers
 (``running_mean``, ``running_var``, ``num_batches_tracked``): saved in ``state_dict``, moved by
@@ -24,7 +24,7 @@ from microtorch.nn.norm_functions import check_batch_norm
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor, plain_tensor
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm"]
 
 
 class _BatchNorm(Module):
@@ -182,4 +182,57 @@ class LayerNorm(Module):
         return (
             f"{self.normalized_shape}, eps={self.eps}, "
             f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}"
+        )
+
+
+class GroupNorm(Module):
+    """Normalize each sample's groups of channels (``num_groups`` groups of
+    ``num_channels / num_groups``), then scale and shift each channel: no running statistics,
+    the same in training and evaluation."""
+
+    def __init__(
+        self,
+        num_groups: int,
+        num_channels: int,
+        eps: float = 1e-5,
+        affine: bool = True,
+        device: Any = None,
+        dtype: dtype_ | None = None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(
+                f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})"
+            )
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if affine:
+            self.weight = Parameter(_empty((num_channels,), dtype, device))
+            if bias:
+                self.bias = Parameter(_empty((num_channels,), dtype, device))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Weight 1 and bias 0 (PyTorch's default)."""
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+            f"bias={self.bias is not None}"
         )

@@ -1,5 +1,6 @@
-"""``F.interpolate`` (``mode='nearest'``) and the layers ``Upsample`` and
-``UpsamplingNearest2d``: repeat each value to grow feature maps (U-Nets, GAN generators)."""
+"""``F.interpolate`` (``mode='nearest'``, ``'linear'``, ``'bilinear'``) and the layers
+``Upsample`` and ``UpsamplingNearest2d``: grow feature maps (U-Nets, GAN generators) by
+repeating or mixing neighbouring values."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
-from microtorch.nn import layer_ops
+from microtorch.nn import layer_ops, upsample_ops
 from microtorch.nn.module import Module
 from microtorch.tensor import Tensor
 
@@ -26,20 +27,25 @@ def interpolate(
     antialias: bool = False,
 ) -> Tensor:
     """Resize the last one or two dimensions of ``(N, C, L)`` or ``(N, C, H, W)`` to ``size``
-    (or by ``scale_factor``) by copying the nearest value (``UpsampleNearest2DBackward0``).
-    Other modes (bilinear ...) are not covered: they raise."""
+    (or by ``scale_factor``): ``mode='nearest'`` copies the nearest value
+    (``UpsampleNearest2DBackward0``), ``'linear'`` (3-D input) and ``'bilinear'`` (4-D) mix
+    the two nearest along each dim (``align_corners`` as in PyTorch). Other modes (bicubic
+    ...) are not covered: they raise."""
     expect_tensor(input, "interpolate")
-    if mode != "nearest":
+    if mode not in ("nearest", "linear", "bilinear"):
         raise NotImplementedError(
             f"microtorch does not cover F.interpolate(mode='{mode}') (use mode='nearest', "
-            "or a transposed convolution written as nearest upsampling and nn.Conv2d)"
+            "'linear' or 'bilinear')"
         )
-    if align_corners is not None:
+    if align_corners is not None and mode == "nearest":
         raise ValueError(
             "align_corners option can only be set with the interpolating modes: linear | "
             "bilinear | bicubic | trilinear"
         )
     ndim = input._data.ndim
+    if mode != "nearest" and ndim != (3 if mode == "linear" else 4):
+        need = 3 if mode == "linear" else 4
+        raise NotImplementedError(f"Got {ndim}D input, but {mode} mode needs {need}D input")
     if ndim not in (3, 4):
         if ndim == 5:
             raise NotImplementedError(
@@ -64,10 +70,18 @@ def interpolate(
         sizes = [math.floor(float(s * f)) for s, f in zip(spatial, factors)]
         scales = [None if recompute_scale_factor else float(f) for f in factors]
     if not input._dtype.is_floating_point:
+        kind = "nearest" if mode == "nearest" else "linear"
         raise NotImplementedError(
-            f'"compute_indices_weights_nearest" not implemented for '
+            f'"compute_indices_weights_{kind}" not implemented for '
             f"'{input._dtype._legacy[:-6]}' (Fix: x.float())"
         )
+    if mode != "nearest":
+        corners = bool(align_corners)
+        weights = tuple(
+            upsample_ops.linear_weights(a, b, corners, s) for a, b, s in zip(spatial, sizes, scales)
+        )
+        linear = upsample_ops.UpsampleLinear1D if n == 1 else upsample_ops.UpsampleBilinear2D
+        return linear.apply(input, weights)
     index = tuple(layer_ops.nearest_indices(a, b, s) for a, b, s in zip(spatial, sizes, scales))
     op = layer_ops.UpsampleNearest2d if n == 2 else layer_ops.UpsampleNearest1d
     return op.apply(input, index)

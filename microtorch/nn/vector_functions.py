@@ -6,13 +6,14 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+from microtorch.api import rearrange
 from microtorch.api import reduction as red
 from microtorch.api._checks import expect_tensor
 from microtorch.autograd.grad_mode import no_grad
-from microtorch.nn import layer_ops
+from microtorch.nn import layer_ops, pad_ops
 from microtorch.nn.loss_functions import legacy_reduction
 from microtorch.ops.bounds import ClampMin
-from microtorch.tensor import Tensor
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["pad", "normalize", "cosine_similarity", "pairwise_distance", "kl_div"]
 
@@ -24,17 +25,13 @@ def pad(
     value: float | None = None,
 ) -> Tensor:
     """``value`` (0 by default) around ``input``: ``pad`` is (left, right) for the last
-    dimension, then (top, bottom) for the one before, ...; negative widths crop.
-    Only ``mode='constant'`` (``ConstantPadNdBackward0``)."""
+    dimension, then (top, bottom) for the one before, ...; negative widths crop
+    (``ConstantPadNdBackward0``). ``mode='reflect'`` mirrors the input at its edges,
+    ``'replicate'`` repeats the edge values, ``'circular'`` wraps around (1 to 3 dims)."""
     expect_tensor(input, "pad")
     widths = tuple(int(w) for w in pad)
     if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if mode != "constant":
-        raise NotImplementedError(
-            f"microtorch does not cover F.pad(mode='{mode}') (pad with mode='constant', or "
-            "build the border with indexing and torch.cat)"
-        )
     if len(widths) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
     ndim = input._data.ndim
@@ -43,10 +40,63 @@ def pad(
             "Padding length should be less than or equal to two times the input dimension "
             f"but got padding length {len(widths)} and input of dimension {ndim}"
         )
+    if mode != "constant":
+        return _pad_copying(input, widths, mode, value)
     for i in range(len(widths) // 2):
         if input._data.shape[ndim - 1 - i] + widths[2 * i] + widths[2 * i + 1] < 0:
             raise RuntimeError("narrow(): length must be non-negative.")
     return layer_ops.ConstantPadNd.apply(input, widths, 0.0 if value is None else value)
+
+
+_PAD_OPS: dict[str, tuple[type[pad_ops.ReflectionPad1D], ...]] = {
+    "reflect": (pad_ops.ReflectionPad1D, pad_ops.ReflectionPad2D, pad_ops.ReflectionPad3D),
+    "replicate": (pad_ops.ReplicationPad1D, pad_ops.ReplicationPad2D, pad_ops.ReplicationPad3D),
+}
+
+
+def _pad_copying(input: Tensor, widths: tuple[int, ...], mode: str, value: Any) -> Tensor:  # noqa: A002
+    """The modes that copy input values into the border: PyTorch's checks, then the op."""
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    shape = list(input._data.shape)
+    k = len(widths) // 2  # padded dims, the last k
+    if not (k <= len(shape) - 1 and len(shape) <= k + 2):
+        raise NotImplementedError(
+            f"Padding size {len(widths)} is not supported for {len(shape)}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+        )
+    sides = [(widths[2 * i], widths[2 * i + 1]) for i in range(k)]  # from the last dim
+    if mode == "circular":
+        for i, (left, right) in enumerate(sides):
+            if left > shape[-1 - i] or right > shape[-1 - i]:
+                raise RuntimeError("Padding value causes wrapping around more than once.")
+    else:
+        first = 1 if len(shape) == k + 2 else 0  # (a batch dim may be empty)
+        if 0 in shape[first:]:
+            raise RuntimeError(
+                f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size "
+                f"and other non-zero dimensions for input, but got: {shape}"
+            )
+        for i, (left, right) in enumerate(sides):
+            if mode == "reflect" and (left >= shape[-1 - i] or right >= shape[-1 - i]):
+                raise RuntimeError(
+                    f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding "
+                    f"input dimension, but got: padding ({left}, {right}) at dimension "
+                    f"{len(shape) - 1 - i} of input {shape}"
+                )
+    positions = [
+        pad_ops.pad_positions(shape[-1 - i], left, right, mode)
+        for i, (left, right) in enumerate(sides)
+    ][::-1]  # (in dim order)
+    if mode == "circular":  # PyTorch builds it from slices; here, one index per dim
+        out = input
+        for i, where in enumerate(positions):
+            out = rearrange.index_select(out, len(shape) - k + i, plain_tensor(where))
+        return out
+    return _PAD_OPS[mode][k - 1].apply(input, positions)
 
 
 def normalize(

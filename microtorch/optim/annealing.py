@@ -44,6 +44,10 @@ class CosineAnnealingLR(LRScheduler):
         ratio = (1 + math.cos(math.pi * epoch / T)) / (1 + math.cos(math.pi * (epoch - 1) / T))
         return [ratio * (lr - low) + low for lr in self._current()]
 
+    def _get_closed_form_lr(self) -> list[float]:
+        cos = 1 + math.cos(math.pi * self.last_epoch / self.T_max)
+        return [self.eta_min + (base - self.eta_min) * cos / 2 for base in self.base_lrs]
+
 
 class CosineAnnealingWarmRestarts(LRScheduler):
     """Cosine annealing that restarts at ``initial_lr`` after ``T_0`` epochs, then after
@@ -130,11 +134,16 @@ class LinearLR(LRScheduler):
     def get_lr(self) -> list[float]:
         if self.last_epoch == 0:
             return [lr * self.start_factor for lr in self._current()]
-        if self.last_epoch > self.total_iters:
+        if self._is_initial or self.last_epoch > self.total_iters:
             return self._current()
         change = self.end_factor - self.start_factor
         done = self.total_iters * self.start_factor + (self.last_epoch - 1) * change
         return [lr * (1.0 + change / done) for lr in self._current()]
+
+    def _get_closed_form_lr(self) -> list[float]:
+        part = min(self.total_iters, self.last_epoch) / self.total_iters
+        factor = self.start_factor + (self.end_factor - self.start_factor) * part
+        return [base * factor for base in self.base_lrs]
 
 
 def _per_group(name: str, optimizer: Optimizer, value: Any) -> list[Any]:

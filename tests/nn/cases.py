@@ -35,6 +35,16 @@ def _linear(lib: ModuleType, bias: bool) -> Any:
     return layer
 
 
+def _recurrent(lib: ModuleType, name: str, *args: Any, **kwargs: Any) -> Any:
+    """``lib.nn.<name>(5, 3, ...)`` with every weight set to fixed values (both libraries)."""
+    layer = getattr(lib.nn, name)(5, 3, *args, **kwargs)
+    with lib.no_grad():
+        for i, p in enumerate(layer.parameters()):
+            values = np.sin(np.arange(p.numel(), dtype=np.float32) * 0.7 + i) * 0.5
+            p.copy_(lib.tensor(values.reshape(tuple(p.shape))))
+    return layer
+
+
 def _F(lib: ModuleType) -> Any:  # noqa: N802
     return lib.nn.functional
 
@@ -129,6 +139,34 @@ CASES: dict[str, Case] = {
         _c(lib, np.array([[1, 2, 1], [0, 3, 3]])), x, padding_idx=3
     ),
     "dropout_eval": lambda lib, x: _F(lib).dropout(x, 0.5, training=False) * 1,
+    "group_norm": lambda lib, x: _F(lib).group_norm(x.view(2, 2, 5), 2),
+    "group_norm_affine": lambda lib, x: _F(lib).group_norm(
+        x.t().unsqueeze(0), 5, _c(lib, CLASS_WEIGHT), _c(lib, DENSE[0])
+    ),
+    "pad_reflect": lambda lib, x: _F(lib).pad(x.view(1, 4, 5), (2, 3, 1, 0), mode="reflect"),
+    "pad_replicate": lambda lib, x: _F(lib).pad(x, (3, 1), mode="replicate"),
+    "interpolate_linear": lambda lib, x: _F(lib).interpolate(
+        x.view(1, 4, 5), scale_factor=1.6, mode="linear"
+    ),
+    "interpolate_bilinear_corners": lambda lib, x: _F(lib).interpolate(
+        x.view(1, 1, 4, 5), size=(3, 7), mode="bilinear", align_corners=True
+    ),
+    "rnn_cell": lambda lib, x: _recurrent(lib, "RNNCell")(x),
+    "rnn_cell_relu_h0": lambda lib, x: _recurrent(lib, "RNNCell", nonlinearity="relu")(
+        x[1:], x[:3, :3]
+    ),
+    "gru_cell": lambda lib, x: _recurrent(lib, "GRUCell")(x, x[:, 1:4] * 0.5),
+    "lstm_cell_h": lambda lib, x: _recurrent(lib, "LSTMCell")(x)[0],
+    "lstm_cell_c_unbatched": lambda lib, x: _recurrent(lib, "LSTMCell", bias=False)(
+        x[0], (x[1, :3], x[2, :3])
+    )[1],
+    "rnn": lambda lib, x: _recurrent(lib, "RNN")(x.view(4, 1, 5))[0],
+    "rnn_h_n_two_layers": lambda lib, x: _recurrent(lib, "RNN", 2)(x.view(2, 2, 5))[1],
+    "rnn_bidirectional_batch_first": lambda lib, x: _recurrent(
+        lib, "RNN", batch_first=True, bidirectional=True
+    )(x.view(2, 2, 5))[0],
+    "gru": lambda lib, x: _recurrent(lib, "GRU")(x.view(2, 2, 5), x[:2, :3].reshape(1, 2, 3))[0],
+    "gru_unbatched_h_n": lambda lib, x: _recurrent(lib, "GRU", bias=False)(x)[1],
 }
 
 

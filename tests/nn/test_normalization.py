@@ -14,7 +14,7 @@ import pytest
 import microtorch
 import microtorch.nn as nn
 import microtorch.nn.functional as F
-from microtorch.autograd import gradcheck
+from microtorch.autograd import gradcheck, gradgradcheck
 from tests.nn.layer_parity import compare_call, compare_layer, copy_state, error_of, run
 
 RNG = np.random.default_rng(11)
@@ -355,3 +355,17 @@ def test_an_empty_batch_records_torchs_graph_and_keeps_the_statistics(
         out.sum().backward()
         results.append((graph(out), tuple(out.shape), layer.running_mean.tolist()))
     assert results[0] == results[1]
+
+
+def test_second_derivatives_of_batch_and_layer_norm_by_finite_differences() -> None:
+    # The backward formulas recompute the statistics from x, so with create_graph=True the
+    # gradient is a function of x through them too (it was not: the check failed).
+    rng = np.random.default_rng(4)
+    x = microtorch.tensor(rng.standard_normal((3, 4, 2)), requires_grad=True)
+    w = microtorch.tensor(rng.standard_normal(4), requires_grad=True)
+    b = microtorch.tensor(rng.standard_normal(4), requires_grad=True)
+    rm, rv = microtorch.tensor(rng.standard_normal(4)), microtorch.tensor(rng.random(4) + 0.5)
+    assert gradgradcheck(lambda x: F.layer_norm(x, (2,)), (x,))
+    assert gradgradcheck(lambda x, w: F.layer_norm(x.transpose(1, 2), (4,), w), (x, w))
+    assert gradgradcheck(lambda x, w, b: F.batch_norm(x, None, None, w, b, True), (x, w, b))
+    assert gradgradcheck(lambda x, w, b: F.batch_norm(x, rm, rv, w, b, False), (x, w, b))

@@ -714,6 +714,11 @@ def _layers(g: Gen) -> str | None:
         f"F.gelu({a})",
         f"F.gelu({a}, approximate='tanh')",
         f"torch.nn.LayerNorm({w})({a})",
+        f"F.group_norm({a}.unsqueeze(0), 1)",
+        f"F.pad({a}, (1, 1), mode='reflect')",
+        f"F.pad({a}, (2, 1, 0, 1), mode='replicate')",
+        f"F.interpolate({a}.unsqueeze(0), scale_factor=2, mode='linear')",
+        f"F.interpolate({x4}, size=(3, 3), mode='bilinear', align_corners=True)",
     ]
     return f"{g.new()} = {g.choice(forms)}"
 

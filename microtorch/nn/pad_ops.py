@@ -1,0 +1,91 @@
+"""The ``Function``s behind ``F.pad``'s ``reflect`` and ``replicate`` modes
+(``ReflectionPad1DBackward0`` ... ``ReplicationPad3DBackward0``), and the source positions
+of every padded mode.
+
+A padded dimension of size n gets ``left + right`` more positions; each copies one of the
+input's: ``reflect`` mirrors at the edges without repeating them (-1 -> 1, n -> n - 2),
+``replicate`` repeats the edge, ``circular`` wraps around. The gradient of each input value
+is the sum of the gradients of every position that copied it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from microtorch.autograd.function import NumpyFunction
+from microtorch.ops._layout import row_major
+
+__all__ = [
+    "pad_positions", "ReflectionPad1D", "ReflectionPad2D", "ReflectionPad3D",
+    "ReplicationPad1D", "ReplicationPad2D", "ReplicationPad3D",
+]  # fmt: skip
+
+
+def pad_positions(n: int, left: int, right: int, mode: str) -> np.ndarray:
+    """The input position each of the padded dimension's n + left + right positions copies
+    (a negative width crops)."""
+    if mode == "circular":  # crop first, then wrap around what is left
+        kept = np.arange(max(-left, 0), n - max(-right, 0))
+        return kept[np.arange(-max(left, 0), len(kept) + max(right, 0)) % len(kept)]
+    p = np.arange(-left, n + right)
+    if mode == "reflect":
+        return np.where(p < 0, -p, np.where(p > n - 1, 2 * (n - 1) - p, p))
+    return np.clip(p, 0, n - 1)  # replicate
+
+
+class ReflectionPad1D(NumpyFunction):
+    """z = x at the positions ``pad_positions`` gives along the last dims, so dL/dx adds up
+    the gradients of every position that copied each value."""
+
+    node_name = "ReflectionPad1DBackward0"
+    double_backward_name = "ReflectionPad1DBackwardBackward0"
+
+    ctx_fields = ("key",)
+
+    @staticmethod
+    def forward(ctx, x, positions):
+        ctx.save_for_backward(x)  # (PyTorch's node saves self)
+        ctx.key = (Ellipsis, *np.ix_(*positions))
+        return row_major(x[ctx.key])
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        grad = np.zeros_like(grad_output, shape=x.shape)
+        np.add.at(grad, ctx.key, grad_output)  # a value copied twice gets both gradients
+        return grad
+
+
+class ReflectionPad2D(ReflectionPad1D):
+    """``reflect`` padding of the last two dims."""
+
+    node_name = "ReflectionPad2DBackward0"
+    double_backward_name = "ReflectionPad2DBackwardBackward0"
+
+
+class ReflectionPad3D(ReflectionPad1D):
+    """``reflect`` padding of the last three dims."""
+
+    node_name = "ReflectionPad3DBackward0"
+    double_backward_name = "ReflectionPad3DBackwardBackward0"
+
+
+class ReplicationPad1D(ReflectionPad1D):
+    """``replicate`` padding of the last dim."""
+
+    node_name = "ReplicationPad1DBackward0"
+    double_backward_name = "ReplicationPad1DBackwardBackward0"
+
+
+class ReplicationPad2D(ReflectionPad1D):
+    """``replicate`` padding of the last two dims."""
+
+    node_name = "ReplicationPad2DBackward0"
+    double_backward_name = "ReplicationPad2DBackwardBackward0"
+
+
+class ReplicationPad3D(ReflectionPad1D):
+    """``replicate`` padding of the last three dims."""
+
+    node_name = "ReplicationPad3DBackward0"
+    double_backward_name = "ReplicationPad3DBackwardBackward0"
