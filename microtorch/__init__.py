@@ -29,6 +29,8 @@ from microtorch.api.decomposition import svd
 from microtorch.api.division import floor_divide, fmod, remainder
 from microtorch.api.elementwise import logical_and, logical_not, logical_or, masked_fill
 from microtorch.api.elementwise import where as _where
+from microtorch.api.diagonal import diag, diag_embed, diagonal, trace
+from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
 from microtorch.api.grids import meshgrid
 from microtorch.api.histogram import histc, histogram
 from microtorch.api.join import cat, chunk, split, stack, unbind
@@ -273,6 +275,7 @@ __version__ = "0.1.0"
 
 moveaxis = movedim
 rsqrt_, expm1_ = Tensor.rsqrt_, Tensor.expm1_
+erf_, erfc_ = Tensor.erf_, Tensor.erfc_
 
 
 def is_tensor(obj: object) -> builtins.bool:
@@ -287,6 +290,8 @@ __all__ += ["argwhere", "broadcast_to", "clamp_max", "clamp_min", "column_stack"
 __all__ += ["conj", "imag", "is_complex", "is_conj", "real", "resolve_conj"]
 __all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "vstack"]
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
+__all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
+__all__ += ["erf_", "erfc_", "lerp", "trace"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
 # Tensor methods of the same names, which take them (see tensor.py)

@@ -19,6 +19,7 @@ from microtorch.api import (
     composites,
     cumulative,
     decomposition,
+    diagonal,
     division,
     indexing,
     join,
@@ -31,6 +32,7 @@ from microtorch.api import (
     reshape_inplace,
     rounding,
     sorting,
+    special,
     trigonometry,
     truth,
     twins,
@@ -412,6 +414,23 @@ class TensorMethods:
     clamp_max_ = twins.twin("clamp_max_", composites.clamp_max)
     nan_to_num_ = twins.twin("nan_to_num_", composites.nan_to_num)
     cross, unique = cross_ops.cross, unique_ops.unique
+    erf, erfc, erfinv, lerp, addcmul, addcdiv = (
+        without_torch_keywords(f)
+        for f in (special.erf, special.erfc, special.erfinv, special.lerp)
+        + (special.addcmul, special.addcdiv)
+    )
+    erf_, erfc_, erfinv_ = (
+        twins.twin("erf_", special.erf), twins.twin("erfc_", special.erfc),
+        twins.twin("erfinv_", special.erfinv),
+    )  # fmt: skip
+    lerp_, addcmul_, addcdiv_ = (
+        twins.twin("lerp_", special.lerp), twins.twin("addcmul_", special.addcmul),
+        twins.twin("addcdiv_", special.addcdiv),
+    )  # fmt: skip
+    diagonal, diag, diag_embed, trace = (
+        without_torch_keywords(f)
+        for f in (diagonal.diagonal, diagonal.diag, diagonal.diag_embed, diagonal.trace)
+    )
     svd = decomposition.svd
 
     is_complex, conj, resolve_conj, is_conj = (
