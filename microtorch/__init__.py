@@ -26,11 +26,10 @@ from microtorch.api.composites import (
 from microtorch.api.cross import cross
 from microtorch.api.cumulative import cumprod, cumsum, prod
 from microtorch.api.decomposition import svd
+from microtorch.api.diagonal import diag, diag_embed, diagonal, trace
 from microtorch.api.division import floor_divide, fmod, remainder
 from microtorch.api.elementwise import logical_and, logical_not, logical_or, masked_fill
 from microtorch.api.elementwise import where as _where
-from microtorch.api.diagonal import diag, diag_embed, diagonal, trace
-from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
 from microtorch.api.grids import meshgrid
 from microtorch.api.histogram import histc, histogram
 from microtorch.api.join import cat, chunk, split, stack, unbind
@@ -81,6 +80,7 @@ from microtorch.api.reduction import (
 from microtorch.api.rounding import ceil, floor, round, sign, trunc
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
 from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
 from microtorch.api.trigonometry import (
     acos,
     acosh,

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.unary import _float
@@ -22,7 +23,7 @@ from microtorch.ops.special import Addcdiv, Addcmul, Erf, Erfc, Erfinv, LerpScal
 
 __all__ = ["erf", "erfc", "erfinv", "lerp", "addcmul", "addcdiv"]
 
-_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "Half", "int64": "long"}
+_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int"}
 
 
 @torch_keywords("input", out=True)
@@ -52,6 +53,11 @@ def _broadcast_check(*tensors: Any) -> None:
             raise broadcast_error(shape, t._data.shape) from None
 
 
+@parsed(
+    "lerp",
+    "Tensor input, Tensor end, Tensor weight, *, Tensor out=None",
+    "Tensor input, Tensor end, Number weight, *, Tensor out=None",
+)
 @torch_keywords("input", "end", "weight", out=True)
 def lerp(a: Any, end: Any, weight: Any) -> Any:
     """a + weight * (end - a): the straight line from a (weight 0) to end (weight 1)."""
@@ -62,6 +68,10 @@ def lerp(a: Any, end: Any, weight: Any) -> Any:
             f"expected dtype {_name(a._dtype)} for `end` but got dtype {_name(end._dtype)}"
         )
     weighted = isinstance(weight, type(a))
+    if weighted and weight._dtype is not a._dtype:
+        raise RuntimeError(
+            f"expected dtype {_name(a._dtype)} for `weight` but got dtype {_name(weight._dtype)}"
+        )
     if not a._dtype.is_floating_point:
         kernel = "lerp_kernel_tensor" if weighted else "lerp_kernel_scalar"
         raise NotImplementedError(f'"{kernel}" not implemented for {_torch_name(a._dtype)}')
@@ -70,10 +80,6 @@ def lerp(a: Any, end: Any, weight: Any) -> Any:
             expect_tensor(weight, "lerp", "weight", 3)
         _broadcast_check(a, end)
         return LerpScalar.apply(a, end, float(weight))
-    if weight._dtype is not a._dtype:
-        raise RuntimeError(
-            f"expected dtype {_name(a._dtype)} for `weight` but got dtype {_name(weight._dtype)}"
-        )
     _broadcast_check(a, end, weight)
     return LerpTensor.apply(a, end, weight)
 

@@ -414,11 +414,11 @@ class TensorMethods:
     clamp_max_ = twins.twin("clamp_max_", composites.clamp_max)
     nan_to_num_ = twins.twin("nan_to_num_", composites.nan_to_num)
     cross, unique = cross_ops.cross, unique_ops.unique
-    erf, erfc, erfinv, lerp, addcmul, addcdiv = (
+    erf, erfc, erfinv, addcmul, addcdiv = (
         without_torch_keywords(f)
-        for f in (special.erf, special.erfc, special.erfinv, special.lerp)
-        + (special.addcmul, special.addcdiv)
+        for f in (special.erf, special.erfc, special.erfinv, special.addcmul, special.addcdiv)
     )
+    lerp = method_of(special.lerp)
     erf_, erfc_, erfinv_ = (
         twins.twin("erf_", special.erf), twins.twin("erfc_", special.erfc),
         twins.twin("erfinv_", special.erfinv),
