@@ -79,8 +79,10 @@ from microtorch.api.reduction import (
 )
 from microtorch.api.rounding import ceil, floor, round, sign, trunc
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
+from microtorch.api.sequences import diff, repeat_interleave
 from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
 from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
+from microtorch.api.statistics import bincount, median
 from microtorch.api.trigonometry import (
     acos,
     acosh,
@@ -291,7 +293,7 @@ __all__ += ["conj", "imag", "is_complex", "is_conj", "real", "resolve_conj"]
 __all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "vstack"]
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
 __all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
-__all__ += ["erf_", "erfc_", "lerp", "trace"]
+__all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "repeat_interleave"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
 # Tensor methods of the same names, which take them (see tensor.py)

@@ -24,7 +24,6 @@ _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "write the cell with nn.Linear, torch.tanh and torch.sigmoid and loop over time steps"
 _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
-_REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
 _SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
@@ -66,11 +65,8 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         **_SHORTHANDS,
         "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
         "inverse": _NUMPY, "det": _NUMPY,
-        "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
-        "repeat_interleave": _REPEAT,
-        "diff": _PLAIN.format("x[1:] - x[:-1]"),
         "as_strided": "use view, reshape or expand",
-        "median": _PLAIN.format("x.sort().values[(n - 1) // 2]"), "quantile": "sort and index",
+        "quantile": "sort and index",
         "mode": _NUMPY, "kthvalue": "sort and index", "std_mean": "call torch.std and torch.mean",
         "var_mean": "call torch.var and torch.mean",
         "normal": _PLAIN.format("mean + std * torch.randn(shape)"),
@@ -90,10 +86,9 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "untyped_storage": "use x.numpy() to reach the memory", "apply_": _LOOP,
         "get_device": "use x.device", "nbytes": _PLAIN.format("x.numel() * x.element_size()"),
         "char": "use x.to(torch.int8)", "bfloat16": "use x.float()",
-        "index_add_": _SCATTER, "repeat_interleave": _REPEAT,
+        "index_add_": _SCATTER,
         "unfold": "slice and stack",
-        "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
-        "median": _PLAIN.format("x.sort().values[(n - 1) // 2]"), "mode": _NUMPY,
+        "mode": _NUMPY,
         "quantile": "sort and index", "kthvalue": "sort and index",
         "nansum": _PLAIN.format("x[~x.isnan()].sum()"),
         "nanmean": _PLAIN.format("x[~x.isnan()].mean()"),

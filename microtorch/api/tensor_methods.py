@@ -31,8 +31,10 @@ from microtorch.api import (
     reduction,
     reshape_inplace,
     rounding,
+    sequences,
     sorting,
     special,
+    statistics,
     trigonometry,
     truth,
     twins,
@@ -419,6 +421,11 @@ class TensorMethods:
         for f in (special.erf, special.erfc, special.erfinv, special.addcmul, special.addcdiv)
     )
     lerp = method_of(special.lerp)
+    diff, repeat_interleave, median, bincount = (
+        without_torch_keywords(f)
+        for f in (sequences.diff, sequences.repeat_interleave, statistics.median)
+        + (statistics.bincount,)
+    )
     erf_, erfc_, erfinv_ = (
         twins.twin("erf_", special.erf), twins.twin("erfc_", special.erfc),
         twins.twin("erfinv_", special.erfinv),

@@ -273,6 +273,8 @@ NAME_DIFFERENCES = {
     "diagonal_backward", "diag_matrix": "as diagonal", "trace": "as diagonal",
     "diag_embed": "the diagonal read by indexing (IndexBackward0); PyTorch's diagonal view",
     "diag_vector": "as diag_embed",
+    "median": "as max", "diff_twice_prepend": "as cat",
+    "repeat_interleave_counts": "as index_select",
 }  # fmt: skip
 
 

@@ -551,6 +551,18 @@ OPS: list[OpSpec] = [
         "DiagEmbedBackward0",
     ),
     OpSpec("trace", lambda L, x: x.trace(), np.trace, ((3, 4),), "TraceBackward0"),
+    OpSpec("median", lambda L, x: x.median(), lambda x: np.sort(x, None)[(x.size - 1) // 2],
+           ((3, 3),), "MedianBackward0", "distinct"),
+    OpSpec("median_dim", lambda L, x: L.median(x, 1).values,
+           lambda x: np.sort(x, 1)[:, (x.shape[1] - 1) // 2], ((3, 4),), "MedianBackward1",
+           "distinct"),
+    OpSpec("diff", lambda L, x: x.diff(), lambda x: np.diff(x), (S23,), "SubBackward0"),
+    OpSpec("diff_twice_prepend", lambda L, x, p: L.diff(x, n=2, dim=0, prepend=p),
+           lambda x, p: np.diff(np.concatenate([p, x]), 2, 0), ((3, 2), (1, 2)), "SubBackward0"),
+    OpSpec("repeat_interleave", lambda L, x: x.repeat_interleave(2, dim=1),
+           lambda x: np.repeat(x, 2, 1), (S23,), "ViewBackward0"),
+    OpSpec("repeat_interleave_counts", lambda L, x: L.repeat_interleave(x, L.tensor([2, 0]), 0),
+           lambda x: np.repeat(x, [2, 0], 0), (S23,), "IndexSelectBackward0"),
     # --- joining and splitting ----------------------------------------------------------
     OpSpec(
         "cat", lambda L, a, b: L.cat([a, b]), lambda a, b: np.concatenate([a, b]),
