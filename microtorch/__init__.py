@@ -78,6 +78,7 @@ from microtorch.api.reduction import (
     var,
 )
 from microtorch.api.rounding import ceil, floor, round, sign, trunc
+from microtorch.api.sampling import bernoulli, normal
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
 from microtorch.api.sequences import diff, repeat_interleave
 from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
@@ -294,6 +295,7 @@ __all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "v
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
 __all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
 __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "repeat_interleave"]
+__all__ += ["bernoulli", "normal"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
 # Tensor methods of the same names, which take them (see tensor.py)

@@ -31,6 +31,7 @@ from microtorch.api import (
     reduction,
     reshape_inplace,
     rounding,
+    sampling,
     sequences,
     sorting,
     special,
@@ -421,6 +422,11 @@ class TensorMethods:
         for f in (special.erf, special.erfc, special.erfinv, special.addcmul, special.addcdiv)
     )
     lerp = method_of(special.lerp)
+    normal_, bernoulli_ = sampling.normal_, sampling.bernoulli_
+
+    def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
+        return sampling.bernoulli(self, p, generator=generator)
+
     diff, repeat_interleave, median, bincount = (
         without_torch_keywords(f)
         for f in (sequences.diff, sequences.repeat_interleave, statistics.median)

@@ -289,3 +289,75 @@ def test_a_clone_with_kept_strides_counts_its_own_versions() -> None:
     x = c.requires_grad_()
     (x.exp() * 2).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 * np.exp(c.detach().numpy()), rtol=1e-6)
+
+
+def _m(L: ModuleType) -> Any:
+    return L.zeros(3, requires_grad=True)
+
+
+SAMPLES: dict[str, Callable[[ModuleType], Any]] = {
+    "normal tensor tensor": lambda L: L.normal(_m(L), L.ones(3, requires_grad=True)),
+    "normal tensor number": lambda L: L.normal(_m(L), 2.0),
+    "normal number tensor": lambda L: L.normal(0.0, L.ones(3, requires_grad=True)),
+    "normal numbers size": lambda L: L.normal(0.0, 1.0, (2,)),
+    "normal broadcast": lambda L: L.normal(_m(L), L.ones(2, 1)),
+    "normal float64 mean": lambda L: L.normal(_m(L).double(), 1.0),
+    "normal float64 std": lambda L: L.normal(_m(L), L.ones(3, dtype=L.float64)),
+    "normal dtype": lambda L: L.normal(2.0, 3.0, size=(2,), dtype=L.float64),
+    "normal requires_grad": lambda L: L.normal(2.0, 3.0, (2,), requires_grad=True),
+    "bernoulli": lambda L: L.bernoulli(L.full((3,), 0.5)),
+    "bernoulli p": lambda L: L.bernoulli(L.full((3,), 0.5), 0.3),
+    "bernoulli graph": lambda L: L.bernoulli(L.full((3,), 0.5, requires_grad=True)),
+    "bernoulli method": lambda L: L.ones(2).bernoulli(),
+    "bernoulli_": lambda L: L.ones(2).bernoulli_(0.2),
+    "bernoulli_ tensor": lambda L: L.ones(2).bernoulli_(L.tensor([0.0, 1.0])),
+    "bernoulli_ long": lambda L: L.ones(2, dtype=L.long).bernoulli_(0.5),
+    "bernoulli_ long by tensor": lambda L: L.ones(2, dtype=L.long).bernoulli_(L.ones(2)),
+    "normal_": lambda L: L.zeros(2).normal_(3, 0),
+    "normal negative std": lambda L: L.normal(_m(L), -1.0),
+    "normal negative std size": lambda L: L.normal(0.0, -1.0, (2,)),
+    "normal negative std tensor": lambda L: L.normal(L.zeros(2), L.tensor([-1.0, 1.0])),
+    "normal two ints": lambda L: L.normal(0, 1),
+    "normal long": lambda L: L.normal(L.zeros(2, dtype=L.long), 1.0),
+    "normal long size": lambda L: L.normal(0.0, 1.0, size=(2,), dtype=L.long),
+    "normal shapes": lambda L: L.normal(_m(L), L.ones(2)),
+    "normal_ negative std": lambda L: L.zeros(2).normal_(0, -1),
+    "normal_ leaf": lambda L: L.zeros(2, requires_grad=True).normal_(),
+    "bernoulli p above 1": lambda L: L.bernoulli(L.tensor([1.5])),
+    "bernoulli long": lambda L: L.bernoulli(L.tensor([1])),
+    "bernoulli_ p above 1": lambda L: L.ones(2).bernoulli_(1.5),
+    "bernoulli_ shapes": lambda L: L.ones(2).bernoulli_(L.ones(3)),
+}
+
+
+@pytest.mark.parametrize("case", list(SAMPLES))
+def test_random_draws_match_pytorch_in_all_but_the_numbers(
+    case: str, torch_module: ModuleType
+) -> None:
+    def run(L: ModuleType) -> Any:
+        try:
+            r = SAMPLES[case](L)
+        except Exception as error:  # noqa: BLE001 - the error is what is compared
+            return type(error).__name__, str(error).splitlines()[0][:60]
+        name = None if r.grad_fn is None else r.grad_fn.name()
+        return tuple(r.shape), str(r.dtype).split(".")[1], name, r.requires_grad, r.is_leaf
+
+    assert run(microtorch) == run(torch_module)
+
+
+def test_draws_have_their_distribution_and_no_gradient() -> None:
+    microtorch.manual_seed(0)
+    mean = microtorch.full((200, 100), 2.0, requires_grad=True)
+    x = microtorch.normal(mean, 3.0)
+    assert abs(x.mean().item() - 2.0) < 0.1 and abs(x.std().item() - 3.0) < 0.1
+    x.sum().backward()
+    assert (mean.grad == 0).all()
+    p = microtorch.full((20000,), 0.3)
+    assert abs(microtorch.bernoulli(p).mean().item() - 0.3) < 0.02
+    assert abs(microtorch.zeros(20000).bernoulli_(0.7).mean().item() - 0.7) < 0.02
+    y = microtorch.empty(20000).normal_(-1.0, 0.5)
+    assert abs(y.mean().item() + 1.0) < 0.02 and abs(y.std().item() - 0.5) < 0.02
+    microtorch.manual_seed(5)
+    first = microtorch.normal(0.0, 1.0, (4,))
+    microtorch.manual_seed(5)
+    assert microtorch.equal(first, microtorch.normal(0.0, 1.0, (4,)))
