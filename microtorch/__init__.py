@@ -28,6 +28,7 @@ from microtorch.api.cumulative import cumprod, cumsum, prod
 from microtorch.api.decomposition import svd
 from microtorch.api.diagonal import diag, diag_embed, diagonal, trace
 from microtorch.api.division import floor_divide, fmod, remainder
+from microtorch.api.einsum import einsum
 from microtorch.api.elementwise import logical_and, logical_not, logical_or, masked_fill
 from microtorch.api.elementwise import where as _where
 from microtorch.api.grids import meshgrid
@@ -295,7 +296,7 @@ __all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "v
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
 __all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
 __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "repeat_interleave"]
-__all__ += ["bernoulli", "normal"]
+__all__ += ["bernoulli", "einsum", "normal"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
 # Tensor methods of the same names, which take them (see tensor.py)

@@ -60,7 +60,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
         "hub": "load weights with PyTorch",
         "quantization": "train in float32", "func": _LOOP, "vmap": _LOOP,
-        "einsum": "write it with matmul, permute, unsqueeze and sum",
         "tensordot": "reshape both to 2-d and use matmul",
         **_SHORTHANDS,
         "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
@@ -107,7 +106,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "tensorboard_trace_handler": "use prof.export_chrome_trace(path)",
     },
     "torch.functional": {
-        "einsum": "write it with matmul, permute, unsqueeze and sum",
         "tensordot": "reshape both to 2-d and use matmul",
         "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
         "broadcast_tensors": "use x.expand(shape)", "stft": _NUMPY,
