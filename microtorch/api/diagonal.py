@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from microtorch.api._checks import expect_tensor
+from microtorch.api._checks import expect_tensor, views_first
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.autograd.views import as_view
@@ -31,6 +31,7 @@ def diagonal(a: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
     """The ``offset``-th diagonal of dimensions dim1 and dim2 (a view; it becomes the last
     dimension)."""
     expect_tensor(a, "diagonal")
+    views_first(a)  # (a view PyTorch no longer lets you use: its error comes first)
     d1, d2 = _two_dims(dim1, dim2, a._data.ndim)
     return as_view(Diagonal.apply(a, int(offset), d1, d2), a)
 

@@ -43,6 +43,13 @@ def einsum(equation: Any, *operands: Any) -> Any:
     inputs, output = _parse(equation.replace(" ", ""), operands)
     sizes: dict[str, int] = {}
     for k, (labels, op) in enumerate(zip(inputs, operands)):
+        own: dict[str, int] = {}
+        for label, n in zip(labels, op._data.shape):
+            if own.setdefault(label, n) != n:
+                raise RuntimeError(
+                    f"einsum(): subscript {label} is repeated for operand {k} but the sizes "
+                    f"don't match, {n} != {own[label]}"
+                )
         for label, n in zip(labels, op._data.shape):
             seen = sizes.get(label, 1)
             if n != seen and seen != 1 and n != 1:
@@ -89,9 +96,10 @@ def _parse(equation: str, operands: tuple[Any, ...]) -> tuple[list[list[str]], l
             )
         n = op._data.ndim - len(letters)
         if "..." not in term and n != 0 or n < 0:
+            relation = "does not match" if "..." not in term else "is more than"
             raise RuntimeError(
-                f"einsum(): the number of subscripts in the equation ({len(letters)}) does not "
-                f"match the number of dimensions ({op._data.ndim}) for operand "
+                f"einsum(): the number of subscripts in the equation ({len(letters)}) "
+                f"{relation} the number of dimensions ({op._data.ndim}) for operand "
                 f"{len(inputs)}{' and no ellipsis was given' if '...' not in term else ''}"
             )
         width = builtins.max(width, n)

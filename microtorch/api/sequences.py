@@ -80,6 +80,8 @@ def repeat_interleave(
         a, d = shape_ops.flatten(a), 0
     else:
         (d,) = normalize_dims(dim, a._data.ndim)
+        if a._data.ndim == 0 and not isinstance(repeats, _node.Tensor):  # (PyTorch's, which
+            normalize_dims(d + 1, 0)  # unsqueezes the dimension after dim first)
     size = a._data.shape[d] if a._data.ndim else 1
     if isinstance(repeats, _node.Tensor):  # one count per element (or one for all)
         counts = repeats

@@ -23,7 +23,10 @@ from microtorch.ops.special import Addcdiv, Addcmul, Erf, Erfc, Erfinv, LerpScal
 
 __all__ = ["erf", "erfc", "erfinv", "lerp", "addcmul", "addcdiv"]
 
-_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int"}
+_TYPE_NAMES = {  # (the C++ names PyTorch's dtype errors use)
+    "float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+    "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+}  # fmt: skip
 
 
 @torch_keywords("input", out=True)

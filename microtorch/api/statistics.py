@@ -27,8 +27,9 @@ def median(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """The lower median ((n - 1) // 2 of the sorted values, nan if any is nan); with ``dim``,
     a ``(values, indices)`` pair along it."""
     expect_tensor(a, "median")
-    if a._dtype.name == "bool":
-        raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
+    if a._dtype.name == "bool":  # (PyTorch's kernels have two names)
+        kernel = "median_cpu" if dim is None else "median_out"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     data = a._data
     if dim is None:
         if data.size == 0:

@@ -15,9 +15,10 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
+from microtorch.ops._layout import follow_inputs
 from microtorch.ops._precise import correctly_rounded
 
-__all__ = ["Erf", "Erfc", "Erfinv", "LerpScalar", "LerpTensor", "Addcmul", "Addcdiv"]
+__all__ = ["erfinv_each", "Erf", "Erfc", "Erfinv", "LerpScalar", "LerpTensor", "Addcmul", "Addcdiv"]
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 _erf_each = np.frompyfunc(math.erf, 1, 1)
@@ -26,12 +27,19 @@ _erfc_each = np.frompyfunc(math.erfc, 1, 1)
 
 def erf64(x: np.ndarray) -> np.ndarray:
     """erf of each value of a float64 array."""
-    return np.asarray(_erf_each(x), dtype=np.float64)
+    return _each(_erf_each, x)
 
 
 def erfc64(x: np.ndarray) -> np.ndarray:
     """erfc = 1 - erf of each value of a float64 array (exact also where erf is near 1)."""
-    return np.asarray(_erfc_each(x), dtype=np.float64)
+    return _each(_erfc_each, x)
+
+
+def _each(f: np.ufunc, x: np.ndarray) -> np.ndarray:
+    # laid out as numpy's own ufuncs lay out a result (an expanded input gives a row-major one)
+    out = np.empty_like(x, dtype=np.float64)
+    out[...] = f(x)
+    return out
 
 
 def erfinv64(y: np.ndarray) -> np.ndarray:
@@ -61,7 +69,7 @@ class Erf(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return correctly_rounded(erf64, a)
+        return follow_inputs(correctly_rounded(erf64, a), a)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -77,7 +85,7 @@ class Erfc(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return correctly_rounded(erfc64, a)
+        return follow_inputs(correctly_rounded(erfc64, a), a)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -87,20 +95,26 @@ class Erfc(NumpyFunction):
 
 class Erfinv(NumpyFunction):
     """z = erfinv(a), the inverse of erf, so dz/da = 1 / erf'(z) = sqrt(pi)/2 * exp(z**2)
-    (the output is saved)."""
+    (z computed again from the saved input, as PyTorch does)."""
 
     node_name = "ErfinvBackward0"
 
     @staticmethod
     def forward(ctx, a):
-        out = correctly_rounded(erfinv64, a)
-        ctx.save_for_backward(out)
-        return out
+        ctx.save_for_backward(a)
+        return follow_inputs(correctly_rounded(erfinv64, a), a)
 
     @staticmethod
     def backward(ctx, grad_output):
-        (out,) = ctx.saved_tensors
-        return 0.5 * math.sqrt(math.pi) * np.exp(out**2) * grad_output
+        (a,) = ctx.saved_tensors
+        # (with create_graph=True, a records: erfinv_each then runs microtorch's erfinv)
+        z = correctly_rounded(erfinv64, a) if isinstance(a, np.ndarray) else erfinv_each(a)
+        return 0.5 * math.sqrt(math.pi) * np.exp(z**2) * grad_output
+
+
+# erfinv as a numpy ufunc, so that a formula's erfinv of a recorded value is recorded too
+# (api/recorded.py maps it to microtorch's erfinv)
+erfinv_each = np.frompyfunc(lambda y: float(erfinv64(np.float64(y))), 1, 1)
 
 
 def _lerp(a: np.ndarray, b: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -121,7 +135,7 @@ class LerpScalar(NumpyFunction):
     @staticmethod
     def forward(ctx, a, b, weight):
         ctx.weight = weight
-        return _lerp(a, b, np.asarray(weight, a.dtype))
+        return follow_inputs(_lerp(a, b, np.asarray(weight, a.dtype)), a, b)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -137,7 +151,7 @@ class LerpTensor(NumpyFunction):
     @staticmethod
     def forward(ctx, a, b, w):
         ctx.save_for_backward(a, b, w)
-        return _lerp(a, b, w)
+        return follow_inputs(_lerp(a, b, w), a, b, w)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -166,9 +180,9 @@ class Addcmul(NumpyFunction):
         ctx.value = value
         scaled = (value * t1).astype(t1.dtype, copy=False)  # (value in the tensors' dtype)
         if a.dtype.kind != "f":
-            return a + scaled * t2
+            return follow_inputs(a + scaled * t2, a, t1, t2)
         # PyTorch's kernel: value * t1, then one fused multiply-add with t2 and a
-        return correctly_rounded(lambda s, t, b: s * t + b, scaled, t2, a)
+        return follow_inputs(correctly_rounded(lambda s, t, b: s * t + b, scaled, t2, a), a, t1, t2)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -188,7 +202,7 @@ class Addcdiv(NumpyFunction):
     def forward(ctx, a, t1, t2, value):
         ctx.save_for_backward(t1, t2)
         ctx.value = value
-        return a + (value * t1).astype(t1.dtype, copy=False) / t2
+        return follow_inputs(a + (value * t1).astype(t1.dtype, copy=False) / t2, a, t1, t2)
 
     @staticmethod
     def backward(ctx, grad_output):
