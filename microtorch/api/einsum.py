@@ -84,7 +84,7 @@ def _parse(equation: str, operands: tuple[Any, ...]) -> tuple[list[list[str]], l
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
     if len(terms) > len(operands):
         raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
-    inputs = []
+    inputs: list[tuple[str, int]] = []
     width = 0  # the most dimensions any "..." stands for
     for term, op in zip(terms, operands):
         letters = term.replace("...", "")

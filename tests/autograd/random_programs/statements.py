@@ -783,7 +783,8 @@ SPECIAL_OPS = (
     "{a}.repeat_interleave(2)",
     "torch.repeat_interleave({a}, 2, {d})", "torch.einsum('...i->...', {a})",
     "torch.einsum('ij,kj->ik', {a}, {a})", "torch.einsum('...,...->...', {a}, {a})",
-    "torch.einsum('ii', {a})", "{a}.sort(stable=True)[1]", "{a}.max({d}).values", "{a}.clone().stride()",
+    "torch.einsum('ii', {a})", "{a}.sort(stable=True)[1]", "{a}.max({d}).values",
+    "{a}.clone().stride()",
     "{a}.t().clone().stride()", "torch.erf_({a}.clone())", "{a}.clone().lerp_({a}, 0.5)",
 )  # fmt: skip
 # ... and those that change their tensor (written as statements of their own)
