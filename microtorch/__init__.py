@@ -26,7 +26,9 @@ from microtorch.api.composites import (
 from microtorch.api.cross import cross
 from microtorch.api.cumulative import cumprod, cumsum, prod
 from microtorch.api.decomposition import svd
+from microtorch.api.diagonal import diag, diag_embed, diagonal, trace
 from microtorch.api.division import floor_divide, fmod, remainder
+from microtorch.api.einsum import einsum
 from microtorch.api.elementwise import logical_and, logical_not, logical_or, masked_fill
 from microtorch.api.elementwise import where as _where
 from microtorch.api.grids import meshgrid
@@ -77,8 +79,12 @@ from microtorch.api.reduction import (
     var,
 )
 from microtorch.api.rounding import ceil, floor, round, sign, trunc
+from microtorch.api.sampling import bernoulli, normal
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
+from microtorch.api.sequences import diff, repeat_interleave
 from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
+from microtorch.api.statistics import bincount, median
 from microtorch.api.trigonometry import (
     acos,
     acosh,
@@ -273,6 +279,7 @@ __version__ = "0.1.0"
 
 moveaxis = movedim
 rsqrt_, expm1_ = Tensor.rsqrt_, Tensor.expm1_
+erf_, erfc_ = Tensor.erf_, Tensor.erfc_
 
 
 def is_tensor(obj: object) -> builtins.bool:
@@ -287,6 +294,9 @@ __all__ += ["argwhere", "broadcast_to", "clamp_max", "clamp_min", "column_stack"
 __all__ += ["conj", "imag", "is_complex", "is_conj", "real", "resolve_conj"]
 __all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "vstack"]
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
+__all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
+__all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "repeat_interleave"]
+__all__ += ["bernoulli", "einsum", "normal"]
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
 # Tensor methods of the same names, which take them (see tensor.py)

@@ -24,7 +24,11 @@ _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
 _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
+<<<<<<< HEAD
 _REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
+=======
+_SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
+>>>>>>> api5
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
@@ -60,24 +64,14 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
         "hub": "load weights with PyTorch",
         "quantization": "train in float32", "func": _LOOP, "vmap": _LOOP,
-        "einsum": "write it with matmul, permute, unsqueeze and sum",
         "tensordot": "reshape both to 2-d and use matmul",
         **_SHORTHANDS,
-        "diag": _PLAIN.format("torch.eye(n) * v, or x[torch.arange(n), torch.arange(n)]"),
-        "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"),
         "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
         "inverse": _NUMPY, "det": _NUMPY,
-        "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
-        "repeat_interleave": _REPEAT,
-        "diff": _PLAIN.format("x[1:] - x[:-1]"),
         "as_strided": "use view, reshape or expand",
-        "median": _PLAIN.format("x.sort().values[(n - 1) // 2]"), "quantile": "sort and index",
+        "quantile": "sort and index",
         "mode": _NUMPY, "kthvalue": "sort and index", "std_mean": "call torch.std and torch.mean",
         "var_mean": "call torch.var and torch.mean",
-        "erf": _NUMPY,
-        "lerp": _PLAIN.format("a + w * (b - a)"),
-        "normal": _PLAIN.format("mean + std * torch.randn(shape)"),
-        "bernoulli": _PLAIN.format("(torch.rand(shape) < p).float()"),
         "logspace": _PLAIN.format("10 ** torch.linspace(start, end, steps)"),
         "set_num_threads": "nothing to set: numpy chooses its threads",
         "get_num_threads": "nothing to ask: numpy chooses its threads",
@@ -93,25 +87,15 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "untyped_storage": "use x.numpy() to reach the memory", "apply_": _LOOP,
         "get_device": "use x.device", "nbytes": _PLAIN.format("x.numel() * x.element_size()"),
         "char": "use x.to(torch.int8)", "bfloat16": "use x.float()",
-        "index_add_": _SCATTER, "repeat_interleave": _REPEAT,
+        "index_add_": _SCATTER,
         "unfold": "slice and stack",
-        "diag": _PLAIN.format("x[torch.arange(n), torch.arange(n)]"),
-        "trace": _PLAIN.format("x[torch.arange(n), torch.arange(n)].sum()"),
-        "bincount": _PLAIN.format("(x[:, None] == torch.arange(k)).sum(0)"),
-        "median": _PLAIN.format("x.sort().values[(n - 1) // 2]"), "mode": _NUMPY,
+        "mode": _NUMPY,
         "quantile": "sort and index", "kthvalue": "sort and index",
         "nansum": _PLAIN.format("x[~x.isnan()].sum()"),
         "nanmean": _PLAIN.format("x[~x.isnan()].mean()"),
         **_SHORTHANDS,
         "as_strided": "use view, reshape or expand",
-        "erf": _NUMPY,
-        "lerp": _PLAIN.format("a + w * (b - a)"),
-        "addcmul": _PLAIN.format("x + value * a * b"),
-        "addcdiv": _PLAIN.format("x + value * a / b"),
-        "bernoulli": _PLAIN.format("(torch.rand(shape) < p).float()"),
-        "normal_": "use torch.nn.init.normal_(x, mean, std)",
         "uniform_": "use torch.nn.init.uniform_(x, a, b)",
-        "bernoulli_": _PLAIN.format("x.copy_((torch.rand(x.shape) < p).float())"),
     },
     "torch.linalg": {
         "norm": _NORM, "vector_norm": _NORM, "matrix_norm": "use x.norm() (Frobenius)",
@@ -126,7 +110,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "tensorboard_trace_handler": "use prof.export_chrome_trace(path)",
     },
     "torch.functional": {
-        "einsum": "write it with matmul, permute, unsqueeze and sum",
         "tensordot": "reshape both to 2-d and use matmul",
         "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
         "broadcast_tensors": "use x.expand(shape)", "stft": _NUMPY,

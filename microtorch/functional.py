@@ -4,12 +4,13 @@ which holds some of ``torch``'s functions. It is not ``torch.nn.functional``."""
 from __future__ import annotations
 
 from microtorch import _coverage
+from microtorch.api.einsum import einsum
 from microtorch.api.grids import meshgrid
 from microtorch.api.join import split
 from microtorch.api.linalg import norm
 from microtorch.api.unique import unique
 from microtorch.tensor import Tensor
 
-__all__ = ["Tensor", "meshgrid", "norm", "split", "unique"]
+__all__ = ["Tensor", "einsum", "meshgrid", "norm", "split", "unique"]
 
 __getattr__ = _coverage.module_getattr("torch.functional", __name__)

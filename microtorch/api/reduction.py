@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import builtins
 import warnings
-from collections import namedtuple
 from typing import Any
 
 import numpy as np
 
+from microtorch.api import return_types
 from microtorch.api._checks import expect_tensor, views_first
 from microtorch.api.arguments import parsed
 from microtorch.api.elementwise import maximum, minimum
@@ -57,7 +57,6 @@ __all__ = [
 ]
 
 Dims = int | tuple[int, ...] | list[int] | None
-_MinMax = namedtuple("_MinMax", ["values", "indices"])
 
 
 def normalize_dims(dim: Dims, ndim: int) -> tuple[int, ...]:
@@ -160,18 +159,19 @@ def _check_nonempty(
 
 def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
     name = "max" if largest else "min"
+    result = return_types.max if largest else return_types.min
     if dim is None:
         _check_nonempty(a, name)
         return (MaxAll if largest else MinAll).apply(a, None, False)
     (d,) = normalize_dims(dim, a._data.ndim)
     if a._data.ndim == 0:
         values = (MaxDim if largest else MinDim).apply(a, None, keepdim, None)
-        return _MinMax(values, wrap(np.zeros((), np.int64)))
+        return result(values, wrap(np.zeros((), np.int64)))
     _check_nonempty(a, name, (d,))
     idx = (np.argmax if largest else np.argmin)(a._data, axis=d, keepdims=keepdim)
     idx = idx.astype(np.int64, copy=False)  # one array: the node saves what it returns
     values = (MaxDim if largest else MinDim).apply(a, d, keepdim, idx)
-    return _MinMax(values, wrap(idx))
+    return result(values, wrap(idx))
 
 
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)

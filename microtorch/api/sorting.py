@@ -6,11 +6,11 @@ in ``microtorch/ops/sorting.py``.
 
 from __future__ import annotations
 
-from collections import namedtuple
 from typing import Any
 
 import numpy as np
 
+from microtorch.api import return_types
 from microtorch.api._checks import expect_tensor, views_first
 from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
@@ -20,8 +20,6 @@ from microtorch.ops._layout import follow_inputs
 from microtorch.ops.sorting import Sort, SortStable, Topk
 
 __all__ = ["sort", "argsort", "topk", "nonzero"]
-
-_Sorted = namedtuple("_Sorted", ["values", "indices"])  # what torch.sort returns: a named pair
 
 
 def _order(a: Any, dim: int, descending: bool, stable: bool) -> tuple[np.ndarray, int]:
@@ -47,9 +45,9 @@ def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = 
     if a._data.ndim == 0:
         normalize_dims(dim, 0)  # (0 or -1, as PyTorch)
         zero = np.zeros((), np.int64)
-        return _Sorted(fn.apply(a, zero, 0), wrap(zero))
+        return return_types.sort(fn.apply(a, zero, 0), wrap(zero))
     order, d = _order(a, dim, descending, bool(stable))
-    return _Sorted(fn.apply(a, order, d), wrap(order))
+    return return_types.sort(fn.apply(a, order, d), wrap(order))
 
 
 @torch_keywords("input", "dim")
@@ -79,10 +77,10 @@ def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = Tru
         )
     if data.ndim == 0:
         zero = np.zeros((), np.int64)
-        return _Sorted(Topk.apply(a, zero, 0), wrap(zero))
+        return return_types.topk(Topk.apply(a, zero, 0), wrap(zero))
     order, _ = _order(a, d, largest, True)
     picked = np.take(order, np.arange(k), axis=d)
-    return _Sorted(Topk.apply(a, picked, d), wrap(picked))
+    return return_types.topk(Topk.apply(a, picked, d), wrap(picked))
 
 
 @torch_keywords("input")

@@ -19,6 +19,7 @@ from microtorch.api import (
     composites,
     cumulative,
     decomposition,
+    diagonal,
     division,
     indexing,
     join,
@@ -30,7 +31,11 @@ from microtorch.api import (
     reduction,
     reshape_inplace,
     rounding,
+    sampling,
+    sequences,
     sorting,
+    special,
+    statistics,
     trigonometry,
     truth,
     twins,
@@ -412,6 +417,33 @@ class TensorMethods:
     clamp_max_ = twins.twin("clamp_max_", composites.clamp_max)
     nan_to_num_ = twins.twin("nan_to_num_", composites.nan_to_num)
     cross, unique = cross_ops.cross, unique_ops.unique
+    erf, erfc, erfinv, addcmul, addcdiv = (
+        without_torch_keywords(f)
+        for f in (special.erf, special.erfc, special.erfinv, special.addcmul, special.addcdiv)
+    )
+    lerp = method_of(special.lerp)
+    normal_, bernoulli_ = sampling.normal_, sampling.bernoulli_
+
+    def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
+        return sampling.bernoulli(self, p, generator=generator)
+
+    diff, repeat_interleave, median, bincount = (
+        without_torch_keywords(f)
+        for f in (sequences.diff, sequences.repeat_interleave, statistics.median)
+        + (statistics.bincount,)
+    )
+    erf_, erfc_, erfinv_ = (
+        twins.twin("erf_", special.erf), twins.twin("erfc_", special.erfc),
+        twins.twin("erfinv_", special.erfinv),
+    )  # fmt: skip
+    lerp_, addcmul_, addcdiv_ = (
+        twins.twin("lerp_", special.lerp), twins.twin("addcmul_", special.addcmul),
+        twins.twin("addcdiv_", special.addcdiv),
+    )  # fmt: skip
+    diagonal, diag, diag_embed, trace = (
+        without_torch_keywords(f)
+        for f in (diagonal.diagonal, diagonal.diag, diagonal.diag_embed, diagonal.trace)
+    )
     svd = decomposition.svd
 
     is_complex, conj, resolve_conj, is_conj = (

@@ -90,9 +90,9 @@ def follow_inputs(result: np.ndarray, *inputs: np.ndarray) -> np.ndarray:
 def preserved_copy(a: np.ndarray) -> np.ndarray:
     """A copy of ``a`` in its own memory order (PyTorch's ``preserve_format``): a transposed
     tensor's clone is transposed; an expanded one's is row-major (stride 0 orders nothing)."""
-    if a.ndim < 2 or a.flags.c_contiguous:
+    if a.ndim < 2 or a.flags.c_contiguous and _standard(a):
         return np.array(a, copy=True, order="C")
-    out = _empty(a.shape, a.dtype, iterator_order(a.shape, (a,)))
+    out = _preserved_empty(a, a.dtype)
     out[...] = a
     return out
 
@@ -100,11 +100,49 @@ def preserved_copy(a: np.ndarray) -> np.ndarray:
 def preserved_astype(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
     """``a`` converted to ``dtype``, laid out as ``preserved_copy`` lays it out (numpy's
     ``astype`` would put an expanded dimension innermost)."""
-    if a.ndim < 2 or a.flags.c_contiguous:
+    if a.ndim < 2 or a.flags.c_contiguous and _standard(a):
         return a.astype(dtype)
-    out = _empty(a.shape, np.dtype(dtype), iterator_order(a.shape, (a,)))
+    out = _preserved_empty(a, np.dtype(dtype))
     np.copyto(out, a, casting="unsafe")
     return out
+
+
+def _standard(a: np.ndarray) -> bool:
+    # row-major strides also for the size-1 dimensions (numpy calls a (1, 3) array with
+    # strides (8, 8) row-major; its size-1 dimension's stride is then not PyTorch's)
+    if 1 not in a.shape:
+        return True
+    step = a.itemsize
+    for n, s in zip(reversed(a.shape), reversed(a.strides)):
+        if s != step and n == 1 and s != 0:
+            return False
+        step *= max(n, 1)
+    return True
+
+
+def _preserved_empty(a: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    # PyTorch's empty_like(preserve_format): a tensor that is non-overlapping and dense keeps
+    # its strides exactly (a size-1 dimension's too); any other gets dense strides in the
+    # order of its own
+    out = _empty(a.shape, dtype, iterator_order(a.shape, (a,)))
+    if not _dense(a):
+        return out
+    kept = tuple(s // a.itemsize * out.itemsize for s in a.strides)
+    if all(n == 1 and s == 0 or s == t for n, s, t in zip(a.shape, kept, out.strides)):
+        return out
+    return np.lib.stride_tricks.as_strided(np.empty(max(a.size, 1), dtype), a.shape, kept)
+
+
+def _dense(a: np.ndarray) -> bool:
+    # every element once, without gaps, in some order of the dimensions (size 1 ignored)
+    if a.size == 0 or any(s < 0 for s in a.strides):
+        return False
+    step = a.itemsize
+    for s, n in sorted((s, n) for n, s in zip(a.shape, a.strides) if n != 1):
+        if s != step:
+            return False
+        step *= n
+    return True
 
 
 def row_major(result: np.ndarray) -> np.ndarray:
@@ -118,8 +156,8 @@ def row_major(result: np.ndarray) -> np.ndarray:
 def preserved_full(a: np.ndarray, value: object, dtype: np.dtype) -> np.ndarray:
     """A new array of ``a``'s shape holding ``value``, laid out as ``preserved_copy`` lays
     ``a`` out (``zeros_like``, ``ones_like``, ``full_like``: ``preserve_format``)."""
-    if a.ndim < 2 or a.flags.c_contiguous:
+    if a.ndim < 2 or a.flags.c_contiguous and _standard(a):
         return np.full(a.shape, value, dtype)
-    out = _empty(a.shape, np.dtype(dtype), iterator_order(a.shape, (a,)))
+    out = _preserved_empty(a, np.dtype(dtype))
     out[...] = value
     return out

@@ -80,8 +80,15 @@ class Bmm(_Product):
     node_name = "BmmBackward0"
 
     @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)  # (B first, as Mm)
+        ctx.shapes = (a.shape, b.shape)
+        return a @ b
+
+    @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors  # (PyTorch reads B first: its errors name B first too)
         sa, sb = ctx.shapes
         ga = None if b is None else unbroadcast(grad_output @ np.swapaxes(b, -1, -2), sa)
         gb = None if a is None else unbroadcast(np.swapaxes(a, -1, -2) @ grad_output, sb)

@@ -273,6 +273,14 @@ NAME_DIFFERENCES = {
     "flip": "np.flip is a view, copied for PyTorch's layout (CloneBackward0 on top); "
     "PyTorch's FlipBackward0",
     "repeat": "reshape then sum (ViewBackward0 on top); PyTorch's sum then view",
+    "lerp_tensor": "1 - w is rsub of a number (RsubBackward1); PyTorch subtracts w from a 1-tensor",
+    "addcdiv": "value / t2 records ReciprocalBackward0, MulBackward0; PyTorch divides a tensor",
+    "diagonal": "the gradient written at the diagonal's places (IndexPutBackward0); PyTorch's "
+    "diagonal_backward", "diag_matrix": "as diagonal", "trace": "as diagonal",
+    "diag_embed": "the diagonal read by indexing (IndexBackward0); PyTorch's diagonal view",
+    "diag_vector": "as diag_embed",
+    "median": "as max", "diff_twice_prepend": "as cat",
+    "repeat_interleave_counts": "as index_select",
 }  # fmt: skip
 
 

@@ -51,6 +51,13 @@ def test_gradients_of_gradients_run_the_same_as_in_torch(torch_module: ModuleTyp
     assert failure is None, "\n" + failure
 
 
+def test_issue_24_functions_run_the_same_as_in_torch(torch_module: ModuleType) -> None:
+    # erf, lerp, addcmul, diagonals, diff, median, repeat_interleave, einsum, the named
+    # results and clone's strides, among the everyday statements (issue 24)
+    failure = _first_failure(400, 200, rp.ISSUE_24_FUNCTIONS, boost="special_ops")
+    assert failure is None, "\n" + failure
+
+
 def _pending(family: str, reason: str) -> object:
     return pytest.param(
         family, marks=pytest.mark.xfail(strict=True, reason=f"issue 12: {reason}"), id=family
@@ -77,9 +84,10 @@ if PENDING:  # (none today: every family runs in CI; an empty parametrization wo
 
 def test_every_family_is_in_exactly_one_list_and_the_lists_name_real_families() -> None:
     groups = [rp.PASSING_FAMILIES, rp.PENDING_ISSUE_12, rp.PENDING_OTHER, rp.RARELY_DIFFERENT]
-    own = ["grad_of_grad", "layers_twice"]  # (only in the gradients-of-gradients sweep: below)
+    own = ["grad_of_grad", "layers_twice", "special_ops"]  # (only in their own sweeps)
     assert sorted([f for group in groups for f in group] + own) == sorted(rp.FAMILIES)
     assert set(rp.GRADIENTS_OF_GRADIENTS) <= set(rp.FAMILIES)
+    assert set(rp.ISSUE_24_FUNCTIONS) <= set(rp.FAMILIES)
     assert rp.families("ci") == rp.PASSING_FAMILIES
     with pytest.raises(ValueError, match="unknown family"):
         rp.families("no_such_family")

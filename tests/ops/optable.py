@@ -9,6 +9,7 @@ Constant arguments (masks, conditions, index tensors) are built inside the lambd
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -93,6 +94,27 @@ def inputs_for(spec: OpSpec, seed: int = 0) -> list[np.ndarray]:
     """Seeded float64 inputs for ``spec``."""
     rng = np.random.default_rng(seed)
     return [sample(spec.domain, s, rng, k) for k, s in enumerate(spec.shapes)]
+
+
+def _erfinv(y: float) -> float:
+    # bisection on math.erf: the x in [-6, 6] with erf(x) = y
+    lo, hi = -6.0, 6.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if math.erf(mid) < y else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _lerp(a: np.ndarray, b: np.ndarray, w: Any) -> np.ndarray:
+    return a + w * (b - a)
+
+
+def _diag_embed(x: np.ndarray, offset: int) -> np.ndarray:
+    n = x.shape[-1] + abs(offset)
+    out = np.zeros(x.shape[:-1] + (n, n))
+    for i in range(x.shape[-1]):
+        out[..., i + max(-offset, 0), i + max(offset, 0)] = x[..., i]
+    return out
 
 
 def _softmax(x: np.ndarray, dim: int) -> np.ndarray:
@@ -491,6 +513,56 @@ OPS: list[OpSpec] = [
         (S23,), "ClampMaxBackward0", "distinct",
     ),
     OpSpec("nan_to_num", lambda L, x: x.nan_to_num(), np.nan_to_num, (S23,), "NanToNumBackward0"),
+    # --- the error function, blends, diagonals (issue 24) ------------------------------
+    OpSpec("erf", lambda L, x: x.erf(), np.frompyfunc(math.erf, 1, 1), (S23,), "ErfBackward0"),
+    OpSpec(
+        "erfc", lambda L, x: L.erfc(x), np.frompyfunc(math.erfc, 1, 1), (S23,), "ErfcBackward0"
+    ),
+    OpSpec(
+        "erfinv", lambda L, x: L.erfinv(x), np.vectorize(_erfinv), (S23,), "ErfinvBackward0",
+        "unit",
+    ),
+    OpSpec(
+        "lerp_scalar", lambda L, a, b: L.lerp(a, b, 0.3), lambda a, b: _lerp(a, b, 0.3),
+        (S23, (1, 3)), "LerpBackward0", broadcasts=True,
+    ),
+    OpSpec(
+        "lerp_tensor", lambda L, a, b, w: a.lerp(b, w), _lerp, (S23, (3,), (2, 1)),
+        "LerpBackward1",
+    ),
+    OpSpec(
+        "addcmul", lambda L, a, b, c: L.addcmul(a, b, c, value=0.5),
+        lambda a, b, c: a + 0.5 * b * c, (S23, (3,), (2, 1)), "AddcmulBackward0",
+    ),
+    OpSpec(
+        "addcdiv", lambda L, a, b, c: a.addcdiv(b, c, value=-2),
+        lambda a, b, c: a - 2 * b / c, (S23, S23, (3,)), "AddcdivBackward0", "nonzero",
+    ),
+    OpSpec(
+        "diagonal", lambda L, x: x.diagonal(1, 2, 0), lambda x: np.diagonal(x, 1, 2, 0).copy(),
+        (S234,), "DiagonalBackward0",
+    ),
+    OpSpec("diag_matrix", lambda L, x: L.diag(x, -1), lambda x: np.diag(x, -1), ((3, 3),),
+           "DiagonalBackward0_copy"),
+    OpSpec("diag_vector", lambda L, x: x.diag(1), lambda x: np.diag(x, 1), ((3,),),
+           "DiagEmbedBackward0"),
+    OpSpec(
+        "diag_embed", lambda L, x: L.diag_embed(x, 1), lambda x: _diag_embed(x, 1), (S23,),
+        "DiagEmbedBackward0",
+    ),
+    OpSpec("trace", lambda L, x: x.trace(), np.trace, ((3, 4),), "TraceBackward0"),
+    OpSpec("median", lambda L, x: x.median(), lambda x: np.sort(x, None)[(x.size - 1) // 2],
+           ((3, 3),), "MedianBackward0", "distinct"),
+    OpSpec("median_dim", lambda L, x: L.median(x, 1).values,
+           lambda x: np.sort(x, 1)[:, (x.shape[1] - 1) // 2], ((3, 4),), "MedianBackward1",
+           "distinct"),
+    OpSpec("diff", lambda L, x: x.diff(), lambda x: np.diff(x), (S23,), "SubBackward0"),
+    OpSpec("diff_twice_prepend", lambda L, x, p: L.diff(x, n=2, dim=0, prepend=p),
+           lambda x, p: np.diff(np.concatenate([p, x]), 2, 0), ((3, 2), (1, 2)), "SubBackward0"),
+    OpSpec("repeat_interleave", lambda L, x: x.repeat_interleave(2, dim=1),
+           lambda x: np.repeat(x, 2, 1), (S23,), "ViewBackward0"),
+    OpSpec("repeat_interleave_counts", lambda L, x: L.repeat_interleave(x, L.tensor([2, 0]), 0),
+           lambda x: np.repeat(x, [2, 0], 0), (S23,), "IndexSelectBackward0"),
     # --- joining and splitting ----------------------------------------------------------
     OpSpec(
         "cat", lambda L, a, b: L.cat([a, b]), lambda a, b: np.concatenate([a, b]),

@@ -36,6 +36,7 @@ from .programs import CAUSES, Result, cause, describe, generate, run_program, sh
 from .statements import (
     FAMILIES,
     GRADIENTS_OF_GRADIENTS,
+    ISSUE_24_FUNCTIONS,
     PASSING_FAMILIES,
     PENDING_ISSUE_12,
     PENDING_OTHER,
@@ -48,6 +49,7 @@ __all__ = [
     "DELIBERATE",
     "FAMILIES",
     "GRADIENTS_OF_GRADIENTS",
+    "ISSUE_24_FUNCTIONS",
     "PASSING_FAMILIES",
     "PENDING_ISSUE_12",
     "PENDING_OTHER",

@@ -1,0 +1,77 @@
+"""median (of all elements, or along a dimension with its indices) and bincount.
+
+The public functions: argument checks, dtypes and PyTorch's errors around the formulas in
+``microtorch/ops/statistics.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from microtorch.api import return_types
+from microtorch.api._checks import expect_tensor
+from microtorch.api.keywords import torch_keywords
+from microtorch.api.operands import wrap
+from microtorch.api.reduction import normalize_dims
+from microtorch.ops.statistics import MedianAll, MedianDim, counts, median_indices
+
+__all__ = ["median", "bincount"]
+
+_C_NAMES = {"bool": "Bool", "float16": "Half", "float32": "Float", "float64": "Double"}
+
+
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
+def median(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
+    """The lower median ((n - 1) // 2 of the sorted values, nan if any is nan); with ``dim``,
+    a ``(values, indices)`` pair along it."""
+    expect_tensor(a, "median")
+    if a._dtype.name == "bool":  # (PyTorch's kernels have two names)
+        kernel = "median_cpu" if dim is None else "median_out"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    data = a._data
+    if dim is None:
+        if data.size == 0:
+            empty = np.nan if data.dtype.kind == "f" else np.iinfo(data.dtype).min  # (PyTorch's)
+            return wrap(np.asarray(empty, data.dtype))
+        return MedianAll.apply(a, None, False)
+    (d,) = normalize_dims(dim, data.ndim)
+    if data.ndim == 0:
+        return return_types.median(
+            MedianDim.apply(a, None, keepdim, None), wrap(np.zeros((), np.int64))
+        )
+    if data.shape[d] == 0:
+        raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
+    idx = median_indices(data, d)
+    if keepdim:
+        idx = np.expand_dims(idx, d)
+    return return_types.median(MedianDim.apply(a, d, keepdim, idx), wrap(idx))
+
+
+@torch_keywords("input", "weights", "minlength")
+def bincount(a: Any, weights: Any = None, minlength: int = 0) -> Any:
+    """How often each of 0, 1, ..., max(a) occurs in the 1-d integer tensor ``a`` (at least
+    ``minlength`` counts); with ``weights``, the sum of the weights at each number."""
+    expect_tensor(a, "bincount")
+    if a._dtype.is_floating_point or a._dtype.name == "bool":
+        kind = _C_NAMES[a._dtype.name]
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{kind}'")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    data = a._data
+    if data.ndim != 1 or data.size and data.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return wrap(counts(data, None, minlength).astype(np.int64))
+    expect_tensor(weights, "bincount", "weights", 2)
+    if weights._data.ndim != 1 or weights._data.shape[0] != data.shape[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    if weights.requires_grad:
+        raise NotImplementedError(
+            "the derivative for 'bincount' is not implemented (Fix: count with "
+            "(x[:, None] == torch.arange(k)) * weights[:, None], summed over dim 0)"
+        )
+    # (float32 weights sum to float32; every other dtype to float64, as PyTorch)
+    dtype = np.float32 if weights._data.dtype == np.float32 else np.float64
+    return wrap(counts(data, weights._data.astype(np.float64), minlength).astype(dtype))
