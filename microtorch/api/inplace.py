@@ -523,9 +523,12 @@ def _same_data(src: Any, target: np.ndarray) -> bool:
     data = getattr(src, "_data", src)
     return isinstance(data, np.ndarray) and (
         (data.shape, data.dtype) == (target.shape, target.dtype)
-        and all(
-            a == b or n == 1 and 0 in (a, b)
-            for a, b, n in zip(data.strides, target.strides, data.shape)
+        and (
+            data.strides == target.strides
+            or all(
+                a == b or n == 1 and 0 in (a, b)
+                for a, b, n in zip(data.strides, target.strides, data.shape)
+            )
         )
         and _same_start(data, target)
     )
