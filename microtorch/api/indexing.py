@@ -31,10 +31,10 @@ def getitem(a: Any, index: Any) -> Any:
     """``a[index]``: ints, slices, None and ... give views, recorded one dimension at a time
     as PyTorch does (``x[0, 1:]`` is a Select then a Slice); integer or boolean tensors and
     lists give a copy (``IndexBackward0``)."""
-    key = int_key(index, a)
+    key = int_key(index, a, slices=True)
     if key is not None and not (grad_mode.state.grad_enabled and _needs_grad(a)):
-        # (x[i, j] of a tensor that records nothing: one numpy view, as Select after Select
-        # would give)
+        # (x[i, j] or x[i:j] of a tensor that records nothing: one numpy view, as Select and
+        # Slice one dimension after another would give)
         try:
             data = a._data[key]
         except IndexError:  # (PyTorch's error, from the general path below)

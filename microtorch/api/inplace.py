@@ -454,22 +454,47 @@ def _as_int(t: Any) -> Any:
     return int(t._data) if t._data.ndim == 0 and t._data.dtype.kind in "iu" else t
 
 
-def int_key(index: Any, t: Any) -> tuple[Any, ...] | None:
-    """numpy's key for the view ``t[index]`` when ``index`` is ints alone, no more than ``t``
-    has dimensions (a 0-d integer tensor is read as the int it holds, as PyTorch does):
-    ``(i, j, ...)``, whose ``...`` keeps a 0-d result a view. None for any other index."""
+def int_key(index: Any, t: Any, slices: bool = False) -> tuple[Any, ...] | None:
+    """numpy's key for the view ``t[index]`` when ``index`` is ints alone (with ``slices``,
+    also slices of a positive step), no more than ``t`` has dimensions; a 0-d integer tensor
+    is read as the int it holds, as PyTorch does. ``(i, j, ...)``: the ``...`` keeps a 0-d
+    result a view. None for any other index."""
     items = index if type(index) is tuple else (index,)
     if len(items) > t._data.ndim:
         return None
     key = []
     for i in items:
-        if type(i) is not int:
-            if not isinstance(i, _node.Tensor) or i._data.ndim or i._data.dtype.kind not in "iu":
-                return None
-            i = int(i._data)
+        if type(i) is slice and slices:
+            i = _int_slice(i)
+        elif type(i) is not int:
+            i = _int_of(i)
+        if i is None:
+            return None
         key.append(i)
     key.append(...)
     return tuple(key)
+
+
+def _int_of(i: Any) -> int | None:
+    # the int a 0-d integer tensor holds; None for anything else
+    if not isinstance(i, _node.Tensor) or i._data.ndim or i._data.dtype.kind not in "iu":
+        return None
+    return int(i._data)
+
+
+def _int_slice(s: slice) -> slice | None:
+    # s with int bounds (0-d integer tensors read as ints), if its step is positive; else None
+    bounds = []
+    for b in (s.start, s.stop, s.step):
+        if b is not None and type(b) is not int:
+            b = _int_of(b)
+            if b is None:
+                return None
+        bounds.append(b)
+    start, stop, step = bounds
+    if step is not None and step <= 0:
+        return None
+    return slice(start, stop, step)
 
 
 def overlaps_itself(a: np.ndarray) -> bool:
