@@ -421,12 +421,11 @@ def put_in_place(t: Any, index: Any, value: Any) -> bool:
             return False
         if data.shape != written.shape or value._rg:
             return False
-        if np.may_share_memory(data, t._data):  # x[i] += 1: x[i] written into itself changes
-            one_element = data.ndim == 0 and np.may_share_memory(data, written)  # nothing
-            if not (one_element or _same_data(data, written)):
-                return False  # (the general path checks how they overlap)
-            bump_version(t)
+        if data.base is written.base and _same_data(data, written):  # x[i] += v: x[i] written
+            bump_version(t)  # into itself changes nothing (two views of one memory: one base)
             return True
+        if np.may_share_memory(data, t._data):  # (the general path checks how they overlap)
+            return False
     elif type(value) in (int, float):
         value = written_number(value, written.dtype)  # (PyTorch's error where it overflows)
     else:
