@@ -60,7 +60,7 @@ def _check_step(item: slice) -> None:
         raise ValueError("slice step cannot be zero")
     if item.step is not None and item.step < 0:
         raise ValueError(
-            "step must be greater than zero (Fix: to reverse, index with reversed positions, "
+            "step must be greater than zero\n(Fix: to reverse, index with reversed positions, "
             "e.g. x[torch.arange(len(x) - 1, -1, -1)])"
         )
 
