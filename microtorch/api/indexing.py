@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import written_number
-from microtorch.api.inplace import _needs_grad, copy, fill, ints_only
+from microtorch.api.inplace import _needs_grad, copy, fill, index_items, int_key
 from microtorch.api.operands import as_operand
 from microtorch.api.shape import expand, reshape
 from microtorch.autograd import grad_mode
@@ -31,17 +31,18 @@ def getitem(a: Any, index: Any) -> Any:
     """``a[index]``: ints, slices, None and ... give views, recorded one dimension at a time
     as PyTorch does (``x[0, 1:]`` is a Select then a Slice); integer or boolean tensors and
     lists give a copy (``IndexBackward0``)."""
-    index = index_items(index)
-    items = index if isinstance(index, tuple) else (index,)
-    if ints_only(items, a) and not (grad_mode.state.grad_enabled and _needs_grad(a)):
-        # (x[i, j] of a tensor that records nothing: one numpy view, as Select after Select
-        # would give; the "..." keeps a 0-d result a view)
+    key = int_key(index, a, slices=True)
+    if key is not None and not (grad_mode.state.grad_enabled and _needs_grad(a)):
+        # (x[i, j] or x[i:j] of a tensor that records nothing: one numpy view, as Select and
+        # Slice one dimension after another would give)
         try:
-            data = a._data[items + (...,)]
+            data = a._data[key]
         except IndexError:  # (PyTorch's error, from the general path below)
             pass
         else:
             return as_view(_node.plain_tensor(data, a._device, grad_mode.state.inference), a)
+    index = index_items(index)
+    items = index if isinstance(index, tuple) else (index,)
     if any(_advanced(i) for i in items):
         return _advanced_index(a, items)
     out = _basic_index(a, items)
@@ -53,27 +54,13 @@ def getitem(a: Any, index: Any) -> Any:
     return as_view(Alias.apply(a), a)
 
 
-def index_items(index: Any) -> Any:
-    """``index`` with each 0-d integer tensor read as the int it holds: it indexes as an int
-    does, in PyTorch (a view, ``SelectBackward0``; written into, ``CopySlices``)."""
-    if isinstance(index, _node.Tensor):
-        return _as_int(index)
-    if isinstance(index, tuple) and any(isinstance(i, _node.Tensor) for i in index):
-        return tuple(_as_int(i) if isinstance(i, _node.Tensor) else i for i in index)
-    return index
-
-
-def _as_int(t: Any) -> Any:
-    return int(t._data) if t._data.ndim == 0 and t._data.dtype.kind in "iu" else t
-
-
 def _check_step(item: slice) -> None:
     # PyTorch's errors: no reversed slices (x.flip(0) reverses), no step 0
     if item.step == 0:
         raise ValueError("slice step cannot be zero")
     if item.step is not None and item.step < 0:
         raise ValueError(
-            "step must be greater than zero (Fix: to reverse, index with reversed positions, "
+            "step must be greater than zero\n(Fix: to reverse, index with reversed positions, "
             "e.g. x[torch.arange(len(x) - 1, -1, -1)])"
         )
 

@@ -23,7 +23,7 @@ from microtorch.autograd.views import OVERLAP_MESSAGE
 from microtorch.dtypes import from_numpy_dtype
 from microtorch.ops.inplace import Copy, Fill, FillTensor, Zero
 
-__all__ = ["apply_inplace", "put_in_place", "ints_only", "zero", "fill", "copy"]
+__all__ = ["apply_inplace", "put_in_place", "int_key", "index_items", "zero", "fill", "copy"]
 
 
 def zero(a: Any) -> Any:
@@ -71,6 +71,7 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
         if name == "index_put_" and put_in_place(t, *args):
             return t
     if name == "index_put_":
+        args = (index_items(args[0]), args[1])  # (x[i] for a 0-d integer tensor i: x[int(i)])
         _value_viewed_first(t, *args)
     _check_allowed(t, name, recording, args if name == "index_put_" else None)
     places = written_places(t._data, name, args) if overlaps_itself(t._data) else None
@@ -372,7 +373,7 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     # straight into t's memory. Anything unusual returns False and takes the general path,
     # which gives PyTorch's errors.
     (other,) = args
-    if kwargs and kwargs.keys() - {"alpha"}:  # e.g. div_(y, rounding_mode="floor"): not a
+    if kwargs and list(kwargs) != ["alpha"]:  # e.g. div_(y, rounding_mode="floor"): not a
         return False  # plain ufunc
     if isinstance(other, _node.Tensor):
         if other._device is not t._device or other._data.ndim > t._data.ndim:
@@ -405,11 +406,11 @@ def put_in_place(t: Any, index: Any, value: Any) -> bool:
     """``t[i, j] = value`` for ints ``i, j`` and a number or a tensor of ``t``'s dtype and of the
     indexed part's shape, written straight into ``t``'s memory; False where the general path
     must run (any other index or value, and everything PyTorch refuses)."""
-    items = index if type(index) is tuple else (index,)
-    if not ints_only(items, t):
+    key = int_key(index, t)
+    if key is None:
         return False
     try:
-        written = t._data[items + (...,)]  # (a view, also of one element)
+        written = t._data[key]  # (a view, also of one element)
     except IndexError:  # (out of range: the general path raises PyTorch's error)
         return False
     if not written.flags.writeable:
@@ -420,12 +421,11 @@ def put_in_place(t: Any, index: Any, value: Any) -> bool:
             return False
         if data.shape != written.shape or value._rg:
             return False
-        if np.may_share_memory(data, t._data):  # x[i] += 1: x[i] written into itself changes
-            one_element = data.ndim == 0 and np.may_share_memory(data, written)  # nothing
-            if not (one_element or _same_data(data, written)):
-                return False  # (the general path checks how they overlap)
-            bump_version(t)
+        if data.base is written.base and _same_data(data, written):  # x[i] += v: x[i] written
+            bump_version(t)  # into itself changes nothing (two views of one memory: one base)
             return True
+        if np.may_share_memory(data, t._data):  # (the general path checks how they overlap)
+            return False
     elif type(value) in (int, float):
         value = written_number(value, written.dtype)  # (PyTorch's error where it overflows)
     else:
@@ -439,9 +439,61 @@ def put_in_place(t: Any, index: Any, value: Any) -> bool:
     return True
 
 
-def ints_only(items: tuple[Any, ...], t: Any) -> bool:
-    """Are ``items`` ints alone, no more than ``t`` has dimensions (``x[i, j]``: a numpy view)?"""
-    return len(items) <= t._data.ndim and all(type(i) is int for i in items)
+def index_items(index: Any) -> Any:
+    """``index`` with each 0-d integer tensor read as the int it holds: it indexes as an int
+    does, in PyTorch (a view, ``SelectBackward0``; written into, ``CopySlices``)."""
+    if isinstance(index, _node.Tensor):
+        return _as_int(index)
+    if isinstance(index, tuple) and any(isinstance(i, _node.Tensor) for i in index):
+        return tuple(_as_int(i) if isinstance(i, _node.Tensor) else i for i in index)
+    return index
+
+
+def _as_int(t: Any) -> Any:
+    return int(t._data) if t._data.ndim == 0 and t._data.dtype.kind in "iu" else t
+
+
+def int_key(index: Any, t: Any, slices: bool = False) -> tuple[Any, ...] | None:
+    """numpy's key for the view ``t[index]`` when ``index`` is ints alone (with ``slices``,
+    also slices of a positive step), no more than ``t`` has dimensions; a 0-d integer tensor
+    is read as the int it holds, as PyTorch does. ``(i, j, ...)``: the ``...`` keeps a 0-d
+    result a view. None for any other index."""
+    items = index if type(index) is tuple else (index,)
+    if len(items) > t._data.ndim:
+        return None
+    key = []
+    for i in items:
+        if type(i) is slice and slices:
+            i = _int_slice(i)
+        elif type(i) is not int:
+            i = _int_of(i)
+        if i is None:
+            return None
+        key.append(i)
+    key.append(...)
+    return tuple(key)
+
+
+def _int_of(i: Any) -> int | None:
+    # the int a 0-d integer tensor holds; None for anything else
+    if not isinstance(i, _node.Tensor) or i._data.ndim or i._data.dtype.kind not in "iu":
+        return None
+    return int(i._data)
+
+
+def _int_slice(s: slice) -> slice | None:
+    # s with int bounds (0-d integer tensors read as ints), if its step is positive; else None
+    bounds = []
+    for b in (s.start, s.stop, s.step):
+        if b is not None and type(b) is not int:
+            b = _int_of(b)
+            if b is None:
+                return None
+        bounds.append(b)
+    start, stop, step = bounds
+    if step is not None and step <= 0:
+        return None
+    return slice(start, stop, step)
 
 
 def overlaps_itself(a: np.ndarray) -> bool:
@@ -495,9 +547,12 @@ def _same_data(src: Any, target: np.ndarray) -> bool:
     data = getattr(src, "_data", src)
     return isinstance(data, np.ndarray) and (
         (data.shape, data.dtype) == (target.shape, target.dtype)
-        and all(
-            a == b or n == 1 and 0 in (a, b)
-            for a, b, n in zip(data.strides, target.strides, data.shape)
+        and (
+            data.strides == target.strides
+            or all(
+                a == b or n == 1 and 0 in (a, b)
+                for a, b, n in zip(data.strides, target.strides, data.shape)
+            )
         )
         and _same_start(data, target)
     )

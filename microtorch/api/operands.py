@@ -11,7 +11,7 @@ from microtorch.api._checks import type_name
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import Function
 from microtorch.autograd.versions import cast_copy
-from microtorch.dtypes import dtype, result_type
+from microtorch.dtypes import dtype, int64, result_type
 from microtorch.ops._broadcast import broadcast_error
 from microtorch.ops._layout import follow_inputs
 
@@ -79,9 +79,9 @@ def _binary(
         type(b) in _PY_NUMBERS
         and out is None
         and isinstance(a, Tensor)
-        and a._dtype.is_floating_point
-    ):
-        b = _constant(b, a._dtype, a._device)  # float tensor and a number: the tensor's dtype
+        and (a._dtype.is_floating_point or a._dtype is int64 and type(b) is int)
+    ):  # a float tensor and a number, a long tensor and an int: the tensor's dtype
+        b = _constant(b, a._dtype, a._device)
     else:
         a, b = _cast(fn, a, b, out)
     try:

@@ -220,22 +220,10 @@ class TensorMethods:
         return apply_inplace(self, "relu_", unary.relu)
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        apply_inplace(self, "index_put_", _index_put, indexing.index_items(index), value)
+        apply_inplace(self, "index_put_", _index_put, index, value)
 
-    def __iadd__(self, other: Any) -> Tensor:
-        return self.add_(other)
-
-    def __isub__(self, other: Any) -> Tensor:
-        return self.sub_(other)
-
-    def __imul__(self, other: Any) -> Tensor:
-        return self.mul_(other)
-
-    def __itruediv__(self, other: Any) -> Tensor:
-        return self.div_(other)
-
-    def __ipow__(self, other: Any) -> Tensor:
-        return self.pow_(other)
+    # x += y is x.add_(y), as in PyTorch
+    __iadd__, __isub__, __imul__, __itruediv__, __ipow__ = add_, sub_, mul_, div_, pow_
 
     def remainder_(self, other: Any) -> Tensor:
         return apply_inplace(self, "remainder_", division.remainder, other)

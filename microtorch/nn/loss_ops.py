@@ -49,9 +49,8 @@ class NllLoss(NumpyFunction):
     @staticmethod
     def forward(ctx, logp, target, weight, reduction, ignore_index):
         x = logp[None] if logp.ndim == 1 else logp  # (N, C, ...)
-        index, w = _picks(target, weight, ignore_index, x)
-        picked = np.take_along_axis(x, index, axis=1).squeeze(1)  # logp[i, t_i]
-        kept = (target != ignore_index).reshape(w.shape)
+        index, w, kept = _picks(target, weight, ignore_index, x)
+        picked = _take(x, index)  # logp[i, t_i]
         losses = np.where(kept, -picked * w, np.zeros((), x.dtype))  # ignored: 0, even if inf
         ctx.save_for_backward(target, weight)
         ctx.shape, ctx.reduction, ctx.ignore_index = logp.shape, reduction, ignore_index
@@ -66,25 +65,24 @@ class NllLoss(NumpyFunction):
         target, weight = ctx.saved_tensors
         shape = ctx.shape if len(ctx.shape) > 1 else (1, *ctx.shape)
         grad = np.zeros_like(grad_output, shape=shape)
-        index, w = _picks(target, weight, ctx.ignore_index, grad)
+        index, w, kept = _picks(target, weight, ctx.ignore_index, grad)
         if ctx.reduction == "none":
             coef = -w * grad_output.reshape(w.shape)
         elif ctx.reduction == "sum":
             coef = -w * grad_output
         else:
             coef = -w * (grad_output / w.sum())
-        kept = (target != ctx.ignore_index).reshape(w.shape)
         coef = np.where(kept, coef, np.zeros((), coef.dtype))  # (all ignored: 0, not 0 * nan)
-        np.put_along_axis(grad, index, np.expand_dims(coef.astype(grad.dtype), 1), axis=1)
+        _put(grad, index, coef.astype(grad.dtype))  # grad[i, t_i] = coef_i
         return grad.reshape(ctx.shape)
 
 
-def _picks(target: np.ndarray, weight: Any, ignore_index: int, x: np.ndarray) -> tuple[Any, Any]:
-    # Which class each row picks (as an index along dim 1 of x, (N, C, ...)) and its weight:
-    # w[t_i], or 0 where the target is ignore_index.
+def _picks(target: np.ndarray, weight: Any, ignore_index: int, x: np.ndarray) -> tuple[Any, ...]:
+    # Which class each row picks (an index along dim 1 of x, (N, C, ...)), its weight (w[t_i],
+    # or 0 where the target is ignore_index), and where the target is not ignored.
     t = target.reshape(1) if target.ndim == 0 else target  # (N, ...)
-    valid = t != ignore_index
-    safe = np.where(valid, t, 0)
+    kept = t != ignore_index
+    safe = np.where(kept, t, 0)
     bad = (safe < 0) | (safe >= x.shape[1])
     if bad.any():
         raise IndexError(
@@ -92,8 +90,23 @@ def _picks(target: np.ndarray, weight: Any, ignore_index: int, x: np.ndarray) ->
             f"0..{x.shape[1] - 1} for {x.shape[1]} classes; give the model's last layer one "
             "output per class)"
         )
-    w = valid.astype(x.dtype) if weight is None else weight[safe] * valid
-    return np.expand_dims(safe, 1), w
+    w = kept.astype(x.dtype) if weight is None else weight[safe] * kept
+    return safe, w, kept
+
+
+def _take(x: np.ndarray, index: np.ndarray) -> np.ndarray:
+    # x[i, index[i, ...], ...]: in each row i, the class index[i] picks
+    if x.ndim == 2:
+        return x[np.arange(len(index)), index]
+    return np.take_along_axis(x, index[:, None], axis=1)[:, 0]
+
+
+def _put(x: np.ndarray, index: np.ndarray, values: np.ndarray) -> None:
+    # x[i, index[i, ...], ...] = values[i, ...]
+    if x.ndim == 2:
+        x[np.arange(len(index)), index] = values
+    else:
+        np.put_along_axis(x, index[:, None], values[:, None], axis=1)
 
 
 class NllLoss2d(NllLoss):

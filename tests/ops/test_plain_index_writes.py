@@ -243,6 +243,36 @@ def row_from_another_row(L: ModuleType) -> Any:
     return x, x._version
 
 
+def slices_with_tensor_bounds(L: ModuleType) -> Any:
+    # nanoGPT's batches: data[i : i + 8] for each 0-d tensor i of a tensor of offsets
+    data, out = L.arange(40).reshape(20, 2), []
+    for i in L.tensor([0, 3, 15]):
+        out.append((data[i : i + 4], data[i:], data[: i + 1, 1], data[1 : i + 3 : 2]))
+    view = data[2:5]
+    data[3, 0] += 100
+    view[0, 1] = -1
+    return out, view, view._version, view._base is data, (i + 8).dtype == L.int64, data._version
+
+
+def slices_that_take_the_long_way(L: ModuleType) -> Any:
+    x, errors = L.arange(12.0).reshape(3, 4), []
+    for key in [slice(None, None, -1), slice(None, None, 0), (1, slice(0, 9, L.tensor(0))),
+                slice(L.tensor(1.0), 2), slice(L.tensor([1]), 2), slice(True, 2)]:  # fmt: skip
+        try:
+            errors.append(x[key])
+        except (ValueError, TypeError) as error:
+            errors.append(f"{type(error).__name__}: {str(error).splitlines()[0]}")
+    w = L.arange(6.0, requires_grad=True)
+    return errors, w[1:4].grad_fn.name(), w[L.tensor(2) :].shape, L.zeros(3)[5:], x[:, 1:2]
+
+
+def long_tensor_plus_int(L: ModuleType) -> Any:
+    i = L.tensor(7)
+    j = L.tensor([1, 2], dtype=L.int32)
+    dtypes = (j + 5).dtype == L.int32, (i + 1.5).dtype == L.float32
+    return i + 8, i - 3, 2 * i, i + 2**40, dtypes, i + True
+
+
 CASES = [
     counting_loop,
     counting_into_float,
@@ -275,6 +305,9 @@ CASES = [
     row_plus_equals_a_row,
     row_from_a_shifted_view_of_itself,
     row_from_another_row,
+    slices_with_tensor_bounds,
+    slices_that_take_the_long_way,
+    long_tensor_plus_int,
 ]
 
 
