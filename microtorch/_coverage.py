@@ -24,11 +24,6 @@ _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
 _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
-<<<<<<< HEAD
-_REPEAT = "use torch.cat([x] * k, dim) or x.expand(...)"
-=======
-_SCHEDULE = "use LambdaLR(optimizer, f) with the schedule written as f(epoch)"
->>>>>>> api5
 _POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"

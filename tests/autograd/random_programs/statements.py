@@ -980,11 +980,7 @@ PASSING_FAMILIES: tuple[str, ...] = tuple(
     if f not in PENDING_ISSUE_12
     and f not in PENDING_OTHER
     and f not in RARELY_DIFFERENT
-<<<<<<< HEAD
-    and f not in ("grad_of_grad", "layers_twice")
-=======
-    and f not in ("grad_of_grad", "special_ops")
->>>>>>> api5
+    and f not in ("grad_of_grad", "layers_twice", "special_ops")
 )
 
 
