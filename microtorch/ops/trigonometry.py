@@ -177,8 +177,9 @@ class Atan2(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
         r2 = a**2 + b**2
         return (
-            unbroadcast(grad_output * b / r2, ctx.input_shape(0)),
-            unbroadcast(-grad_output * a / r2, ctx.input_shape(1)),
+            unbroadcast(grad_output * b / r2, ctx.input_shape(0)) if need_a else None,
+            unbroadcast(-grad_output * a / r2, ctx.input_shape(1)) if need_b else None,
         )
