@@ -4,6 +4,7 @@ Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
 """
 
 import builtins
+import importlib
 
 from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
@@ -315,7 +316,7 @@ def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
     return input.numel()
 
 
-from microtorch import cuda, distributions, nn, optim, testing, utils  # noqa: E402 - after the core
+from microtorch import cuda, nn, optim, utils  # noqa: E402 - after the core
 from microtorch.api.elementwise import allclose, equal, isclose  # noqa: E402
 
 __all__ += ["allclose", "cuda", "distributions", "equal", "isclose", "load", "nn", "optim", "save"]
@@ -324,11 +325,16 @@ __all__ += ["testing"]
 from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import accelerator, backends, functional, linalg, profiler, random  # noqa: E402
+from microtorch import accelerator, backends, functional, linalg, random  # noqa: E402
 from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
 
 __all__ += ["functional", "linalg", "profiler"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
+
+
+# Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
+# always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.
+_ON_FIRST_USE = ("distributions", "profiler", "testing")
 
 
 def __getattr__(name: str) -> object:
@@ -337,6 +343,8 @@ def __getattr__(name: str) -> object:
         from microtorch import serialization
 
         return getattr(serialization, name)
+    if name in _ON_FIRST_USE:  # (the import sets the attribute: this runs once per name)
+        return importlib.import_module(f"microtorch.{name}")
     return _not_found(name)  # raises; for what PyTorch has and microtorch not, says what to use
 
 

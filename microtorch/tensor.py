@@ -483,14 +483,13 @@ class Tensor(TensorMethods):
         self._hooks.append(hook)  # (after an in-place change too: hooks stay with the values
         return RemovableHandle(self._hooks, hook)  # they were registered on, as PyTorch's)
 
-    def _add_to_grad(
-        self, grad: np.ndarray, out_of_place: bool = False, owned: bool = False
-    ) -> None:
+    def _add_to_grad(self, grad: np.ndarray, out_of_place: bool = False) -> None:
         """``.grad += grad``: gradients accumulate. In place, as PyTorch does for leaves;
         a retained non-leaf gets a new ``.grad`` each time (``out_of_place``)."""
         grad = grad.astype(self._data.dtype, copy=False)
-        if self._grad is None:  # .grad owns its memory (a copy, unless nothing else holds
-            self._grad = plain_tensor(grad if owned else grad.copy(), self._device)  # grad)
+        if self._grad is None:  # the first: .grad is grad itself if nothing else holds it
+            owned = grad.base is None and grad.flags.writeable  # (a view: shared, so copied)
+            self._grad = plain_tensor(grad if owned else grad.copy(), self._device)
         elif out_of_place:
             self._grad = plain_tensor(self._grad._data + grad, self._device)
         else:

@@ -39,10 +39,10 @@ def _raises_when_reached(fn: type[FloorDivide]) -> None:
         return fn.backward(self, *grad_outputs)
 
     highest = property(lambda self: 1 << 62, lambda self, value: None)
-    node = fn._backward_cls
+    node = fn.node_type
     attrs = {"__slots__": (), "run": run, "sequence_nr": highest}
-    fn._backward_cls = type(node.__name__, (node,), attrs)
-    fn._backward_cls.__module__, fn._backward_cls.__qualname__ = node.__module__, node.__qualname__
+    fn.node_type = type(node.__name__, (node,), attrs)
+    fn.node_type.__module__, fn.node_type.__qualname__ = node.__module__, node.__qualname__
 
 
 for _fn in (FloorDivide, RFloorDivide, RRemainder):

@@ -115,7 +115,7 @@ def _backward_pass(roots: list[Any], retain_graph: bool, inputs: Any) -> None:
                 node.release_saved()
         for t, output_nr in targets.get(node, ()):
             if t.grad_fn is None and grad_outputs[output_nr] is not None:
-                t._add_to_grad(grad_outputs[output_nr])
+                t._add_to_grad(grad_outputs[output_nr].view())  # (a copy)
 
 
 @quiet_numpy  # no numpy warning from any backward formula (see autograd/quiet.py)

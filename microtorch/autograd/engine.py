@@ -82,9 +82,10 @@ def add_into(buffers: dict[Node, list[Any]], node: Node, output_nr: int, grad: A
 
 def private(grad: Any, node: Node, grad_outputs: list[Any], grad_inputs: tuple[Any, ...]) -> Any:
     """``grad`` on its way to a leaf: as it is if ``node``'s formula made it for this edge alone,
-    else a view of it. AccumulateGrad keeps an array that owns its memory as the leaf's ``.grad``
-    and copies a view, so ``.grad += ...`` later changes nothing else, as in PyTorch (which
-    keeps a gradient no other tensor refers to, and copies a shared one)."""
+    else a view of it. The leaf's first ``.grad`` is an array that owns its memory as it is,
+    a copy of a view (``Tensor._add_to_grad``, the one place that decides), so ``.grad += ...``
+    later changes nothing else, as in PyTorch (which keeps a gradient no other tensor refers
+    to, and copies a shared one)."""
     if not isinstance(grad, np.ndarray) or grad.base is not None:  # (a view is copied anyway;
         return grad  # a Tensor, with create_graph=True, joins .grad's graph out of place)
     shared = any(grad is g for g in grad_outputs)  # passed through, as AddBackward0 does

@@ -24,9 +24,15 @@ import numpy as np
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
 from microtorch.autograd.anomaly_mode import check_nan
-from microtorch.autograd.grad_mode import state as _state
+from microtorch.autograd.grad_mode import state
 from microtorch.autograd.grad_mode import switches as _switches
-from microtorch.autograd.node import AccumulateGrad, Node, RemovableHandle, _sequence, gradient_edge
+from microtorch.autograd.node import (
+    AccumulateGrad,
+    Node,
+    RemovableHandle,
+    _sequence,
+    gradient_edges,
+)
 from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import FREED_MESSAGE, SavedTensor, keep_saved
 from microtorch.device import check_same_device
@@ -53,6 +59,26 @@ class BackwardNode(Node):
     _scope: str | None = None  # the nn.Module whose forward created this node
     _grad_dtypes: tuple[Any, ...] | None = None  # inputs of several dtypes: the dtype of each
     _trace: Any = None  # traceback.StackSummary of the forward call (anomaly mode only)
+
+    def outputs(self, out: Any, inputs: list[Any], device: Any) -> Any:
+        """The op's results as Tensors whose ``grad_fn`` is this node (a tuple for several);
+        what forward saved is kept with each value's version, now that the outputs exist."""
+        if type(out) is tuple:
+            results = tuple([_node.op_result(o, self, i, device) for i, o in enumerate(out)])
+            self._num_outputs = len(results)
+            if len(results) == 1:  # (unbind of a size-1 dim: one output, kept as one)
+                self._out_shape, self._out_dtype = results[0]._data.shape, results[0]._dtype
+            else:
+                self._out_shape = tuple([r._data.shape for r in results])
+                self._out_dtype = tuple([r._dtype for r in results])
+        else:
+            result = _node.op_result(out, self, 0, device)
+            self._out_shape, self._out_dtype = result._data.shape, result._dtype
+            results = (result,)
+        if self._saved:  # each value with its version, and which tensor it is (for messages)
+            outs = out if type(out) is tuple else (out,)
+            self._saved = keep_saved(self._saved, inputs, outs, results)
+        return results if type(out) is tuple else result
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep ``values`` for ``backward``; they are checked against in-place changes."""
@@ -166,7 +192,7 @@ class Function:
     node_name: ClassVar[str | None] = None
     # what makes the ``ctx`` your ``forward`` gets when nothing is recorded: a fresh one each call
     unrecorded_ctx: ClassVar[Any] = FunctionCtx  # (called with the number of arguments)
-    _backward_cls: ClassVar[type[BackwardNode]]
+    node_type: ClassVar[type[BackwardNode]]  # its nodes' class (``MulBackward0``), made below
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -176,9 +202,9 @@ class Function:
         attrs: dict[str, Any] = {"_function": cls, "__slots__": cls.__dict__.get("ctx_fields", ())}
         if name != full:
             attrs["name"] = lambda self: full
-        cls._backward_cls = type(name, (BackwardNode,), attrs)
-        cls._backward_cls.__module__ = cls.__module__
-        cls._backward_cls.__qualname__ = name
+        cls.node_type = type(name, (BackwardNode,), attrs)
+        cls.node_type.__module__ = cls.__module__
+        cls.node_type.__qualname__ = name
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
@@ -193,62 +219,34 @@ class Function:
     @classmethod
     def apply(cls, *args: Any) -> Any:
         """Run ``forward``; if an input requires grad (and grad mode is on), record a node."""
-        Tensor, recording = _node.Tensor, _state.grad_enabled
-        inputs, values = [], []  # the tensor arguments; every argument's value
-        device, record = None, False
-        for a in args:
-            if isinstance(a, Tensor):
-                if a._device is not device:
-                    if device is not None:
-                        _device_error(cls, args)
-                    device = a._device
-                if a._base is not None and recording:
-                    a._refresh_view()  # (PyTorch's error, for a view it no longer lets you use)
-                    record = record or a._base._rg  # (it requires grad when its base does)
-                record = record or a._rg
-                inputs.append(a)
-                values.append(a._data)
-            else:
-                values.append(a)
-        if not (record and recording):  # nothing to record
+        inputs, values, device, recorded = unpack(cls, args)  # (a tensor's value: its array)
+        if not recorded:  # no input requires grad, or grad mode is off: no node
             out = cls.call_forward(cls.unrecorded_ctx(len(args)), args, values)
-            if type(out) is not tuple:
-                return _node.plain_tensor(out, device, _state.inference)
-            return tuple([_node.plain_tensor(o, device, _state.inference) for o in out])
-        node = cls._backward_cls()
-        node.sequence_nr, node._saved = next(_sequence), ()
+            if type(out) is tuple:  # several outputs
+                return tuple([_node.plain_tensor(o, device, state.inference) for o in out])
+            return _node.plain_tensor(out, device, state.inference)  # outside any graph
+        node = cls.new_node(args, inputs)  # the result's grad_fn, and forward's ctx
+        out = cls.call_forward(node, args, values)  # (forward saves into the node)
+        return node.outputs(out, inputs, device)  # Tensors whose grad_fn is the node
+
+    @classmethod
+    def new_node(cls, args: tuple[Any, ...], inputs: list[Any]) -> BackwardNode:
+        """A node of this op's class (``MulBackward0``), connected to its inputs' nodes."""
+        node = cls.node_type()
+        node.sequence_nr, node._saved = next(_sequence), ()  # (later nodes run first)
         cls.connect(node, args, inputs)  # the edges (and, for built-ins, the dtypes to give)
-        if _scope_stack:
+        if _scope_stack:  # the nn.Module whose forward is running (for drawing)
             node._scope = _scope_stack[-1]
-        out = cls.call_forward(node, args, values)
-        if type(out) is tuple:
-            results = tuple([_node.op_result(o, node, i, device) for i, o in enumerate(out)])
-            node._num_outputs = len(results)
-            if len(results) == 1:  # (unbind of a size-1 dim: one output, kept as one)
-                node._out_shape, node._out_dtype = results[0]._data.shape, results[0]._dtype
-            else:
-                node._out_shape = tuple([r._data.shape for r in results])
-                node._out_dtype = tuple([r._dtype for r in results])
-        else:
-            result = _node.op_result(out, node, 0, device)
-            node._out_shape, node._out_dtype = result._data.shape, result._dtype
-            results = (result,)
-        if node._saved:  # each value with its version, and which tensor it is (for messages)
-            node._saved = keep_saved(
-                node._saved, inputs, out if type(out) is tuple else (out,), results
-            )
         if _switches.anomaly:
-            node._trace = traceback.extract_stack()[:-1]  # the caller of apply, outwards
-        return results if type(out) is tuple else result
+            node._trace = traceback.extract_stack()[:-2]  # the caller of apply, outwards
+        return node
 
     @classmethod
     def connect(cls, node: BackwardNode, args: tuple[Any, ...], inputs: list[Any]) -> None:
         """The node's edges, one per tensor input: to the node that made it, to a leaf's
         AccumulateGrad, or None if it needs no gradient (and which output of that node)."""
         # (t._grad_fn and t._rg are current: apply's t.requires_grad renewed any stale view)
-        nodes = [gradient_edge(t) for t in inputs]
-        node._next_nodes = tuple(nodes)
-        node._next_nrs = _shared[tuple([t._output_nr for t in inputs])]
+        node._next_nodes, node._next_nrs, _ = gradient_edges(inputs)
         node.needs_input_grad = tuple(
             [isinstance(a, _node.Tensor) and a.requires_grad for a in args]
         )
@@ -333,18 +331,15 @@ class NumpyFunction(Function):
     def connect(cls, node: BackwardNode, args: tuple[Any, ...], inputs: list[Any]) -> None:
         """As ``Function.connect``, for the floating-point inputs only: integer and boolean
         ones (indices, masks) are data, as in PyTorch. One ``needs_input_grad`` per edge."""
-        nodes, nrs, needs = [], [], []
-        for t in inputs:  # (views are current: see Function.connect)
-            if t._dtype.is_floating_point:
-                edge = t._grad_fn or gradient_edge(t)  # (a leaf's AccumulateGrad, or None)
-                nodes.append(edge)
-                nrs.append(t._output_nr)
-                needs.append(edge is not None)
-        node._next_nodes, node._next_nrs = tuple(nodes), _shared[tuple(nrs)]
-        node.needs_input_grad = _shared[tuple(needs)]
-        n = len(inputs)  # (two inputs of one dtype, the usual case, need no look)
-        if n > 2 or n == 2 and inputs[0]._dtype is not inputs[1]._dtype:
-            _note_dtypes(node, inputs)  # (float32 * float64: each gradient in its input's dtype)
+        floats = inputs  # (views are current: see Function.connect)
+        for t in inputs:
+            if not t._dtype.is_floating_point:  # (rare: only these inputs get an edge)
+                floats = [t for t in inputs if t._dtype.is_floating_point]
+                break
+        node._next_nodes, node._next_nrs, node.needs_input_grad = gradient_edges(floats)
+        n = len(floats)  # (two inputs of one dtype, the usual case, need no look)
+        if n > 2 or n == 2 and floats[0]._dtype is not floats[1]._dtype:
+            _note_dtypes(node, floats)  # (float32 * float64: each gradient in its input's dtype)
 
     # Built-in ops share one ``ctx`` per number of arguments when nothing is recorded: what
     # their forwards set on it is never read. (A dict lookup: no call of Python's per op.)
@@ -398,21 +393,6 @@ class NumpyFunction(Function):
         )
 
 
-class _Patterns(dict[tuple[Any, ...], tuple[Any, ...]]):
-    """One tuple object per pattern of output numbers or flags: ``_shared[p]`` is an equal
-    tuple made before, or ``p`` itself. A graph's nodes nearly all hold (0, 0) and
-    (True, False), so they share those instead of holding a copy each."""
-
-    def __missing__(self, pattern: tuple[Any, ...]) -> tuple[Any, ...]:
-        if len(self) >= 4096:  # (long patterns of many-input ops: keep the table small)
-            self.clear()
-        self[pattern] = pattern
-        return pattern
-
-
-_shared = _Patterns()
-
-
 def _note_dtypes(node: BackwardNode, inputs: list[Any]) -> None:
     # Inputs of several float dtypes (float32 * float64 is computed in float64): note each
     # one's, so that its gradient is given in it, as PyTorch's engine does.
@@ -427,3 +407,26 @@ def _device_error(cls: type[Function], args: tuple[Any, ...]) -> None:
     op = name[: name.rfind("Backward")] if "Backward" in name else name
     devices = [a._device for a in args if isinstance(a, _node.Tensor)]
     check_same_device(op.lower(), *devices)
+
+
+def unpack(cls: type[Function], args: tuple[Any, ...]) -> tuple[list[Any], list[Any], Any, bool]:
+    """The tensor arguments; every argument's value (a tensor's, its numpy array); their
+    device; and whether the op is recorded: grad mode is on and an input requires grad."""
+    Tensor, grad_enabled = _node.Tensor, state.grad_enabled
+    inputs, values = [], []
+    device, recorded = None, False
+    for a in args:
+        if isinstance(a, Tensor):
+            if a._device is not device:
+                if device is not None:
+                    _device_error(cls, args)
+                device = a._device
+            if a._base is not None and grad_enabled:
+                a._refresh_view()  # (PyTorch's error, for a view it no longer lets you use)
+                recorded = recorded or a._base._rg  # (it requires grad when its base does)
+            recorded = recorded or a._rg
+            inputs.append(a)
+            values.append(a._data)
+        else:
+            values.append(a)
+    return inputs, values, device, recorded and grad_enabled

@@ -28,6 +28,7 @@ __all__ = [
     "op_name",
     "use_tensor_type",
     "gradient_edge",
+    "gradient_edges",
     "accumulate_grad_of",
 ]
 
@@ -155,7 +156,7 @@ class Node:
             if t is not None and grad_outputs[nr] is not None and _switches.create_graph:
                 t._add_recorded_grad(grad_outputs[nr], retained=True)
             elif t is not None and grad_outputs[nr] is not None:
-                t._add_to_grad(grad_outputs[nr], out_of_place=True)
+                t._add_to_grad(grad_outputs[nr].view(), out_of_place=True)  # (a copy)
         return grad_outputs
 
     def register_hook(self, fn: Callable[..., Any]) -> RemovableHandle:
@@ -199,32 +200,63 @@ class AccumulateGrad(Node):
 
     def pre_hooks(self, grad_outputs: list[Any]) -> list[Any]:
         """A leaf's own hooks (``x.register_hook``) see its gradient first."""
-        for hook in self.variable._hooks or ():
-            if grad_outputs[0] is not None:
-                grad_outputs = [call_tensor_hook(hook, grad_outputs[0])]
-        return grad_outputs
+        hooks = self.variable._hooks
+        if not hooks or grad_outputs[0] is None:
+            return grad_outputs
+        grad = grad_outputs[0]
+        for hook in hooks:
+            grad = call_tensor_hook(hook, grad)
+        if isinstance(grad, np.ndarray):  # (a hook saw it and may keep it: .grad gets a copy)
+            grad = grad.view()
+        return [grad]
 
     def run(self, grad_outputs: list[Any]) -> tuple[Any, ...]:
         """``leaf.grad += grad``: gradients add up, they are not replaced."""
-        if grad_outputs[0] is None:
+        grad, leaf = grad_outputs[0], self.variable
+        if grad is None:
             return ()
-        if self.variable._grad_fn is not None:  # an in-place op made it a result since
+        if leaf.grad_fn is not None:  # an in-place op made it a result since
             raise RuntimeError(INTERIOR_MESSAGE)
-        if self.variable._rg and _switches.create_graph:  # .grad in the graph, as PyTorch's
-            self.variable._add_recorded_grad(grad_outputs[0])
-        elif self.variable._rg:  # (requires_grad_(False) since?)
-            grad = grad_outputs[0]  # kept as .grad if nothing else holds it (engine.private)
-            owned = grad.base is None and grad.flags.writeable and not self.variable._hooks
-            self.variable._add_to_grad(grad, owned=owned)
+        if leaf.requires_grad and _switches.create_graph:  # .grad in the graph, as PyTorch's
+            leaf._add_recorded_grad(grad)
+        elif leaf.requires_grad:  # (not after a requires_grad_(False) since)
+            leaf._add_to_grad(grad)  # (the engine hands on a view of a shared gradient)
         return ()
 
 
+def gradient_edges(tensors: list[Any]) -> tuple[tuple[Any, ...], tuple[int, ...], tuple[bool, ...]]:
+    """Where each tensor's gradient goes (PyTorch's ``gradient_edge``, for each): the node
+    that made it, else, for a leaf that requires grad, its ``AccumulateGrad``, else None (it
+    needs no gradient); which output of that node it is; and whether it needs a gradient."""
+    nodes, nrs, needs = [], [], []
+    for t in tensors:
+        node = t._grad_fn
+        if node is None and t._rg:
+            node = accumulate_grad_of(t)
+        nodes.append(node)
+        nrs.append(t._output_nr)
+        needs.append(node is not None)
+    return tuple(nodes), shared[tuple(nrs)], shared[tuple(needs)]
+
+
 def gradient_edge(t: Any) -> Node | None:
-    """The node ``t``'s gradient goes to (PyTorch's ``gradient_edge``): the node that made it,
-    else, for a leaf that requires grad, its ``AccumulateGrad``; None if it needs no gradient."""
-    if t._grad_fn is not None:
-        return t._grad_fn
-    return accumulate_grad_of(t) if t._rg else None
+    """The node ``t``'s gradient goes to (see ``gradient_edges``), None if it needs none."""
+    return gradient_edges([t])[0][0]
+
+
+class _Patterns(dict[tuple[Any, ...], tuple[Any, ...]]):
+    """One tuple object per pattern of output numbers or flags: ``shared[p]`` is an equal
+    tuple made before, or ``p`` itself. A graph's nodes nearly all hold (0, 0) and
+    (True, False), so they share those instead of holding a copy each."""
+
+    def __missing__(self, pattern: tuple[Any, ...]) -> tuple[Any, ...]:
+        if len(self) >= 4096:  # (long patterns of many-input ops: keep the table small)
+            self.clear()
+        self[pattern] = pattern
+        return pattern
+
+
+shared = _Patterns()
 
 
 def accumulate_grad_of(t: Any) -> AccumulateGrad:

@@ -66,7 +66,7 @@ class SavedTensor:
     def __init__(self, value: Any, data: Any, tensor: Any = None, output_nr: int | None = None):
         self.value = value  # what backward reads: a numpy array (a Tensor, in your own Function)
         self.data = data  # its memory, whose version is checked
-        self.version = version_of(data)  # (see versions.py)
+        self.version = version_of(data) if versions.counters else 0  # (see versions.py)
         self.tensor, self.output_nr = tensor, output_nr
         self.had_grad_fn = tensor is not None and tensor._grad_fn is not None  # (see unpack)
 
@@ -129,7 +129,8 @@ def _saved_input(t: Any, value: Any) -> SavedTensor:
         saved is None
         or saved.value is not value
         or saved.data is not t._data
-        or saved.version != version_of(t._data)
+        or versions.counters
+        and saved.version != version_of(t._data)  # (none changed yet?)
         or saved.had_grad_fn is not (t._grad_fn is not None)
     ):
         saved = SavedTensor(value, t._data, t)

@@ -22,7 +22,7 @@ from microtorch.autograd.function import FREED_MESSAGE, BackwardNode, NumpyFunct
 from microtorch.autograd.grad_mode import enable_grad
 from microtorch.autograd.node import (
     Node,
-    accumulate_grad_of,
+    gradient_edge,
     move_retain_grad,
     next_sequence_nr,
     op_name,
@@ -143,7 +143,7 @@ def refresh(view: Any) -> None:
 
 def _as_strided_node(base: Any, view: Any) -> BackwardNode:
     # AsStridedBackward0 for a view of a base that needs no gradient (apply records none)
-    node = AsStrided._backward_cls()
+    node = AsStrided.node_type()
     node.sequence_nr, node._saved = next_sequence_nr(), ()
     AsStrided.connect(node, (base, view._data), [base])  # (an edge to nothing)
     AsStrided.forward(node, base._data, view._data)
@@ -170,7 +170,7 @@ class CopySlices(Node):
         self.overlapping = np.unique(self.view_places).size < self.view_places.size
         if self.overlapping:
             self.once = np.unique(self.view_places, return_index=True)[1]
-        before = base.grad_fn or (accumulate_grad_of(base) if base.requires_grad else None)
+        before = gradient_edge(base)
         self._next_nodes = (before,) + fn._next_nodes[1:]  # fn's first input was the view
         self._next_nrs = (base._output_nr,) + fn._next_nrs[1:]
         self.sequence_nr = next_sequence_nr()
