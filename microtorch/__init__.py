@@ -334,7 +334,7 @@ __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_stat
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.
-_ON_FIRST_USE = ("distributions", "profiler", "testing")
+_ON_FIRST_USE = ("distributions", "profiler", "return_types", "testing")
 
 
 def __getattr__(name: str) -> object:

@@ -63,3 +63,23 @@ def test_argsort_and_nonzero_match_torch(torch_module: ModuleType) -> None:
 def test_topk_k_out_of_range_is_pytorchs_error() -> None:
     with pytest.raises(RuntimeError, match="selected index k out of range"):
         microtorch.tensor([1.0, 2.0]).topk(3)
+
+
+@pytest.mark.parametrize(
+    ("name", "call"),
+    [
+        ("sort", lambda x: x.sort()),
+        ("topk", lambda x: x.topk(2)),
+        ("max", lambda x: x.max(0)),
+        ("min", lambda x: x.min(0)),
+        ("median", lambda x: x.median(0)),
+    ],
+)
+def test_results_are_instances_of_return_types_as_in_torch(
+    name: str, call: object, torch_module: ModuleType
+) -> None:
+    for lib in (microtorch, torch_module):
+        result = call(lib.tensor([3.0, 1.0, 2.0]))  # type: ignore[operator]
+        kind = getattr(lib.return_types, name)
+        assert isinstance(result, kind) and isinstance(result, tuple)
+        assert type(result).__name__ == name and len(result) == 2
