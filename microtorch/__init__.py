@@ -78,7 +78,9 @@ from microtorch.api.reduction import (
 )
 from microtorch.api.rounding import ceil, floor, round, sign, trunc
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
-from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from microtorch.api.indexing import select
+from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
+from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.trigonometry import (
     acos,
     acosh,
@@ -126,6 +128,7 @@ from microtorch.api.twins import (
 from microtorch.api.unary import (
     abs,
     clamp,
+    clip,
     cos,
     exp,
     log,
@@ -200,7 +203,6 @@ from microtorch.dtypes import (
 )  # fmt: skip
 from microtorch.tensor import Size, Tensor
 
-clip = clamp
 # PyTorch's other names for the same functions:
 concat = concatenate = cat
 absolute, negative = abs, neg  # (multiply, divide, subtract: below, with add, mul, ...)
@@ -280,7 +282,7 @@ def is_tensor(obj: object) -> builtins.bool:
     return isinstance(obj, Tensor)
 
 
-__all__ += ["cross", "meshgrid", "svd", "unique"]
+__all__ += ["cross", "meshgrid", "select", "svd", "unique"]
 __all__ += ["expm1", "finfo", "flip", "iinfo", "index_select", "masked_select", "roll", "rsqrt"]
 __all__ += ["tile", "tril", "triu", "rsqrt_", "expm1_", "is_floating_point"]
 __all__ += ["argwhere", "broadcast_to", "clamp_max", "clamp_min", "column_stack", "count_nonzero"]
