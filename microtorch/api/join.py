@@ -37,6 +37,8 @@ def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
                 f"zero-dimensional tensor (at position {i}) cannot be concatenated (Fix: use "
                 "torch.stack, or unsqueeze it first)"
             )
+    if all(t._data.shape == (0,) for t in tensors):  # (PyTorch's legacy: any dim joins them)
+        return Cat.apply(0, *_promoted(tensors))
     (d,) = normalize_dims(dim, tensors[0]._data.ndim)
     first = tensors[0]._data.shape
     for i, t in enumerate(tensors[1:], 1):

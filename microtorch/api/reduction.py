@@ -270,7 +270,8 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, 
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     axes = _axes(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
-    if _count(a._data.shape, axes) - correction <= 0:  # the result is nan (or inf)
+    # the result is nan (or inf); an empty input always warns (PyTorch's factor is then 0)
+    if a._data.size == 0 or _count(a._data.shape, axes) - correction <= 0:
         views_first(a)  # (PyTorch's kernel warns, after its autograd layer looked at a)
         warnings.warn(
             f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
