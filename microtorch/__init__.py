@@ -31,6 +31,7 @@ from microtorch.api.elementwise import logical_and, logical_not, logical_or, mas
 from microtorch.api.elementwise import where as _where
 from microtorch.api.grids import meshgrid
 from microtorch.api.histogram import histc, histogram
+from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.legacy_types import (
@@ -78,7 +79,6 @@ from microtorch.api.reduction import (
 )
 from microtorch.api.rounding import ceil, floor, round, sign, trunc
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
-from microtorch.api.indexing import select
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.trigonometry import (

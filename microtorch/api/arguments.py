@@ -149,9 +149,9 @@ def _one(
     # A list of ints as the only positional parameter also takes the ints one by one
     # (x.reshape(2, 3), x.reshape(6)) when the first of them is an int (x.reshape(2.0, 3): too
     # many); not so torch.reshape(x, 2, 3), whose shape is its second parameter.
-    if len(positional) == 1 and positional[0].type in ("tuple of ints", "int[]"):
-        if args and _is_int(args[0]):
-            args = [args]
+    sizes = len(positional) == 1 and positional[0].type in ("tuple of ints", "int[]")
+    if sizes and args and _is_int(args[0]):
+        args = [args]
     if len(args) > len(positional):
         least = len([p for p in positional if p.default is None])
         takes = (
@@ -266,7 +266,11 @@ def _method_form(signature: str) -> str:
 
 
 def reraise(
-    op: str, signatures: Sequence[str], args: Sequence[Any], kwargs: dict[str, Any], error: Exception
+    op: str,
+    signatures: Sequence[str],
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    error: Exception,
 ) -> None:
     """Inside ``except``: PyTorch's ``TypeError`` if the call does not fit ``signatures``
     (microtorch's fix kept); returns when it fits, for the caller to re-raise ``error``."""

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.api.arguments import parsed
 from microtorch.api._checks import expect_tensor, type_name, views_first
+from microtorch.api.arguments import parsed
 from microtorch.api.division import div_rounded
 from microtorch.api.operands import (
     _NUMBERS,
@@ -242,7 +242,9 @@ def where(condition: Any, a: Operand, b: Operand) -> Any:
 
 
 @parsed(
-    "masked_fill", "Tensor input, Tensor mask, Tensor value", "Tensor input, Tensor mask, Number value"
+    "masked_fill",
+    "Tensor input, Tensor mask, Tensor value",
+    "Tensor input, Tensor mask, Number value",
 )
 def masked_fill(a: Any, mask: Any, value: float) -> Any:
     """``a`` with ``value`` wherever ``mask`` is True."""

@@ -13,8 +13,8 @@ import numpy as np
 from microtorch.api._checks import written_number
 from microtorch.api.arguments import expect_int, parsed
 from microtorch.api.inplace import _needs_grad, copy, fill, ints_only
-from microtorch.api.operands import as_operand
 from microtorch.api.keywords import torch_keywords
+from microtorch.api.operands import as_operand
 from microtorch.api.reduction import normalize_dims
 from microtorch.api.shape import expand, reshape
 from microtorch.autograd import grad_mode

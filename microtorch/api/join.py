@@ -100,7 +100,10 @@ def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
     return Stack.apply(d, *_promoted(tensors))
 
 
-_SPLIT = ("Tensor input, int split_size, int dim=0", "Tensor input, tuple of ints split_size, int dim=0")
+_SPLIT = (
+    "Tensor input, int split_size, int dim=0",
+    "Tensor input, tuple of ints split_size, int dim=0",
+)
 
 
 @torch_keywords("tensor", "split_size_or_sections", "dim")

@@ -118,7 +118,8 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
 @parsed(
     "mean",
     "Tensor input, *, torch.dtype dtype=None, Tensor out=None",
-    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None, Tensor out=None",
+    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None, "
+    "Tensor out=None",
 )
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:

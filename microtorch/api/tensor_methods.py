@@ -263,7 +263,10 @@ class TensorMethods:
         for f in (ew.add, ew.sub, ew.mul, ew.div, ew.maximum, ew.minimum)
         + (ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge)
     )
-    pow, masked_fill = torch_keywords("input", "exponent", out=True)(ew.pow), method_of(ew.masked_fill)
+    pow, masked_fill = (
+        torch_keywords("input", "exponent", out=True)(ew.pow),
+        method_of(ew.masked_fill),
+    )
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
     # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper
     neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, clamp, reciprocal = (
