@@ -82,6 +82,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def _is_size(value: Any) -> bool:
+    # a later element of a list of ints: PyTorch takes a bool there (x.reshape(2, True)),
+    # not as the first
+    return _is_int(value) or isinstance(value, (bool, np.bool_))
+
+
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}  # numpy's names, which PyTorch also takes
 
 
@@ -92,7 +98,8 @@ def _fits(kind: str, value: Any, default: str | None) -> bool:
         return _is_int(value)
     if kind in ("tuple of ints", "int[]"):  # (int[]: a list only, not one int)
         return (kind == "tuple of ints" and _is_int(value)) or (
-            isinstance(value, (tuple, list)) and all(_is_int(v) for v in value)
+            isinstance(value, (tuple, list))
+            and all(_is_size(v) if i else _is_int(v) for i, v in enumerate(value))
         )
     if kind == "Tensor":
         return isinstance(value, _node.Tensor)
@@ -115,7 +122,7 @@ def _type_error(op: str, param: Param, value: Any, position: int | None) -> str:
         bad = next(i for i, v in enumerate(value) if not isinstance(v, _node.Tensor))
         return f"expected Tensor as element {bad} in argument 0, but got {_got(value[bad])}"
     if param.type in ("tuple of ints", "int[]") and isinstance(value, (tuple, list)) and value:
-        bad = next(i for i, v in enumerate(value) if not _is_int(v))
+        bad = next(i for i, v in enumerate(value) if not (_is_size(v) if i else _is_int(v)))
         if bad > 0:
             return (
                 f"{op}(): argument '{param.name}' failed to unpack the object at pos {bad + 1} "

@@ -122,6 +122,8 @@ def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> 
 
 def _split(a: Any, split_size_or_sections: int | Sequence[int], dim: int) -> tuple[Any, ...]:
     expect_int(dim, "dim")
+    if isinstance(split_size_or_sections, bool):  # (the parser's TypeError)
+        raise TypeError("split(): split_size must be int, not bool")
     if not isinstance(split_size_or_sections, int):
         for size in split_size_or_sections:
             expect_int(size, "split_sizes")

@@ -57,6 +57,8 @@ def parse_shape(shape: Sequence[Any], numel: int) -> tuple[int, ...]:
     """``view(2, -1)`` or ``view((2, -1))`` as a full shape; PyTorch's error if it can't fit."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
+    if shape and isinstance(shape[0], (bool, np.bool_)):  # (the parser's TypeError)
+        raise TypeError("a shape must start with an int, not a bool")
     for i, s in enumerate(shape):
         if not hasattr(s, "__index__"):
             raise TypeError(

@@ -35,7 +35,7 @@ WRONG = [
     "r = x.select(0, 5)",
     # split: PyTorch's split or split_with_sizes, as the size is an int or not
     "r = x.split(1.5)", "r = x.split([1, 1.5])", "r = x.split(1, 1.5)", "r = torch.split(x, 'a')",
-    "r = x.split(1, dim='a')", "r = x.split([1, 1], 1.5)",
+    "r = x.split(1, dim='a')", "r = x.split([1, 1], 1.5)", "r = x.split(True)",
     # softmax / log_softmax
     "r = x.softmax(1.5)", "r = x.softmax()", "r = x.softmax(0, 'a')", "r = torch.softmax(x, 1.5)",
     "r = torch.softmax(x)", "r = x.log_softmax(None)", "r = torch.log_softmax(x, 0, 'a')",
@@ -43,7 +43,7 @@ WRONG = [
     # reshape and squeeze
     "r = torch.reshape(x, 2, 3)", "r = torch.reshape(x, 6)", "r = torch.reshape(x, (2.0, 3))",
     "r = x.squeeze(dim=None)", "r = torch.squeeze(x, dim=None)", "r = x.squeeze(None)",
-    "r = x.squeeze_(1.5)", "r = x.reshape(2.0, 3)",
+    "r = x.squeeze_(1.5)", "r = x.reshape(2.0, 3)", "r = x.reshape([True, 6])",
     # the reductions' keepdim and dims
     "r = x.sum(0, keepdim='a')", "r = x.sum(0, keepdim=None)", "r = x.mean(0, None)",
     "r = torch.mean(x, 0, 'a')", "r = x.amax(1.5)", "r = x.amin(0, 'a')", "r = x.logsumexp(None)",
@@ -61,7 +61,8 @@ RIGHT = [
     "r = torch.log_softmax(x, dim=1)", "r = F.softmax(x)", "r = torch.reshape(x, (3, 2))",
     "r = torch.reshape(x, [-1])", "r = x.reshape(6)", "r = x.reshape(3, 2)", "r = x.squeeze()",
     "r = x.squeeze(0)", "r = torch.squeeze(x)", "r = x.sum(0, keepdim=True)", "r = x.amax()",
-    "r = x.logsumexp(1)", "r = x.mean(0, True)",
+    "r = x.logsumexp(1)", "r = x.mean(0, True)", "r = x.reshape(3, True, 2)",
+    "r = torch.ones(1, 3).expand(2, True, 3)",
 ]  # fmt: skip
 
 
