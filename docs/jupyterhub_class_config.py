@@ -47,19 +47,27 @@ c.Authenticator.allowed_users = set(roster.read_text(encoding="utf-8").split()) 
 c.Authenticator.admin_users = instructors
 
 
-CGROUP = Path("/sys/fs/cgroup")
+CGROUP = Path("/sys/fs/cgroup")  # where Linux mounts the cgroup filesystem
+SELF_CGROUP = Path("/proc/self/cgroup")  # the hub's own cgroups
 
 
-def _memory_cgroup_parent() -> tuple[str, Path] | None:
+def _unified(root: Path) -> Path:
+    """cgroup v2's hierarchy: the mount itself, or its unified/ on a hybrid v1 + v2 system."""
+    return root if (root / "cgroup.controllers").exists() else root / "unified"
+
+
+def _memory_cgroup_parent(
+    root: Path = CGROUP, membership: Path = SELF_CGROUP
+) -> tuple[str, Path] | None:
     """Where the students' memory cgroups go: ("v2" or "v1", the hub's own memory cgroup),
-    or None where neither hierarchy's memory controller is writable here."""
+    or None where neither hierarchy's memory controller is writable here. ``root`` and
+    ``membership`` (what /proc/self/cgroup says) are parameters for the tests' fake ones."""
     own = {}  # controller -> the hub's cgroup in that hierarchy ("" is cgroup v2's)
-    for line in Path("/proc/self/cgroup").read_text().splitlines():
+    for line in membership.read_text().splitlines():
         _, controllers, path = line.split(":", 2)
         for controller in controllers.split(","):
             own[controller] = path.lstrip("/")
-    unified = CGROUP if (CGROUP / "cgroup.controllers").exists() else CGROUP / "unified"
-    base = unified / own.get("", "")
+    base = _unified(root) / own.get("", "")
     try:
         if "" in own and "memory" in (base / "cgroup.controllers").read_text().split():
             control = base / "cgroup.subtree_control"
@@ -74,7 +82,7 @@ def _memory_cgroup_parent() -> tuple[str, Path] | None:
             return "v2", base
     except OSError:
         pass
-    base = CGROUP / "memory" / own.get("memory", "")
+    base = root / "memory" / own.get("memory", "")
     if "memory" in own and (base / "memory.limit_in_bytes").exists() and os.access(base, os.W_OK):
         return "v1", base
     return None
@@ -95,6 +103,8 @@ class CourseSpawner(LocalProcessSpawner):
 
     memory_group: Path | None = None  # this student's cgroup, kept across hub restarts
     _memory_parent: tuple[str, Path] | None | bool = False  # found at the first start
+    cgroup_root = CGROUP  # (a test's fake cgroup filesystem changes these two)
+    self_cgroup = SELF_CGROUP
 
     async def start(self):
         # Not a random free port: under a class's load a server takes seconds to bind it, and
@@ -107,11 +117,12 @@ class CourseSpawner(LocalProcessSpawner):
     def _make_memory_group(self, limit: int) -> Path | None:
         if not limit:
             return None
-        if CourseSpawner._memory_parent is False:  # not at config load: only in the hub itself
-            CourseSpawner._memory_parent = _memory_cgroup_parent()
+        spawners = type(self)  # the parent is found once, for every student's spawner
+        if spawners._memory_parent is False:  # not at config load: only in the hub itself
+            spawners._memory_parent = _memory_cgroup_parent(self.cgroup_root, self.self_cgroup)
         mib = f"{limit / 2**20:.0f} MiB"
-        if CourseSpawner._memory_parent:
-            version, parent = CourseSpawner._memory_parent
+        if spawners._memory_parent:
+            version, parent = spawners._memory_parent
             group = parent / f"jupyterhub-{self.user.name}"
             try:
                 group.mkdir(exist_ok=True)
@@ -189,8 +200,8 @@ class CourseSpawner(LocalProcessSpawner):
         for line in lines:
             _, controllers, path = line.split(":", 2)
             if path.endswith("/" + name) and (controllers == "" or "memory" in controllers):
-                unified = CGROUP if (CGROUP / "cgroup.controllers").exists() else CGROUP / "unified"
-                return (CGROUP / "memory" if controllers else unified) / path.lstrip("/")
+                root = self.cgroup_root
+                return (root / "memory" if controllers else _unified(root)) / path.lstrip("/")
         return None
 
     def get_state(self):
@@ -210,6 +221,20 @@ class CourseSpawner(LocalProcessSpawner):
         self.memory_group = None
 
 
+LAB_CONFIG = HERE.parent / "tools" / "lab_config"  # readable by every account (class_setup.py)
+
+
+def _lab_config(spawner) -> str:
+    """Each server's Jupyter config path. Everyone gets common/: no news toast, and a chapter
+    opens unmodified (served with the language_info its kernel reports). Students get
+    class_student/ first: none of nbgrader's instructor tools (Formgrader, Create Assignment,
+    the course list), neither in the lab nor on their server, but the Assignments tab and its
+    server extension (assignment_list), which Fetch, Submit and Fetch Feedback go through.
+    Instructors keep all of nbgrader."""
+    kinds = ["common"] if spawner.user.name in instructors else ["class_student", "common"]
+    return os.pathsep.join(str(LAB_CONFIG / kind) for kind in kinds)
+
+
 # Each student's Jupyter server runs as their own Unix user, from the course environment, so its
 # `python3` kernel (the one the chapters ask for) imports microtorch; files land in their home,
 # which only they can read (mode 0700, from tools/class_setup.py).
@@ -222,7 +247,11 @@ c.Spawner.default_url = "/lab"
 c.Spawner.args = ["--KernelManager.transport=ipc"]
 c.Spawner.ip = "127.0.0.1"
 # PATH starts with the course environment, so a JupyterLab terminal finds nbgrader and python.
-c.Spawner.environment = {"PATH": f"{ENV_BIN}:/usr/local/bin:/usr/bin:/bin"}
+# JUPYTER_CONFIG_PATH, per user: the lab configuration of tools/lab_config/.
+c.Spawner.environment = {
+    "PATH": f"{ENV_BIN}:/usr/local/bin:/usr/bin:/bin",
+    "JUPYTER_CONFIG_PATH": _lab_config,  # a callable: JupyterHub calls it for each server
+}
 # Seconds to start and to answer; a whole class logging in at once shares two cores.
 c.Spawner.start_timeout = 180
 c.Spawner.http_timeout = 180

@@ -5,10 +5,9 @@ fields the seed chapter lists are all here: values, shape, dtype, device, requir
 grad_fn, and layout (``stride()``, ``is_contiguous()``, ``storage_offset()``, views).
 
 Where microtorch deliberately differs from PyTorch: dtypes and sizes print with the module
-name ``microtorch`` (``microtorch.float32``, ``microtorch.Size([2, 2])``); ``create_graph=True``
-(gradients of gradients) raises for an in-place write into an expanded view (autograd/views.py);
-in-place changes to a *view* of a tensor that is part of a graph raise an error instead of
-being rewritten onto the base.
+name ``microtorch`` (``microtorch.float32``, ``microtorch.Size([2, 2])``); in-place changes to a
+*view* of a tensor that is part of a graph raise an error instead of being rewritten onto the
+base.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@
 - /srv/jupyterhub (mode 0700) for the hub's database and cookie secret.
 
 It first checks that every account can reach the repository's .venv, which each student's
-server runs from, and stops if not.
+server runs from, and its tools/lab_config/, which each server reads, and stops if not.
 
 Running it again changes nothing that is already right. ``--remove`` deletes the accounts it
 created (marked "microtorch course"), with their homes, the course's exchange folder and that
@@ -43,6 +43,7 @@ SHIPPED_CONFIG = REPOSITORY / "docs" / "nbgrader_exchange_config.py"
 # what docs/jupyterhub_class_config.py runs every server from (the hub's own environment); the
 # class hub test names the one it runs in, which a second git worktree of the repository lacks
 COURSE_ENV = Path(os.environ.get("MICROTORCH_COURSE_ENV", REPOSITORY / ".venv"))
+LAB_CONFIG = REPOSITORY / "tools" / "lab_config"  # every server's Jupyter config (the hub's)
 
 
 def account(name: str) -> pwd.struct_passwd | None:
@@ -63,9 +64,13 @@ def create(name: str) -> str:
 
 
 def unreachable(course_env: Path) -> list[Path]:
-    """The folders on the way to the course environment, and to the Python it was made from,
-    that other accounts cannot enter: their servers could not start."""
-    real = [course_env.resolve(), (course_env / "bin" / "python").resolve()]
+    """The folders on the way to the course environment, to the Python it was made from and
+    to tools/lab_config/ that other accounts cannot enter: their servers could not start."""
+    real = [
+        course_env.resolve(),
+        (course_env / "bin" / "python").resolve(),
+        (LAB_CONFIG / "common" / "jupyter_server_config.py").resolve(),
+    ]
     folders = {parent for path in real for parent in path.parents}
     return sorted(f for f in folders if not f.stat().st_mode & stat.S_IXOTH)
 
@@ -74,7 +79,8 @@ def set_up(names: list[str]) -> None:
     closed = unreachable(COURSE_ENV)
     if closed:
         sys.exit(
-            f"students' servers run {COURSE_ENV}/bin/python, which other accounts cannot reach "
+            f"students' servers run {COURSE_ENV}/bin/python and read {LAB_CONFIG}, which "
+            "other accounts cannot reach "
             f"through {', '.join(map(str, closed))}: clone the repository to a shared place such "
             "as /opt/microtorch and make its .venv from a Python outside /root"
         )

@@ -382,6 +382,7 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.cross: lambda a, b, axis=-1: record(
         cross.linalg_cross(tensor_of(a), tensor_of(b), dim=axis)
     ),
+    np.clip: lambda a, a_min, a_max: record(unary.clamp(tensor_of(a), a_min, a_max)),
     np.cumsum: _cumsum,
     np.prod: _prod,
     np.count_nonzero: _count_nonzero,
@@ -392,7 +393,9 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.copy: lambda a, **kwargs: RecordedArray(tensor_of(a).clone(), owned=True),
     np.zeros_like: _like(np.zeros),
     np.ones_like: _like(np.ones),
-    np.full_like: lambda a, fill_value, dtype=None: np.full(a.shape, fill_value, dtype or a.dtype),
+    np.full_like: lambda a, fill_value, dtype=None, shape=None: _like(
+        lambda shape, dtype: np.full(shape, fill_value, dtype)
+    )(a, dtype, shape=shape),
     np.shape: lambda a: a.shape,
     np.ndim: lambda a: a.ndim,
     np.size: lambda a: a.size,

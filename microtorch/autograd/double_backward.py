@@ -67,6 +67,9 @@ class FormulaBackward(NumpyFunction):
         inputs once more, then back-propagated through (recorded too with create_graph)."""
         if ctx._saved is None:
             raise RuntimeError(FREED_MESSAGE)
+        missing = getattr(ctx.op_node._function, "missing_derivative", None)
+        if missing is not None:  # PyTorch's formula has no derivative of its own
+            raise RuntimeError(f"derivative for {missing} is not implemented")
         for saved in ctx._saved:
             if saved is not None:
                 saved.unpack(ctx)  # (raises if one was changed in place since)

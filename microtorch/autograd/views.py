@@ -164,7 +164,12 @@ class CopySlices(Node):
         # Written as a whole (fill_), its gradient has no one place to go: PyTorch's backward
         # raises, and so does run.
         self.written_places = None if written is None else self.view_places[written]
+        # Its elements that alias one place get the same gradient (fn's, which is zero only
+        # at the places written): the first of each is the one put back (``once``), so that
+        # with create_graph=True no place is written twice and counted twice after.
         self.overlapping = np.unique(self.view_places).size < self.view_places.size
+        if self.overlapping:
+            self.once = np.unique(self.view_places, return_index=True)[1]
         before = base.grad_fn or (accumulate_grad_of(base) if base.requires_grad else None)
         self._next_nodes = (before,) + fn._next_nodes[1:]  # fn's first input was the view
         self._next_nrs = (base._output_nr,) + fn._next_nrs[1:]
@@ -183,17 +188,16 @@ class CopySlices(Node):
             return (None,) * len(self._next_nodes)
         if self.overlapping and self.written_places is None:
             raise RuntimeError(OVERLAP_MESSAGE)
-        if self.overlapping and isinstance(grad, _node.Tensor):
-            raise NotImplementedError(
-                "microtorch cannot record the gradient of an in-place write through an expanded "
-                "view with create_graph=True (Fix: write into a .clone() of the expanded tensor)"
-            )
         grad = _node.record(grad)  # (with create_graph=True: a RecordedArray, recorded)
         memory = np.zeros_like(grad, shape=self.base_places.size)  # the base's memory, flat
         np.put_along_axis(memory, self.base_places.ravel(), grad.ravel(), axis=0)
         through_fn = self.fn.run([_engine_value(memory[self.view_places])])
         inside = 0 if through_fn[0] is None else _node.record(through_fn[0]).ravel()
-        np.put_along_axis(memory, self.view_places.ravel(), inside, axis=0)
+        places = self.view_places.ravel()
+        if self.overlapping:  # (one element per place)
+            places = places[self.once]
+            inside = inside if isinstance(inside, int) else inside[self.once]
+        np.put_along_axis(memory, places, inside, axis=0)
         if self.written_places is not None:  # (overwritten, through any element aliasing it)
             np.put_along_axis(memory, self.written_places.ravel(), 0, axis=0)
         return (_engine_value(memory[self.base_places]),) + tuple(through_fn[1:])

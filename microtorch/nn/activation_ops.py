@@ -53,6 +53,7 @@ class Elu(NumpyFunction):
     ``elu`` has scale = input_scale = 1; ``selu`` fixed alpha and scale."""
 
     node_name = "EluBackward0"
+    double_backward_name = "EluBackwardBackward0"
 
     ctx_fields = ("alpha", "scale", "input_scale")
 
@@ -77,9 +78,17 @@ class Elu_(Elu):  # noqa: N801 - PyTorch's trailing underscore for in place
 
 
 class Celu(Elu):
-    """``elu`` with input_scale = 1 / alpha: z = max(0, a) + min(0, alpha (exp(a / alpha) - 1))."""
+    """``elu`` with input_scale = 1 / alpha: z = max(0, a) + min(0, alpha (exp(a / alpha) - 1)).
+    PyTorch's backward divides 1 by alpha rounded to float32 (``1.0 / alpha.toFloat()``):
+    so does this one's, for the same gradient in float64."""
 
     node_name = "CeluBackward0"
+
+    @staticmethod
+    def forward(ctx, a, alpha, scale, input_scale):
+        out = Elu.forward(ctx, a, alpha, scale, input_scale)
+        ctx.input_scale = 1 / float(np.float32(alpha))
+        return out
 
 
 class Celu_(Elu):  # noqa: N801
@@ -93,6 +102,7 @@ class Softplus(NumpyFunction):
     dz/da = sigmoid(beta a) (1 past the threshold)."""
 
     node_name = "SoftplusBackward0"
+    double_backward_name = "SoftplusBackwardBackward0"
 
     ctx_fields = ("beta", "threshold")
 
@@ -115,6 +125,7 @@ class Hardtanh(NumpyFunction):
     """z = a clipped to [min_val, max_val], so dz/da = 1 strictly inside, else 0."""
 
     node_name = "HardtanhBackward0"
+    double_backward_name = "HardtanhBackwardBackward0"
 
     ctx_fields = ("min_val", "max_val")
 
@@ -136,6 +147,7 @@ class LogSigmoid(NumpyFunction):
     """z = log(sigmoid(a)) = -softplus(-a), so dz/da = 1 - sigmoid(a) = sigmoid(-a)."""
 
     node_name = "LogSigmoidBackward0"
+    double_backward_name = "LogSigmoidBackwardBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -169,6 +181,7 @@ class Hardswish(NumpyFunction):
     """z = a * relu6(a + 3) / 6, so dz/da = 0 below -3, a / 3 + 1 / 2 up to 3, then 1."""
 
     node_name = "HardswishBackward0"
+    double_backward_name = "HardswishBackwardBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -186,6 +199,9 @@ class Hardsigmoid(NumpyFunction):
     """z = relu6(a + 3) / 6, so dz/da = 1 / 6 strictly between -3 and 3, else 0."""
 
     node_name = "HardsigmoidBackward0"
+    # PyTorch has no second derivative of it: differentiating the gradient raises its error
+    double_backward_name = "torch::autograd::NotImplemented"
+    missing_derivative = "aten::hardsigmoid_backward"
 
     @staticmethod
     def forward(ctx, a):
@@ -206,6 +222,7 @@ class PreluKernel(NumpyFunction):
     and dz/dw = 0 or a, summed over every position that shares the weight."""
 
     node_name = "PreluKernelBackward0"
+    double_backward_name = "PreluKernelBackwardBackward0"
 
     @staticmethod
     def forward(ctx, a, w):

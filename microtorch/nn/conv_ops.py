@@ -106,7 +106,7 @@ def _pad(
         return x
     nd = len(before)
     spatial = x.shape[-nd:]
-    padded = np.full(x.shape[:-nd] + _padded(spatial, before, after), value, x.dtype)
+    padded = np.full_like(x, value, shape=x.shape[:-nd] + _padded(spatial, before, after))
     padded[(Ellipsis,) + _inside(before, spatial)] = x
     return padded
 
@@ -123,10 +123,11 @@ def _inside(before: tuple[int, ...], size: tuple[int, ...]) -> tuple[slice, ...]
 
 
 def _crop(g: np.ndarray, before: tuple[int, ...], size: tuple[int, ...]) -> np.ndarray:
-    # The inverse of _pad for a gradient: the part that lies over the input.
+    # The inverse of _pad for a gradient: the part that lies over the input, copied (laid out
+    # row by row, as PyTorch's gradients are), or g itself where nothing was padded.
     if not any(before) and g.shape[-len(size) :] == tuple(size):
         return g
-    return g[(Ellipsis,) + _inside(before, size)]
+    return g[(Ellipsis,) + _inside(before, size)].copy()
 
 
 def _offsets(
@@ -166,7 +167,7 @@ def _scatter_windows(
     nd = len(padded)
     kernel, out = gwin.shape[-2 * nd : -nd], gwin.shape[-nd:]
     lead = gwin.shape[: -2 * nd]
-    grad = np.zeros(lead + tuple(padded), gwin.dtype)
+    grad = np.zeros_like(gwin, shape=lead + tuple(padded))
     keep = (slice(None),) * len(lead)
     for k, where in _offsets(kernel, stride, dilation, out):
         grad[keep + where] += gwin[keep + k]
@@ -182,9 +183,19 @@ def _im2col(
     offsets come before positions, so the copy reads whole rows of the image at a time."""
     nd = len(kernel)
     n, c = xp.shape[:2]
-    view = windows(xp, kernel, stride, dilation)  # (N, C, *out, *kernel), no copy
-    out = view.shape[2 : 2 + nd]
-    kernel_first = view.transpose(0, 1, *range(2 + nd, 2 + 2 * nd), *range(2, 2 + nd))
+    if isinstance(xp, np.ndarray):
+        view = windows(xp, kernel, stride, dilation)  # (N, C, *out, *kernel), no copy
+        out = view.shape[2 : 2 + nd]
+        kernel_first = view.transpose(0, 1, *range(2 + nd, 2 + 2 * nd), *range(2, 2 + nd))
+    else:  # create_graph=True: a recorded tensor has no strides to view it through, so the
+        # same values come from one strided slice per kernel offset, stacked (N, C, K, *out)
+        out = tuple(
+            (s - d * (k - 1) - 1) // st + 1
+            for s, k, st, d in zip(xp.shape[2:], kernel, stride, dilation)
+        )
+        every = (slice(None), slice(None))
+        offsets = _offsets(kernel, stride, dilation, out)
+        kernel_first = np.stack([xp[every + where] for _, where in offsets], axis=2)
     per_row = c // groups * math.prod(kernel)
     cols = kernel_first.reshape(n, groups, per_row, math.prod(out))  # the one copy
     return cols, out
@@ -207,6 +218,7 @@ class Convolution(OptionalInputs):
     """
 
     node_name = "ConvolutionBackward0"
+    double_backward_name = "ConvolutionBackwardBackward0"
     edges = (0, 1, 2)
 
     ctx_fields = ("stride", "padding", "dilation", "groups")
@@ -236,13 +248,13 @@ class Convolution(OptionalInputs):
             cols, _ = _im2col(_pad(x, padding, padding), kernel, stride, dilation, groups)
             gw = np.matmul(gm, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)
         if need_x:  # per kernel offset k: w[:, :, k]^T @ dL/dy, added where k's windows read
-            gxp = np.zeros((n, x.shape[1], *_padded(x.shape[2:], padding, padding)), x.dtype)
+            gxp = np.zeros_like(x, shape=(n, x.shape[1], *_padded(x.shape[2:], padding, padding)))
             every = (slice(None), slice(None))  # all (output or input) channels, all samples
             for k, where in _offsets(kernel, stride, dilation, out):
                 wk = w[every + k].reshape(groups, co // groups, -1)
                 share = np.matmul(wk.swapaxes(-1, -2), gm)  # (N, G, C/G, P)
                 gxp[every + where] += share.reshape(n, x.shape[1], *out)
-            gx = np.ascontiguousarray(_crop(gxp, padding, x.shape[2:]))
+            gx = _crop(gxp, padding, x.shape[2:])
         if need_b:
             gb = grad_output.sum(axis=(0, *range(2, 2 + nd)))
         return gx, gw, gb
@@ -264,7 +276,7 @@ class ConstantPadNd(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.ascontiguousarray(_crop(grad_output, ctx.before, ctx.size))
+        return _crop(grad_output, ctx.before, ctx.size)  # (it always crops: a copy)
 
 
 def _flat_planes(x: np.ndarray) -> np.ndarray:
@@ -318,6 +330,7 @@ class MaxPool2DWithIndices(NumpyFunction):
     dL/dx[q] = sum over windows whose maximum is q of dL/dy (windows can share a winner)."""
 
     node_name = "MaxPool2DWithIndicesBackward0"
+    double_backward_name = "MaxPool2DWithIndicesBackwardBackward0"
 
     @staticmethod
     def forward(ctx, x, index):
@@ -335,9 +348,9 @@ class MaxPool2DWithIndices(NumpyFunction):
         hw = x.shape[-2] * x.shape[-1]
         per_plane = index.shape[-2] * index.shape[-1]
         flat = (index.reshape(b, per_plane) + np.arange(b)[:, None] * hw).ravel()
-        grad = np.zeros(x.shape, grad_output.dtype)
-        np.add.at(grad.reshape(-1), flat, grad_output.ravel())  # (twice where windows share)
-        return grad
+        grad = np.zeros_like(grad_output, shape=(b * hw,))
+        np.add.at(grad, flat, grad_output.ravel())  # (twice where windows share)
+        return grad.reshape(x.shape)
 
 
 def _avg_divisor(
@@ -362,6 +375,7 @@ class AvgPool2D(NumpyFunction):
     """
 
     node_name = "AvgPool2DBackward0"
+    double_backward_name = "AvgPool2DBackwardBackward0"
 
     ctx_fields = ("kernel", "stride", "padding", "padded", "divisor")
 
@@ -394,7 +408,7 @@ class AvgPool2D(NumpyFunction):
         kh, kw = ctx.kernel
         spread = np.broadcast_to(g[:, None, None], (g.shape[0], kh, kw, *g.shape[1:]))
         grad = _scatter_windows(spread, ctx.padded, ctx.stride, (1, 1))
-        return np.ascontiguousarray(_crop(grad, ctx.padding, x.shape[-2:])).reshape(x.shape)
+        return _crop(grad, ctx.padding, x.shape[-2:]).reshape(x.shape)
 
 
 def _adaptive_matrix(size: int, out: int, dtype: Any) -> np.ndarray:
@@ -413,6 +427,7 @@ class AdaptiveAvgPool2D(NumpyFunction):
     y = A_h x A_w^T with averaging matrices A, and dL/dx = A_h^T (dL/dy) A_w."""
 
     node_name = "AdaptiveAvgPool2DBackward0"
+    double_backward_name = "AdaptiveAvgPool2DBackwardBackward0"
 
     ctx_fields = ("a_h", "a_w")
 

@@ -61,19 +61,30 @@ class LeakyRelu(NumpyFunction):
     def forward(ctx, a, slope):
         positive = a > 0
         ctx.positive, ctx.slope = positive, slope
+        ctx.save_for_backward(a)  # (only checked, as PyTorch saves and checks it)
         return np.where(positive, a, a * np.asarray(slope, a.dtype))
 
     @staticmethod
     def backward(ctx, grad_output):
+        ctx.saved_tensors  # noqa: B018 - raises if a changed since, or backward freed it
         slope = np.asarray(ctx.slope, grad_output.dtype)
         return np.where(ctx.positive, grad_output, grad_output * slope)
 
 
 class LeakyRelu_(LeakyRelu):  # noqa: N801 - PyTorch's trailing underscore for in place
-    """The in-place form (``leaky_relu(x, inplace=True)``), recorded as ``LeakyReluBackward1``."""
+    """The in-place form (``leaky_relu(x, inplace=True)``), recorded as ``LeakyReluBackward1``;
+    it saves its result where the other saves its input, as PyTorch's does."""
 
     node_name = "LeakyReluBackward1"
     double_backward_name = "LeakyReluBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, a, slope):
+        positive = a > 0
+        ctx.positive, ctx.slope = positive, slope
+        result = np.where(positive, a, a * np.asarray(slope, a.dtype))
+        ctx.save_for_backward(result)
+        return result
 
 
 def erf(a: np.ndarray) -> np.ndarray:

@@ -131,6 +131,7 @@ class SmoothL1Loss(NumpyFunction):
     dloss/da = d / beta inside, sign(d) outside, and dloss/db = -dloss/da."""
 
     node_name = "SmoothL1LossBackward0"
+    double_backward_name = "SmoothL1LossBackwardBackward0"
 
     ctx_fields = ("reduction", "beta")
 
@@ -160,6 +161,7 @@ class HuberLoss(NumpyFunction):
     """
 
     node_name = "HuberLossBackward0"
+    double_backward_name = "HuberLossBackwardBackward0"
 
     ctx_fields = ("reduction", "delta")
 

@@ -6,9 +6,15 @@ variance) and then scale and shift it, ``y = x_hat * weight + bias``. They diffe
 elements share a mean: batch norm averages each channel over the batch and the spatial
 positions, layer norm each sample over its last dims. The arguments come checked from
 ``norm_functions.py``.
+
+With ``create_graph=True`` the saved ``mean`` and ``invstd`` would be constants to the
+recorded formula, though they depend on ``x``: the formula then computes them again from
+``x`` (``_statistics``), so that their part of the second derivative is recorded too.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -16,6 +22,13 @@ from microtorch.nn.conv_ops import OptionalInputs
 from microtorch.ops._layout import row_major
 
 __all__ = ["NativeBatchNorm", "NativeLayerNorm"]
+
+
+def _statistics(x: Any, axes: tuple[int, ...], eps: float) -> tuple[Any, Any]:
+    """mean and 1 / sqrt(var + eps) of ``x`` over ``axes`` (kept), var the biased variance."""
+    mean = x.mean(axis=axes, keepdims=True)
+    var = np.square(x - mean).mean(axis=axes, keepdims=True)
+    return mean, 1 / np.sqrt(var + eps)
 
 
 class NativeBatchNorm(OptionalInputs):
@@ -33,9 +46,10 @@ class NativeBatchNorm(OptionalInputs):
     """
 
     node_name = "NativeBatchNormBackward0"
+    double_backward_name = "NativeBatchNormBackwardBackward0"
     edges = (0, 1, 2)
 
-    ctx_fields = ("training",)
+    ctx_fields = ("training", "eps")
 
     @staticmethod
     def forward(ctx, x, w, b, running_mean, running_var, training, momentum, eps):
@@ -56,19 +70,21 @@ class NativeBatchNorm(OptionalInputs):
             centered = x - mean.reshape(shape)
         invstd = (1 / np.sqrt(var + np.asarray(eps, var.dtype))).astype(x.dtype)
         x_hat = centered * invstd.reshape(shape)
-        ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
-        ctx.training = training
+        ctx.save_for_backward(x, w, mean, invstd)  # (the input itself, as PyTorch saves it)
+        ctx.training, ctx.eps = training, eps
         y = x_hat if w is None else x_hat * w.reshape(shape)
         y = y + b.reshape(shape) if b is not None else y.copy() if y is x_hat else y
         return row_major(y)  # (PyTorch's layout, whatever x's)
 
     @staticmethod
     def backward(ctx, grad_output):
-        x, mean, invstd, w = ctx.saved_tensors
+        x, w, mean, invstd = ctx.saved_tensors
         need_x, need_w, need_b = ctx.needs_input_grad
         g = grad_output
         axes = (0, *range(2, g.ndim))
         shape = (1, g.shape[1]) + (1,) * (g.ndim - 2)
+        if ctx.training and not isinstance(x, np.ndarray):  # create_graph=True: in the graph
+            mean, invstd = (s.reshape(-1) for s in _statistics(x, axes, ctx.eps))
         x_hat = (x - mean.reshape(shape)) * invstd.reshape(shape)
         scale = invstd if w is None else invstd * w
         gx = gw = gb = None
@@ -98,9 +114,10 @@ class NativeLayerNorm(OptionalInputs):
     """
 
     node_name = "NativeLayerNormBackward0"
+    double_backward_name = "NativeLayerNormBackwardBackward0"
     edges = (0, 2, 3)
 
-    ctx_fields = ("dims",)
+    ctx_fields = ("dims", "eps")
 
     @staticmethod
     def forward(ctx, x, dims, w, b, eps):
@@ -110,19 +127,21 @@ class NativeLayerNorm(OptionalInputs):
         var = np.square(centered).mean(axis=axes, keepdims=True)
         invstd = (1 / np.sqrt(var + np.asarray(eps, var.dtype))).astype(x.dtype)
         x_hat = centered * invstd
-        ctx.save_for_backward(x, mean, invstd, w)  # (the input itself, as PyTorch saves it)
-        ctx.dims = dims
+        ctx.save_for_backward(x, mean, invstd, w, b)  # (the input itself, as PyTorch saves it)
+        ctx.dims, ctx.eps = dims, eps
         y = x_hat if w is None else x_hat * w
         y = y + b if b is not None else y.copy() if y is x_hat else y
         return row_major(y)  # (PyTorch's layout, whatever x's)
 
     @staticmethod
     def backward(ctx, grad_output):
-        x, mean, invstd, w = ctx.saved_tensors
-        x_hat = (x - mean) * invstd
+        x, mean, invstd, w, _ = ctx.saved_tensors  # (b: PyTorch's node takes it too)
         need_x, need_w, need_b = ctx.needs_input_grad
         g = grad_output
         axes = tuple(range(g.ndim - ctx.dims, g.ndim))
+        if not isinstance(x, np.ndarray):  # create_graph=True: mean and invstd in the graph
+            mean, invstd = _statistics(x, axes, ctx.eps)
+        x_hat = (x - mean) * invstd
         lead = tuple(range(g.ndim - ctx.dims))
         gx = gw = gb = None
         if need_x:

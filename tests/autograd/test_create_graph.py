@@ -231,17 +231,21 @@ def _recorded_graph(lib: Any, spec: OpSpec, xs: list[np.ndarray]) -> list[Any]:
 # values are equal, the recorded ops differ), or PyTorch's node takes an input microtorch's
 # op does not save.
 NAME_DIFFERENCES = {
-    "div": "b's gradient is -(grad / b) * a / b, PyTorch's grad * ((-a / b) / b)",
-    "abs": "np.sign records no node (microtorch's sign has no gradient); PyTorch's SgnBackward0",
+    "div": "b's gradient reuses a's, -(grad / b) * a / b: a pass less than PyTorch's "
+    "-grad * ((a / b) / b)",
+    "abs": "sign as (a > 0) - (a < 0) (np.sign(nan) is nan, PyTorch's sgn 0): comparisons "
+    "record no node; PyTorch's SgnBackward0",
     "maximum": "np.where(a > b, grad, 0) and a tie's half; PyTorch's masked_fill_ of a where",
     "minimum": "as maximum",
-    "masked_fill": "np.where(mask, 0, grad) records WhereBackward0; PyTorch's masked_fill",
+    "masked_fill": "np.where(mask, 0, grad) records WhereBackward0; PyTorch's masked_fill "
+    "(numpy has none: a copy then np.putmask would be a pass more)",
     "masked_fill_broadcast": "as masked_fill",
     "max": "the gradient shared among ties by np.where; PyTorch's masked_fill of a division",
     "min": "as max", "amax": "as max", "amax_dim": "as max", "amax_dims": "as max",
     "amin_dim_keepdim": "as max",
     "logsumexp": "the gradient broadcast by np.broadcast_to (ExpandBackward0); PyTorch unsqueezes",
-    "squeeze": "the gradient reshaped (ViewBackward0); PyTorch unsqueezes it",
+    "squeeze": "the gradient reshaped (ViewBackward0); PyTorch unsqueezes it (np.expand_dims "
+    "would record that, at a slower Python call on the first-order path)",
     "squeeze_dim": "as squeeze",
     "cat": "the gradient split by np.split (SplitWithSizesBackward0); PyTorch slices per input",
     "cat_dim1": "as cat",
@@ -257,7 +261,8 @@ NAME_DIFFERENCES = {
     "bmm": "as matmul_3d_3d",
     # issue 24's new ops (merged alongside issue 23): values equal torch's, formulas not yet
     # written with PyTorch's ops (TODO issue 23: align these formulas' node names)
-    "asin": "grad / sqrt(1 - x * x) records DivBackward0, SqrtBackward0; PyTorch's rsqrt, mul",
+    "asin": "grad / sqrt(1 - x * x) records DivBackward0, SqrtBackward0; PyTorch's rsqrt, mul "
+    "(numpy has no rsqrt: 1 / sqrt would be a pass more)",
     "acos": "as asin", "atan": "grad / (1 + x * x): DivBackward0; PyTorch's own grouping",
     "asinh": "as asin", "acosh": "as asin", "atanh": "as atan", "atan2": "as atan",
     "gather": "np.add.at records IndexPutImplBackward0; PyTorch's ScatterAddBackward0",
@@ -265,7 +270,8 @@ NAME_DIFFERENCES = {
     "scatter_value": "as scatter", "scatter_add": "as scatter", "scatter_reduce_sum": "as scatter",
     "index_select": "np.add.at records IndexPutImplBackward0; PyTorch's index_add",
     "masked_select": "a write at the mask records IndexPutBackward0; PyTorch's masked_scatter",
-    "flip": "the flipped gradient is copied (CloneBackward0 on top); PyTorch's FlipBackward0",
+    "flip": "np.flip is a view, copied for PyTorch's layout (CloneBackward0 on top); "
+    "PyTorch's FlipBackward0",
     "repeat": "reshape then sum (ViewBackward0 on top); PyTorch's sum then view",
 }  # fmt: skip
 
@@ -298,8 +304,8 @@ def _nn_recorded(lib: Any, name: str) -> Any:
     return (g.requires_grad, _tree(g.grad_fn, 2))
 
 
-# PyTorch's node takes inputs microtorch's op does not save (nll_loss's self, leaky_relu's
-# input, binary_cross_entropy's weight slot), or the loss's formula is written differently
+# PyTorch's node takes inputs microtorch's op does not save (nll_loss's self), or not the
+# ones it saves (binary_cross_entropy's weight), or the loss's formula is written differently
 NN_NAME_DIFFERENCES = {
     "bce_target_grad": "BinaryCrossEntropyBackwardBackward0's inputs: PyTorch's order differs",
     "bce_weight_none": "BinaryCrossEntropyBackwardBackward0: microtorch's has a weight slot",
@@ -313,8 +319,6 @@ NN_NAME_DIFFERENCES = {
     "cross_entropy_weight": "as cross_entropy", "nll_loss": "as cross_entropy",
     "nll_loss_weight_none": "as cross_entropy",
     "l1_loss": "np.sign records no node; PyTorch's SgnBackward0", "l1_loss_sum": "as l1_loss",
-    "leaky_relu": "LeakyReluBackwardBackward0: PyTorch's takes the input, microtorch's op "
-    "saves none", "leaky_relu_inplace": "as leaky_relu",
     "mse_loss_target_grad": "MseLossBackwardBackward0's inputs in another order",
 }  # fmt: skip
 

@@ -84,3 +84,31 @@ def test_writing_into_a_gradient_of_a_reduction_as_in_torch(
 ) -> None:
     # a sum's gradient is the incoming one expanded (stride 0); a mean's is a new tensor
     assert _grad_outcome(microtorch, reduce, name) == _grad_outcome(torch_module, reduce, name)
+
+
+def _second_outcome(L: ModuleType, name: str) -> Any:
+    # the write into an expanded view of a tensor in the graph, then its gradient recorded
+    # (create_graph=True) and differentiated again
+    x = L.tensor([[1.0], [2.0], [3.0]], dtype=L.float64, requires_grad=True)
+    base = x * 1
+    t = base.expand(3, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            WRITES[name](L, t)
+        except RuntimeError as e:
+            return "write", str(e)
+    out = (t * t * L.arange(12.0, dtype=L.float64).reshape(3, 4)).sum() + (base**3).sum()
+    try:
+        (g,) = L.autograd.grad(out, x, create_graph=True)
+        (h,) = L.autograd.grad((g * g).sum(), x, allow_unused=True)
+    except RuntimeError as e:
+        return "grad", str(e).splitlines()[0]
+    return g.grad_fn.name(), g.tolist(), None if h is None else h.tolist()
+
+
+@pytest.mark.parametrize("name", list(WRITES))
+def test_second_derivative_through_a_write_into_an_expanded_view_as_in_torch(
+    name: str, torch_module: ModuleType
+) -> None:
+    assert _second_outcome(microtorch, name) == _second_outcome(torch_module, name)

@@ -13,6 +13,10 @@ does what they would do in JupyterLab, through the hub's API and their own serve
   answers a different set of exercises, runs chapter 04 in a kernel of their own, and submits;
 - the instructor collects, autogrades and releases feedback; every student fetches theirs;
 - each student's kernel tries to read another student's files, and fails;
+- each one's lab is what tools/lab_config/ makes it: students' without nbgrader's instructor
+  tools (page config, server extensions; in Chromium, their Nbgrader menu) but with the
+  Assignments tab, the instructor's with all of nbgrader, everyone's chapters opening with the
+  language_info their kernel reports (unmodified);
 - a student's processes together stay within the student's memory limit (their cgroup), and
   one allocation past it gets MemoryError;
 - the hub is restarted mid-class, the idle culler stops the idle servers, and the hub's
@@ -40,11 +44,14 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from html import unescape
 from pathlib import Path
 from urllib.parse import quote
 
 import nbformat
 import pytest
+
+from tests.notebooks.jupyterlab import CHROMIUM_ARGS
 
 from .conftest import ROOT, isolated_env, require
 from .test_jupyterhub import Hub, Kernel, _alive, _answers, _cmd, _free_port, _proxy
@@ -65,6 +72,7 @@ CHAPTERS = ["04_chain_rule_and_backward", "10_capstone_tiny_language_model"]
 RUN = CHAPTERS[0]  # the chapter every student runs in their kernel
 EXCHANGE = Path("/srv/nbgrader/exchange") / COURSE
 GUIDE = ROOT / "docs" / "instructors.md"
+ARTIFACTS = ROOT / "artifacts"
 SECTION = "## A real class on one server"
 # seconds, for the culling part only (the shipped hub waits an hour). The busy student's last
 # activity the new culler sees is as old as the hub's restart, which took over 25 s on a loaded
@@ -126,6 +134,8 @@ class Student:
     kernel_data: int = 0  # the kernel's data segment: what RLIMIT_DATA caps
     memory_group: Path | None = None  # the student's memory cgroup, which caps all they run
     group_usage: int = 0  # what that cgroup holds (their server, kernel and page cache)
+    opened_language_info: dict = field(default_factory=dict)  # chapter 04's, as served
+    kernel_language_info: dict = field(default_factory=dict)  # what its kernel reports
     errors: dict[str, list[str]] = field(default_factory=dict)
     stdout: dict[str, str] = field(default_factory=dict)
     submitted: dict[str, dict] = field(default_factory=dict)
@@ -267,11 +277,13 @@ def _wait_for_server(hub: Hub, name: str, token: str) -> None:
 
 class ClassKernel(Kernel):
     """A kernel over its websocket, which answers kernel_info before it is sent code (as
-    JupyterLab waits for it), and whose every request has a deadline."""
+    JupyterLab waits for it, then copies its language_info into the notebook), and whose every
+    request has a deadline."""
 
     def __init__(self, url: str, token: str, timeout: float) -> None:
         super().__init__(url, token)
         self.timeout = timeout
+        self.language_info: dict = {}
         self.ws.settimeout(10)
         deadline = time.monotonic() + 180
         while not self.info():
@@ -288,6 +300,7 @@ class ClassKernel(Kernel):
                 msg = json.loads(self.ws.recv())
                 mine = msg.get("parent_header", {}).get("msg_id") == msg_id
                 if mine and msg["header"]["msg_type"] == "kernel_info_reply":
+                    self.language_info = msg["content"]["language_info"]
                     return True
         except websocket.WebSocketTimeoutException:
             return False
@@ -358,12 +371,14 @@ def _student_session(hub: Hub, s: Student) -> None:
         hub.request("PUT", path, s.token,
                     {"type": "notebook", "format": "json", "content": nb})  # fmt: skip
         if chapter == RUN:
+            s.opened_language_info = dict(nb.metadata.language_info)
             session = hub.request("POST", f"{base}/api/sessions", s.token, {
                 "path": f"{chapter}/{chapter}.ipynb", "type": "notebook", "name": chapter,
                 "kernel": {"name": nb.metadata.kernelspec.name},
             })  # fmt: skip
             s.kernel_id = session["kernel"]["id"]
             kernel = _kernel(hub, s.name, s.token, s.kernel_id)
+            s.kernel_language_info = kernel.language_info
             try:
                 _, printed = kernel.execute("import os; print(os.getpid(), os.getuid())")
                 s.kernel_pid, s.kernel_uid = map(int, printed.split())
@@ -781,6 +796,116 @@ def test_a_students_kernels_together_stay_within_the_students_limit(klass: Class
         errors, printed = _run_here(hub, who, "print(secret)")
         assert not errors and printed == f"{who.name} was here\n", who.name
     assert _running(s.kernel_pid) and _running(s.server_pid)
+
+
+# Each one's lab: tools/lab_config/ ----------------------------------------------------------
+
+# nbgrader's instructor tools in the lab, which tools/lab_config/class_student/ turns off, and
+# the "Jupyter news?" toast (with the update check), which common/ turns off for everyone
+INSTRUCTOR_PLUGINS = {
+    f"@jupyter/nbgrader:{name}" for name in ("course-list", "create-assignment", "formgrader")
+}
+NEWS = "@jupyterlab/apputils-extension:announcements"
+LAB_CONFIG_DATA = re.compile(
+    r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', flags=re.S
+)
+
+
+def _get(hub: Hub, path: str, token: str) -> tuple[int, str]:
+    """GET ``path`` through the hub as the token's user: the status and the text."""
+    request = urllib.request.Request(hub.url + path, headers={"Authorization": f"token {token}"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as reply:
+            return reply.status, reply.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def _lab_page_config(hub: Hub, who: Student) -> dict:
+    """The page config JupyterLab's page at /user/<name>/lab starts with."""
+    status, html = _get(hub, f"/user/{who.name}/lab", who.token)
+    assert status == 200, (who.name, status)
+    (data,) = LAB_CONFIG_DATA.findall(html)
+    return json.loads(unescape(data))
+
+
+def test_students_have_the_assignments_tab_and_none_of_the_instructors_tools(klass: Class):
+    hub = klass.hub
+    for s in klass.students:
+        page = _lab_page_config(hub, s)
+        assert "@jupyter/nbgrader" in {e["name"] for e in page["federated_extensions"]}, s.name
+        assert set(page["disabledExtensions"]) == INSTRUCTOR_PLUGINS | {NEWS}, (s.name, page)
+        # their server: no Formgrader, no course list; the assignment list (Fetch, Submit)
+        assert _get(hub, f"/user/{s.name}/formgrader/api/status", s.token)[0] == 404, s.name
+        assert _get(hub, f"/user/{s.name}/formgraders", s.token)[0] == 404, s.name
+        status, text = _get(hub, f"/user/{s.name}/assignments?course_id={COURSE}", s.token)
+        assert status == 200, (s.name, status, text[:300])
+        listed = json.loads(text)
+        assert listed["success"] is True, listed
+        assert {a["assignment_id"] for a in listed["value"]} == set(CHAPTERS), (s.name, listed)
+    teacher = klass.instructor
+    page = _lab_page_config(hub, teacher)
+    assert set(page["disabledExtensions"]) == {NEWS}, page  # all of nbgrader
+    status, text = _get(hub, f"/user/{teacher.name}/formgrader/api/status", teacher.token)
+    assert (status, json.loads(text)) == (200, {"status": True}), (status, text[:300])
+    assert _get(hub, f"/user/{teacher.name}/formgraders", teacher.token)[0] != 404
+
+
+def test_a_chapter_opens_with_the_language_info_its_kernel_reports(klass: Class):
+    """JupyterLab copies the kernel's language_info into the notebook it opened and marks it
+    modified if that changes it: every student's chapter 04 must open unmodified."""
+    stored = nbformat.read(ROOT / "notebooks" / f"{RUN}.ipynb", as_version=4).metadata
+    assert "version" not in stored.language_info, "the chapter stores no Python version"
+    for s in klass.students:
+        assert s.kernel_language_info.get("version"), (s.name, s.kernel_language_info)
+        assert s.opened_language_info == s.kernel_language_info, s.name
+    teacher, hub = klass.instructor, klass.hub
+    path = f"/user/{teacher.name}/api/contents/microtorch/source/{RUN}/{RUN}.ipynb?content=1"
+    opened = hub.request("GET", path, teacher.token)["content"]["metadata"]["language_info"]
+    kernel = _kernel(hub, teacher.name, teacher.token, teacher.kernel_id)
+    kernel.close()
+    assert opened == kernel.language_info
+
+
+@pytest.mark.browser
+def test_a_students_lab_shows_assignments_and_no_formgrader(klass: Class, chromium_path: str):
+    """In Chromium: a student logs in on the hub's page, and nbgrader's menu holds the
+    Assignment List alone, which lists both chapters; the instructor's has the Formgrader.
+    Screenshot: artifacts/class_hub_student_lab.png."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    s = klass.students[3]
+    menus = {}
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, headless=True,
+                                    args=CHROMIUM_ARGS)  # fmt: skip
+        try:
+            for who in (s, klass.instructor):
+                page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+                page.set_default_timeout(120_000)
+                page.goto(f"{klass.hub.url}/hub/login")
+                page.fill("#username_input", who.name)
+                page.fill("#password_input", who.password)
+                with page.expect_navigation():
+                    page.click("#login_submit")
+                page.goto(f"{klass.hub.url}/user/{who.name}/lab?reset")
+                page.locator(".lm-MenuBar-itemLabel", has_text="Nbgrader").click()
+                items = page.locator(
+                    ".lm-Menu-content .lm-Menu-item:not(.lm-mod-hidden) .lm-Menu-itemLabel"
+                )
+                items.first.wait_for()
+                menus[who.name] = items.all_inner_texts()
+                if who is s:
+                    items.filter(has_text="Assignment List").click()
+                    listing = page.locator("#nbgrader-assignment-list")
+                    for chapter in CHAPTERS:
+                        listing.get_by_text(chapter).first.wait_for()
+                    ARTIFACTS.mkdir(exist_ok=True)
+                    page.screenshot(path=str(ARTIFACTS / "class_hub_student_lab.png"))
+                    assert page.get_by_text("official Jupyter news").count() == 0, "news toast"
+        finally:
+            browser.close()
+    assert [item.strip() for item in menus[s.name]] == ["Assignment List"], menus
+    assert any("Formgrader" in item for item in menus[klass.instructor.name]), menus
 
 
 # nbgrader through the hub ------------------------------------------------------------------

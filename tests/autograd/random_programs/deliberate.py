@@ -86,16 +86,6 @@ def _raised_alone(mm: list[Mismatch]) -> Mismatch | None:
     return None
 
 
-def _create_graph(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> bool:
-    raised = _raised_alone(mm)
-    return (
-        "create_graph=True" in program[i]
-        and raised is not None
-        and raised.microtorch.startswith("NotImplementedError")
-        and "create_graph=True" in raised.microtorch
-    )
-
-
 def _create_graph_names(program: Sequence[str], i: int, mm: list[Mismatch], t: Side) -> bool:
     # the gradient's top node, where microtorch's formula is written with other ops than
     # PyTorch's (np.where for its masked_fill, a reshape for its unsqueeze; the list is
@@ -171,11 +161,6 @@ DELIBERATE: tuple[Deliberate, ...] = (
         "data-shares-version",
         "an in-place change through x.data counts as a change of x (README)",
         _data_shares_version,
-    ),
-    Deliberate(
-        "create-graph",
-        "create_graph=True through an in-place write into an expanded view (README)",
-        _create_graph,
     ),
     Deliberate(
         "create-graph-names",

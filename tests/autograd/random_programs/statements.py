@@ -718,6 +718,36 @@ def _layers(g: Gen) -> str | None:
     return f"{g.new()} = {g.choice(forms)}"
 
 
+def _layers_twice(g: Gen) -> str | None:
+    # issue 23: the layers whose gradient PyTorch records as one node (MaxPool2DWithIndices...,
+    # ConvolutionBackwardBackward0, EluBackwardBackward0...), on float64 tensors that require
+    # grad, so that grad_of_grad differentiates their gradients (its own sweep only)
+    a = g.pick(lambda t: t.dim() == 2 and min(t.shape) > 1 and _varies(t) and _double_needs_grad(t))
+    if a is None:
+        return None
+    h, w = g.t(a).shape
+    x4 = f"{a}.reshape(1, 1, {h}, {w})"
+    f64 = "dtype=torch.float64"
+    forms = [
+        f"F.max_pool2d({x4}, 2, stride=1)",
+        f"F.max_pool2d({x4}, 2, padding=1)",
+        f"F.avg_pool2d({x4}, 2, stride=1, padding=1, count_include_pad=False)",
+        f"F.adaptive_avg_pool2d({x4}, (1, 2)) ** 2",
+        f"F.conv2d({x4}, {x4}[..., :2, :2], padding=1)",
+        f"F.conv2d({x4}, torch.full((2, 1, 2, 2), 0.5, {f64}), torch.ones(2, {f64}), stride=2)",
+        f"F.conv1d({a}.unsqueeze(0), {a}[None, :, :2] * 1)",
+        f"F.layer_norm({a}, ({w},), {a}[0] * 1, {a}[-1] * 1)",
+        f"F.batch_norm({a}, None, None, {a}[0] * 1, training=True)",
+        f"F.elu({a})", f"F.celu({a}, 0.5)", f"F.selu({a})", f"F.softplus({a}, beta=2.0)",
+        f"F.hardtanh({a}, -0.5, 0.5) * {a}", f"F.relu6({a} * 4) * {a}", f"F.hardswish({a} * 3)",
+        f"F.logsigmoid({a})", f"F.prelu({a}, torch.tensor([0.25], {f64})) * {a}",
+        f"F.huber_loss({a}, torch.zeros_like({a}), delta=0.5)",
+        f"F.smooth_l1_loss({a}, {a} * 0.5, beta=0.5, reduction='none')",
+        f"F.gelu({a}, approximate='tanh')", f"F.mish({a})",
+    ]  # fmt: skip
+    return f"{g.new()} = {g.choice(forms)}"
+
+
 # --- issue 24: every op on empty, size-1, integer and bool tensors; wrong argument types ----
 EDGE_SHAPES: tuple[tuple[int, ...], ...] = ((0,), (0, 3), (3, 0), (1,), (1, 1), (1, 3), (3, 1), ())
 
@@ -883,6 +913,7 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "nonleaf_grad": (0.2, _nonleaf_grad),
     "create_graph": (0.03, _create_graph_maker),  # rare here; frequent in its own sweep
     "grad_of_grad": (0.4, _grad_of_grad),
+    "layers_twice": (0.4, _layers_twice),
     "operators": (0.8, _operators),
     "promotion": (0.5, _promotion),
     "layers": (0.4, _layers),
@@ -904,7 +935,7 @@ RARELY_DIFFERENT: dict[str, str] = {}
 # families its programs differentiate, so that the other families' programs stay as they were.
 GRADIENTS_OF_GRADIENTS: tuple[str, ...] = (
     "leaf", "arith", "unary", "matmul", "reduce", "statistics", "select", "view", "loss",
-    "inplace", "inplace_view", "mask", "hooks", "create_graph", "grad_of_grad",
+    "inplace", "inplace_view", "mask", "hooks", "create_graph", "grad_of_grad", "layers_twice",
 )  # fmt: skip
 PASSING_FAMILIES: tuple[str, ...] = tuple(
     f
@@ -912,7 +943,7 @@ PASSING_FAMILIES: tuple[str, ...] = tuple(
     if f not in PENDING_ISSUE_12
     and f not in PENDING_OTHER
     and f not in RARELY_DIFFERENT
-    and f != "grad_of_grad"
+    and f not in ("grad_of_grad", "layers_twice")
 )
 
 
