@@ -38,6 +38,7 @@ def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
                 "torch.stack, or unsqueeze it first)"
             )
     if all(t._data.shape == (0,) for t in tensors):  # (PyTorch's legacy: any dim joins them)
+        expect_int(dim, "dim")
         return Cat.apply(0, *_promoted(tensors))
     (d,) = normalize_dims(dim, tensors[0]._data.ndim)
     first = tensors[0]._data.shape

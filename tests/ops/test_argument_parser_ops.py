@@ -85,7 +85,7 @@ EDGES = [
     "r = torch.zeros(3, 0).std(-2, keepdim=True)", "r = torch.zeros(3, 0).var(-2)",
     "r = torch.zeros(0, 3).var(1)", "r = torch.zeros(0).var()",
     "r = torch.cat([torch.zeros(0, dtype=torch.bool)] * 2, -2)",
-    "r = torch.cat([torch.zeros(0), torch.zeros(0)], 3)",
+    "r = torch.cat([torch.zeros(0), torch.zeros(0)], 3)", "r = torch.cat([torch.zeros(0)], 1.5)",
     "r = torch.zeros(3, 0, dtype=torch.bool) @ torch.zeros(0, 3, dtype=torch.bool)",
     "r = torch.zeros(0, 3, dtype=torch.bool) @ torch.zeros(3, 2, dtype=torch.bool)",
     "r = torch.zeros(2, 0, dtype=torch.bool) @ torch.zeros(0, dtype=torch.bool)",
