@@ -34,6 +34,7 @@ from microtorch.api.elementwise import logical_and, logical_not, logical_or, mas
 from microtorch.api.elementwise import where as _where
 from microtorch.api.grids import meshgrid
 from microtorch.api.histogram import histc, histogram
+from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.legacy_types import (
@@ -83,7 +84,8 @@ from microtorch.api.rounding import ceil, floor, round, sign, trunc
 from microtorch.api.sampling import bernoulli, normal
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
 from microtorch.api.sequences import diff, repeat_interleave
-from microtorch.api.shape import clone, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
+from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
 from microtorch.api.statistics import bincount, median
 from microtorch.api.trigonometry import (
@@ -133,6 +135,7 @@ from microtorch.api.twins import (
 from microtorch.api.unary import (
     abs,
     clamp,
+    clip,
     cos,
     exp,
     log,
@@ -207,7 +210,6 @@ from microtorch.dtypes import (
 )  # fmt: skip
 from microtorch.tensor import Size, Tensor
 
-clip = clamp
 # PyTorch's other names for the same functions:
 concat = concatenate = cat
 absolute, negative = abs, neg  # (multiply, divide, subtract: below, with add, mul, ...)
@@ -288,7 +290,7 @@ def is_tensor(obj: object) -> builtins.bool:
     return isinstance(obj, Tensor)
 
 
-__all__ += ["cross", "meshgrid", "svd", "unique"]
+__all__ += ["cross", "meshgrid", "select", "svd", "unique"]
 __all__ += ["expm1", "finfo", "flip", "iinfo", "index_select", "masked_select", "roll", "rsqrt"]
 __all__ += ["tile", "tril", "triu", "rsqrt_", "expm1_", "is_floating_point"]
 __all__ += ["argwhere", "broadcast_to", "clamp_max", "clamp_min", "column_stack", "count_nonzero"]

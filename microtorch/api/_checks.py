@@ -50,7 +50,13 @@ def written_number(value: Any, dtype: np.dtype) -> Any:
 def type_name(value: Any) -> str:
     """A type's name as PyTorch prints it: ``list``, ``NoneType``, ``numpy.ndarray``."""
     kind = type(value)
+    if kind.__name__ in _STAND_INS and kind.__module__.startswith("microtorch"):
+        return f"microtorch.{kind.__name__}"  # (torch.dtype, torch.Size, torch.device)
     return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
+# microtorch's classes for PyTorch's C types, which PyTorch names with their module
+_STAND_INS = ("dtype", "Size", "device")
 
 
 def expect_tensor(value: Any, op: str, arg: str = "input", position: int = 1) -> None:

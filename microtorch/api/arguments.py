@@ -24,9 +24,29 @@ from microtorch.api._checks import type_name
 from microtorch.autograd import node as _node
 from microtorch.dtypes import dtype
 
-__all__ = ["Param", "method_of", "parse_signature", "parsed", "parser_error"]
+__all__ = [
+    "NO_DIM",
+    "Param",
+    "expect_bool",
+    "expect_int",
+    "method_of",
+    "parse_signature",
+    "parsed",
+    "parser_error",
+    "reraise",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _NoDim:
+    def __repr__(self) -> str:
+        return "NO_DIM"
+
+
+# The default of a ``dim`` that PyTorch has no None for (``x.max()``, ``x.squeeze()``): an
+# explicit ``dim=None`` is then PyTorch's TypeError, not the call without a dim.
+NO_DIM: Any = _NoDim()
 
 
 @dataclass(frozen=True)
@@ -62,6 +82,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def _is_size(value: Any) -> bool:
+    # a later element of a list of ints: PyTorch takes a bool there (x.reshape(2, True)),
+    # not as the first
+    return _is_int(value) or isinstance(value, (bool, np.bool_))
+
+
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}  # numpy's names, which PyTorch also takes
 
 
@@ -70,9 +96,10 @@ def _fits(kind: str, value: Any, default: str | None) -> bool:
         return True
     if kind == "int":
         return _is_int(value)
-    if kind == "tuple of ints":
-        return _is_int(value) or (
-            isinstance(value, (tuple, list)) and all(_is_int(v) for v in value)
+    if kind in ("tuple of ints", "int[]"):  # (int[]: a list only, not one int)
+        return (kind == "tuple of ints" and _is_int(value)) or (
+            isinstance(value, (tuple, list))
+            and all(_is_size(v) if i else _is_int(v) for i, v in enumerate(value))
         )
     if kind == "Tensor":
         return isinstance(value, _node.Tensor)
@@ -80,8 +107,10 @@ def _fits(kind: str, value: Any, default: str | None) -> bool:
         return isinstance(value, (tuple, list)) and all(isinstance(v, _node.Tensor) for v in value)
     if kind == "bool":
         return isinstance(value, (bool, np.bool_))
-    if kind == "Number":
-        return isinstance(value, (int, float, np.number, np.bool_, _node.Tensor))
+    if kind == "Number":  # (a 0-d tensor counts as a number)
+        if isinstance(value, _node.Tensor):
+            return value._data.ndim == 0
+        return isinstance(value, (int, float, np.number, np.bool_))
     if kind == "torch.dtype":
         return isinstance(value, dtype)
     return True  # (a type this module does not check)
@@ -92,8 +121,8 @@ def _type_error(op: str, param: Param, value: Any, position: int | None) -> str:
     if param.type == "tuple of Tensors" and isinstance(value, (tuple, list)):
         bad = next(i for i, v in enumerate(value) if not isinstance(v, _node.Tensor))
         return f"expected Tensor as element {bad} in argument 0, but got {_got(value[bad])}"
-    if param.type == "tuple of ints" and isinstance(value, (tuple, list)) and value:
-        bad = next(i for i, v in enumerate(value) if not _is_int(v))
+    if param.type in ("tuple of ints", "int[]") and isinstance(value, (tuple, list)) and value:
+        bad = next(i for i, v in enumerate(value) if not (_is_size(v) if i else _is_int(v)))
         if bad > 0:
             return (
                 f"{op}(): argument '{param.name}' failed to unpack the object at pos {bad + 1} "
@@ -104,7 +133,8 @@ def _type_error(op: str, param: Param, value: Any, position: int | None) -> str:
                 f"{op}(): argument '{param.name}'{where} must be tuple of ints, but found "
                 f"element of type {_got(value[0])} at pos 0"
             )
-    return f"{op}(): argument '{param.name}'{where} must be {param.type}, not {_got(value)}"
+    kind = "tuple of ints" if param.type == "int[]" else param.type
+    return f"{op}(): argument '{param.name}'{where} must be {kind}, not {_got(value)}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -123,13 +153,12 @@ def _one(
         for k, v in kwargs.items()
         if k != "out"
     }
-    # A list of ints as the last positional parameter also takes the ints one by one
-    # (x.reshape(2, 3)) when the first of them is an int (x.reshape(2.0, 3): too many).
-    lists = len(args) - len(positional)
-    if lists > 0 and positional and positional[-1].type == "tuple of ints":
-        first = len(positional) - 1
-        if _is_int(args[first]):  # (torch.reshape(x, 2, 3) too: microtorch calls it so)
-            args = [*args[:first], args[first:]]
+    # A list of ints as the only positional parameter also takes the ints one by one
+    # (x.reshape(2, 3), x.reshape(6)) when the first of them is an int (x.reshape(2.0, 3): too
+    # many); not so torch.reshape(x, 2, 3), whose shape is its second parameter.
+    sizes = len(positional) == 1 and positional[0].type in ("tuple of ints", "int[]")
+    if sizes and args and _is_int(args[0]):
+        args = [args]
     if len(args) > len(positional):
         least = len([p for p in positional if p.default is None])
         takes = (
@@ -139,9 +168,6 @@ def _one(
         )
         given = f"{len(args)} {'was' if len(args) == 1 else 'were'} given"
         return f"{op}() takes {takes} but {given}"
-    for key in kwargs:
-        if key not in names:
-            return f"{op}() got an unexpected keyword argument '{key}'"
     for i, p in enumerate(params):
         if i < len(args):
             if p.name in kwargs:
@@ -157,6 +183,9 @@ def _one(
             # (PyTorch's own wording: "1 required positional arguments", "2 ... argument")
             word = "arguments" if len(missing) == 1 else "argument"
             return f"{op}() missing {len(missing)} required positional {word}: {listed}"
+    for key in kwargs:  # (after the parameters, as PyTorch checks)
+        if key not in names:
+            return f"{op}() got an unexpected keyword argument '{key}'"
     return None
 
 
@@ -212,7 +241,7 @@ def parsed(op: str, *signatures: str) -> Callable[[F], F]:
     """Let ``fn`` raise PyTorch's argument-parser ``TypeError`` when a failing call does not
     fit PyTorch's ``signatures`` (each starting with ``Tensor input``); ``fn.method`` is the
     form a Tensor method binds (``self`` is not counted)."""
-    methods = [s.split(",", 1)[1] if "," in s else "" for s in signatures]
+    methods = [_method_form(s) for s in signatures]
 
     def decorate(fn: F) -> F:
         @functools.wraps(fn)
@@ -220,25 +249,53 @@ def parsed(op: str, *signatures: str) -> Callable[[F], F]:
             try:
                 return fn(*args, **kwargs)
             except Exception as error:
-                message = parser_error(op, signatures, args, kwargs)
-                if message is None:
-                    raise
-                raise TypeError(message + _fix(error)) from None
+                reraise(op, signatures, args, kwargs, error)
+                raise
 
         @functools.wraps(fn)
         def method(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return fn(self, *args, **kwargs)
             except Exception as error:
-                message = parser_error(op, methods, args, kwargs)
-                if message is None:
-                    raise
-                raise TypeError(message + _fix(error)) from None
+                reraise(op, methods, args, kwargs, error)
+                raise
 
         checked.method = method  # type: ignore[attr-defined]
         return checked  # type: ignore[return-value]
 
     return decorate
+
+
+def _method_form(signature: str) -> str:
+    # The Tensor method's signature: without ``input`` (it is ``self``) and without ``out=``
+    params = [p for p in parse_signature(signature)[1:] if p.name != "out"]
+    return ", ".join(_shown(tuple(params))).replace(" = ", "=")
+
+
+def reraise(
+    op: str,
+    signatures: Sequence[str],
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    error: Exception,
+) -> None:
+    """Inside ``except``: PyTorch's ``TypeError`` if the call does not fit ``signatures``
+    (microtorch's fix kept); returns when it fits, for the caller to re-raise ``error``."""
+    message = parser_error(op, signatures, args, kwargs)
+    if message is not None:
+        raise TypeError(message + _fix(error)) from None
+
+
+def expect_int(value: Any, name: str) -> None:
+    """A TypeError unless ``value`` is an int (not a bool): the parser's cue in a ``parsed`` op."""
+    if not _is_int(value):
+        raise TypeError(f"{name} must be int, not {_got(value)}")
+
+
+def expect_bool(value: Any, name: str) -> None:
+    """A TypeError unless ``value`` is a bool: the parser's cue in a ``parsed`` op."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be bool, not {_got(value)}")
 
 
 def _fix(error: Exception) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, type_name, views_first
+from microtorch.api.arguments import parsed
 from microtorch.api.division import div_rounded
 from microtorch.api.operands import (
     _NUMBERS,
@@ -240,9 +241,16 @@ def where(condition: Any, a: Operand, b: Operand) -> Any:
     return out if out._data.ndim < 2 else _laid_out(out, cond, a, b)  # (cond first, as PyTorch)
 
 
+@parsed(
+    "masked_fill",
+    "Tensor input, Tensor mask, Tensor value",
+    "Tensor input, Tensor mask, Number value",
+)
 def masked_fill(a: Any, mask: Any, value: float) -> Any:
     """``a`` with ``value`` wherever ``mask`` is True."""
     expect_tensor(a, "masked_fill")
+    if not isinstance(value, (_node.Tensor, *_NUMBERS)):  # (the parser's TypeError)
+        raise TypeError(f"masked_fill(): value must be a number or a Tensor, not {type(value)}")
     if isinstance(mask, np.ndarray):  # an internal constant (e.g. label smoothing's ignore mask)
         mask = wrap(mask)
     expect_tensor(mask, "masked_fill", "mask", 2)

@@ -11,8 +11,11 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import written_number
+from microtorch.api.arguments import expect_int, parsed
 from microtorch.api.inplace import _needs_grad, copy, fill, index_items, int_key
+from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
+from microtorch.api.reduction import normalize_dims
 from microtorch.api.shape import expand, reshape
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
@@ -20,11 +23,29 @@ from microtorch.autograd.views import as_view
 from microtorch.ops.indexing import AdvancedIndexPut, Alias, Index, IndexPut, Select, Slice
 from microtorch.ops.shape import Unsqueeze
 
-__all__ = ["getitem", "index_put", "index_items"]
+__all__ = ["getitem", "index_put", "index_items", "select"]
 
 
 def _advanced(item: Any) -> bool:
     return isinstance(item, (list, range, np.ndarray, bool)) or hasattr(item, "_data")
+
+
+@parsed("select", "Tensor input, int dim, int index")
+@torch_keywords("input", "dim", "index")
+def select(a: Any, dim: int, index: int) -> Any:
+    """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
+    expect_int(dim, "dim")
+    expect_int(index, "index")
+    if a._data.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    (d,) = normalize_dims(dim, a._data.ndim)
+    size = a._data.shape[d]
+    if not -size <= index < size:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size "
+            f"{list(a._data.shape)} at dimension {d}"
+        )
+    return getitem(a, (slice(None),) * d + (int(index),))
 
 
 def getitem(a: Any, index: Any) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.api.arguments import parsed
+from microtorch.api.arguments import expect_int, parsed, reraise
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.reduction import normalize_dims
@@ -37,6 +37,9 @@ def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
                 f"zero-dimensional tensor (at position {i}) cannot be concatenated (Fix: use "
                 "torch.stack, or unsqueeze it first)"
             )
+    if all(t._data.shape == (0,) for t in tensors):  # (PyTorch's legacy: any dim joins them)
+        expect_int(dim, "dim")
+        return Cat.apply(0, *_promoted(tensors))
     (d,) = normalize_dims(dim, tensors[0]._data.ndim)
     first = tensors[0]._data.shape
     for i, t in enumerate(tensors[1:], 1):
@@ -98,9 +101,33 @@ def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
     return Stack.apply(d, *_promoted(tensors))
 
 
+_SPLIT = (
+    "Tensor input, int split_size, int dim=0",
+    "Tensor input, tuple of ints split_size, int dim=0",
+)
+
+
 @torch_keywords("tensor", "split_size_or_sections", "dim")
 def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple[Any, ...]:
     """Cut into pieces of a given size (the last may be smaller) or of the given sizes."""
+    try:
+        return _split(a, split_size_or_sections, dim)
+    except Exception as error:  # PyTorch's Tensor.split calls one of two ops, as the size is
+        if isinstance(split_size_or_sections, int):
+            reraise("split", _SPLIT, (a, split_size_or_sections, dim), {}, error)
+        else:
+            signature = ("Tensor input, int[] split_sizes, int dim=0",)
+            reraise("split_with_sizes", signature, (a, split_size_or_sections, dim), {}, error)
+        raise
+
+
+def _split(a: Any, split_size_or_sections: int | Sequence[int], dim: int) -> tuple[Any, ...]:
+    expect_int(dim, "dim")
+    if isinstance(split_size_or_sections, bool):  # (the parser's TypeError)
+        raise TypeError("split(): split_size must be int, not bool")
+    if not isinstance(split_size_or_sections, int):
+        for size in split_size_or_sections:
+            expect_int(size, "split_sizes")
     if a._data.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     (d,) = normalize_dims(dim, a._data.ndim)

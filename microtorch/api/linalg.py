@@ -73,7 +73,8 @@ def _mm(a: Any, b: Any) -> Any:
         )
     if a._dtype is not b._dtype:
         _check_dtypes(a, b)
-    _no_bool(a, "addmm_impl_cpu_")
+    if a._data.size and b._data.size:  # (with an empty one, PyTorch runs no kernel)
+        _no_bool(a, "addmm_impl_cpu_")
     return Mm.apply(a, b)
 
 
@@ -104,7 +105,8 @@ def mv(a: Any, v: Any) -> Any:
             f"addmv input tensors must have the same dtype, but got {names[0]}, {names[1]}, and "
             f"{names[2]} (Fix: convert one, e.g. v.to(a.dtype))"
         )
-    _no_bool(a, "addmv_impl_cpu")
+    if a._data.size and v._data.size:  # (with an empty one, PyTorch runs no kernel)
+        _no_bool(a, "addmv_impl_cpu")
     return Mv.apply(a, v)
 
 

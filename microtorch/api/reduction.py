@@ -14,10 +14,12 @@ import numpy as np
 
 from microtorch.api import return_types
 from microtorch.api._checks import expect_tensor, views_first
-from microtorch.api.arguments import parsed
+from microtorch.api.arguments import NO_DIM, expect_bool, expect_int, parsed
 from microtorch.api.elementwise import maximum, minimum
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand, wrap
+from microtorch.autograd import node as _node
+from microtorch.dtypes import dtype as DType
 from microtorch.dtypes import get_default_dtype, int64
 from microtorch.ops.reduction import (
     Amax,
@@ -107,14 +109,16 @@ def sum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -
     expect_tensor(a, "sum")
     if dim is None:
         return Sum.apply(a, _reduce_dtype(a, dtype))
+    expect_bool(keepdim, "keepdim")
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))  # dim=(): all, as PyTorch
     return SumDim.apply(a, axes, keepdim, _reduce_dtype(a, dtype))
 
 
 @parsed(
     "mean",
-    "Tensor input, *, torch.dtype dtype=None",
-    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None",
+    "Tensor input, *, torch.dtype dtype=None, Tensor out=None",
+    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None, "
+    "Tensor out=None",
 )
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
@@ -128,6 +132,7 @@ def mean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) 
         )
     if dim is None:
         return Mean.apply(a)
+    expect_bool(keepdim, "keepdim")
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))  # dim=(): all, as PyTorch
     return MeanDim.apply(a, axes, keepdim)
 
@@ -157,12 +162,16 @@ def _check_nonempty(
             )
 
 
-def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
+def _minmax(a: Any, dim: Any, keepdim: Any, largest: bool) -> Any:
     name = "max" if largest else "min"
     result = return_types.max if largest else return_types.min
-    if dim is None:
+    if dim is NO_DIM:
+        if keepdim is not False:  # (the parser's TypeError: PyTorch's keepdim needs a dim)
+            raise TypeError(f"{name}(): keepdim needs a dim")
         _check_nonempty(a, name)
         return (MaxAll if largest else MinAll).apply(a, None, False)
+    expect_int(dim, "dim")
+    expect_bool(keepdim, "keepdim")
     (d,) = normalize_dims(dim, a._data.ndim)
     if a._data.ndim == 0:
         values = (MaxDim if largest else MinDim).apply(a, None, keepdim, None)
@@ -174,36 +183,53 @@ def _minmax(a: Any, dim: int | None, keepdim: bool, largest: bool) -> Any:
     return result(values, wrap(idx))
 
 
+_MAX = (
+    "Tensor input, *, Tensor out=None",
+    "Tensor input, Tensor other, *, Tensor out=None",
+    "Tensor input, int dim, bool keepdim=False, *, tuple of Tensors out=None",
+)
+
+
+@parsed("max", *_MAX)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
-def max(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
+def max(a: Any, dim: Any = NO_DIM, keepdim: bool = False) -> Any:  # noqa: A001
     """The largest element; with ``dim``, a ``(values, indices)`` pair; with a tensor,
     the element-wise maximum."""
-    if hasattr(dim, "_data"):
+    if isinstance(dim, _node.Tensor):
+        if keepdim is not False:  # (the parser's TypeError: max(other) takes no keepdim)
+            raise TypeError("max(): keepdim with a tensor")
         return maximum(a, dim)
     return _minmax(a, dim, keepdim, True)
 
 
+@parsed("min", *_MAX)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
-def min(a: Any, dim: int | Any | None = None, keepdim: bool = False) -> Any:  # noqa: A001
+def min(a: Any, dim: Any = NO_DIM, keepdim: bool = False) -> Any:  # noqa: A001
     """The smallest element; with ``dim``, a ``(values, indices)`` pair."""
-    if hasattr(dim, "_data"):
+    if isinstance(dim, _node.Tensor):
+        if keepdim is not False:  # (the parser's TypeError: min(other) takes no keepdim)
+            raise TypeError("min(): keepdim with a tensor")
         return minimum(a, dim)
     return _minmax(a, dim, keepdim, False)
 
 
+@parsed("amax", "Tensor input, tuple of ints dim=[], bool keepdim=False")
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def amax(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Largest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
     _check_nonempty(a, "amax", axes if dim not in ((), None) else None, written=dim)
+    expect_bool(keepdim, "keepdim")
     return Amax.apply(a, axes, keepdim)
 
 
+@parsed("amin", "Tensor input, tuple of ints dim=[], bool keepdim=False")
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def amin(a: Any, dim: Dims = (), keepdim: bool = False) -> Any:
     """Smallest values along ``dim`` (all dims if empty); ties share the gradient."""
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
     _check_nonempty(a, "amin", axes if dim not in ((), None) else None, written=dim)
+    expect_bool(keepdim, "keepdim")
     return Amin.apply(a, axes, keepdim)
 
 
@@ -245,7 +271,8 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, 
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     axes = _axes(dim, a._data.ndim) if dim is not None else tuple(range(a._data.ndim))
-    if _count(a._data.shape, axes) - correction <= 0:  # the result is nan (or inf)
+    # the result is nan (or inf); an empty input always warns (PyTorch's factor is then 0)
+    if a._data.size == 0 or _count(a._data.shape, axes) - correction <= 0:
         views_first(a)  # (PyTorch's kernel warns, after its autograd layer looked at a)
         warnings.warn(
             f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
@@ -301,6 +328,9 @@ def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any,
         raise TypeError(
             f'{name}() missing 1 required positional arguments: "dim" (e.g. dim=-1, the last)'
         )
+    expect_int(dim, "dim")
+    if dtype is not None and not isinstance(dtype, DType):
+        raise TypeError(f"dtype must be a torch.dtype, not {type(dtype).__name__}")
     (d,) = normalize_dims(dim, a._data.ndim)  # (a 0-d tensor: 0 or -1, as PyTorch)
     if dtype is None and not a._dtype.is_floating_point and a._data.size:  # (empty: no kernel)
         kernel = "lastdim_kernel_impl" if d == builtins.max(a._data.ndim - 1, 0) else "kernel_impl"
@@ -311,6 +341,7 @@ def _softmax_input(a: Any, dim: int | None, dtype: Any, name: str) -> tuple[Any,
     return as_operand(a, dtype or a._dtype), d
 
 
+@parsed("softmax", "Tensor input, int dim, torch.dtype dtype=None")
 @torch_keywords("input", "dim", numpy_aliases=True)
 def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """exp(a) / sum(exp(a)) along ``dim``: probabilities that sum to 1."""
@@ -320,6 +351,7 @@ def softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     return Softmax.apply(a, d if a._data.ndim else None)
 
 
+@parsed("log_softmax", "Tensor input, int dim, torch.dtype dtype=None")
 @torch_keywords("input", "dim", numpy_aliases=True)
 def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     """log(softmax(a)) along ``dim``, computed stably."""
@@ -329,11 +361,15 @@ def log_softmax(a: Any, dim: int | None = None, dtype: Any = None) -> Any:
     return LogSoftmax.apply(a, d if a._data.ndim else None)
 
 
+@parsed("logsumexp", "Tensor input, tuple of ints dim, bool keepdim=False")
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def logsumexp(a: Any, dim: Dims, keepdim: bool = False) -> Any:
     """log(sum(exp(a))) along ``dim``, computed stably."""
+    if dim is None:  # (the parser's TypeError: PyTorch needs the dims)
+        raise TypeError("logsumexp() needs dim")
     expect_tensor(a, "logsumexp")
     if not a._dtype.is_floating_point:
         a = as_operand(a, get_default_dtype())
     axes = _axes(dim, a._data.ndim) or tuple(range(a._data.ndim))
+    expect_bool(keepdim, "keepdim")
     return Logsumexp.apply(a, axes, keepdim)

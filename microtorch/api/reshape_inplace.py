@@ -26,9 +26,17 @@ __all__ = ["reshape_twin", "resize_"]
 def reshape_twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """``x.name(...)`` (e.g. ``unsqueeze_``): ``x`` takes the shape of ``function(x, ...)``."""
 
+    method = getattr(function, "method", function)  # (a parsed op: PyTorch's positions)
+
     def in_place(self: Any, *args: Any, **kwargs: Any) -> Any:
         _check_plain(self, name, f"x = x.{name[:-1]}(...)")
-        self._data = function(self.detach(), *args, **kwargs)._data  # (a view: no copy)
+        try:
+            self._data = method(self.detach(), *args, **kwargs)._data  # (a view: no copy)
+        except TypeError as error:  # the parser's text names the method: squeeze_()
+            text = str(error)
+            if not text.startswith(f"{name[:-1]}()") and not text.startswith(f"{name[:-1]}(): "):
+                raise
+            raise TypeError(name + text[len(name) - 1 :]) from None
         bump_version(self)
         return self
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
-from microtorch.api.arguments import parsed
+from microtorch.api.arguments import NO_DIM, parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
 from microtorch.api.reduction import distinct_dims, normalize_dims
@@ -39,6 +39,7 @@ __all__ = [
     "parse_shape",
     "view",
     "reshape",
+    "reshape_function",
     "flatten",
     "squeeze",
     "unsqueeze",
@@ -56,6 +57,8 @@ def parse_shape(shape: Sequence[Any], numel: int) -> tuple[int, ...]:
     """``view(2, -1)`` or ``view((2, -1))`` as a full shape; PyTorch's error if it can't fit."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = shape[0]
+    if shape and isinstance(shape[0], (bool, np.bool_)):  # (the parser's TypeError)
+        raise TypeError("a shape must start with an int, not a bool")
     for i, s in enumerate(shape):
         if not hasattr(s, "__index__"):
             raise TypeError(
@@ -100,7 +103,7 @@ def view(a: Any, *shape: Any) -> Any:
         ) from None
 
 
-@parsed("reshape", "Tensor input, tuple of ints shape")
+@parsed("reshape", "Tensor input, int[] shape")
 def reshape(a: Any, *shape: Any) -> Any:
     """A view with the new shape when possible, otherwise a copy."""
     if not shape:  # (the parser's TypeError: PyTorch needs a size)
@@ -111,6 +114,15 @@ def reshape(a: Any, *shape: Any) -> Any:
         fn = View if a._data.flags.c_contiguous else ReshapeAlias
         return as_view(fn.apply(a, new), a)
     return UnsafeView.apply(Clone.apply(a, True), new)  # (a row-major copy, viewable)
+
+
+@parsed("reshape", "Tensor input, int[] shape")
+def reshape_function(input: Any, shape: Sequence[int]) -> Any:  # noqa: A002
+    """``torch.reshape(x, (2, 3))``: the shape as one sequence (``x.reshape(2, 3)`` takes the
+    sizes one by one too)."""
+    if not isinstance(shape, (tuple, list)):  # (the parser's TypeError)
+        raise TypeError("reshape(): the shape must be a tuple of ints")
+    return reshape(input, shape)
 
 
 def _viewable(data: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -129,7 +141,7 @@ def flatten(a: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
     shape = a._data.shape
     if not shape:
         normalize_dims((start_dim, end_dim), 0)  # a 0-d tensor accepts only 0 and -1
-        return reshape(a, 1)
+        return reshape(a, (1,))
     s, e = normalize_dims((start_dim, end_dim), len(shape))
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
@@ -140,10 +152,12 @@ def flatten(a: Any, start_dim: int = 0, end_dim: int = -1) -> Any:
 
 @parsed("squeeze", "Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim")
 @torch_keywords("input", "dim", numpy_aliases=True)
-def squeeze(a: Any, dim: int | tuple[int, ...] | None = None) -> Any:
+def squeeze(a: Any, dim: Any = NO_DIM) -> Any:
     """Drop size-1 dimensions (all of them, or only ``dim`` if it has size 1)."""
     shape = a._data.shape
-    if dim is None:
+    if dim is None:  # (the parser's TypeError: PyTorch has no squeeze(dim=None))
+        raise TypeError("squeeze(): dim must be an int or a tuple of ints, not None")
+    if dim is NO_DIM:
         axes = tuple(i for i, n in enumerate(shape) if n == 1)
         return as_view(Squeeze.apply(a, axes), a)
     dims = distinct_dims(normalize_dims(dim, len(shape)))

@@ -30,7 +30,9 @@ def _order(a: Any, dim: int, descending: bool, stable: bool) -> tuple[np.ndarray
     # Descending with ties kept in order: sort the negated values, stably.
     signed = data.astype(np.int64) if data.dtype.kind == "u" else data  # -uint8 would wrap
     keys = -signed if descending and data.dtype != np.bool_ else data
-    order = np.argsort(keys, axis=d, kind="stable" if stable or descending else "quicksort")
+    # (stable either way: PyTorch's CPU sort keeps ties in order at least up to 16 elements,
+    # where numpy's quicksort, vectorised, does not)
+    order = np.argsort(keys, axis=d, kind="stable")
     if descending and data.dtype == np.bool_:
         order = np.flip(np.argsort(data, axis=d, kind="stable"), axis=d)
     return follow_inputs(order.astype(np.int64), data), d  # (sort's results: laid out as a)
@@ -67,14 +69,14 @@ def topk(a: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = Tru
     if not hasattr(k, "__index__"):
         raise TypeError(f"topk(): argument 'k' (position 2) must be int, not {type(k).__name__}")
     data = a._data
-    if a._dtype.name == "bool":
-        raise RuntimeError("topk does not support bool dtypes on CPU (Fix: convert, e.g. x.int())")
     (d,) = normalize_dims(dim, data.ndim)
     size = data.shape[d] if data.ndim else 1
-    if not 0 <= k <= size:
+    if not 0 <= k <= size:  # (before the dtype, as PyTorch checks)
         raise RuntimeError(
             f"selected index k out of range (k={k}, but dimension {d} has size {size})"
         )
+    if a._dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU (Fix: convert, e.g. x.int())")
     if data.ndim == 0:
         zero = np.zeros((), np.int64)
         return return_types.topk(Topk.apply(a, zero, 0), wrap(zero))

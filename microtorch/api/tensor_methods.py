@@ -48,7 +48,7 @@ from microtorch.api import inplace as inplace_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import unique as unique_ops
-from microtorch.api.arguments import method_of
+from microtorch.api.arguments import method_of, reraise
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords, without_torch_keywords
 from microtorch.api.legacy_types import dtype_of_type
@@ -213,8 +213,13 @@ class TensorMethods:
             )
         return apply_inplace(self, "copy_", inplace_ops.copy, src)
 
-    def masked_fill_(self, mask: Any, value: Any) -> Tensor:
-        return apply_inplace(self, "masked_fill_", ew.masked_fill, mask, value)
+    def masked_fill_(self, *args: Any, **kwargs: Any) -> Tensor:  # (mask, value)
+        try:
+            return apply_inplace(self, "masked_fill_", ew.masked_fill, *args, **kwargs)
+        except Exception as error:
+            signatures = ("Tensor mask, Tensor value", "Tensor mask, Number value")
+            reraise("masked_fill_", signatures, args, kwargs, error)
+            raise
 
     def relu_(self) -> Tensor:
         return apply_inplace(self, "relu_", unary.relu)
@@ -251,7 +256,10 @@ class TensorMethods:
         for f in (ew.add, ew.sub, ew.mul, ew.div, ew.maximum, ew.minimum)
         + (ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge)
     )
-    pow, masked_fill = torch_keywords("input", "exponent", out=True)(ew.pow), ew.masked_fill
+    pow, masked_fill = (
+        torch_keywords("input", "exponent", out=True)(ew.pow),
+        method_of(ew.masked_fill),
+    )
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
     # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper
     neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, clamp, reciprocal = (
@@ -260,18 +268,22 @@ class TensorMethods:
         + (unary.sin, unary.cos, unary.sigmoid, unary.tanh, unary.relu, unary.clamp)
         + (unary.reciprocal,)
     )
-    clip = clamp
+    clamp, clip = method_of(unary.clamp), method_of(unary.clip)
     sum, mean, max, min, amax, amin = (
         method_of(reduction.sum),
         method_of(reduction.mean),
-        reduction.max,
-        reduction.min,
-        reduction.amax,
-        reduction.amin,
+        method_of(reduction.max),
+        method_of(reduction.min),
+        method_of(reduction.amax),
+        method_of(reduction.amin),
     )
     argmax, argmin = method_of(reduction.argmax), method_of(reduction.argmin)
     var, std = method_of(reduction.var), method_of(reduction.std)
-    softmax, log_softmax, logsumexp = reduction.softmax, reduction.log_softmax, reduction.logsumexp
+    softmax, log_softmax, logsumexp = (
+        method_of(reduction.softmax),
+        method_of(reduction.log_softmax),
+        method_of(reduction.logsumexp),
+    )
     view, reshape, flatten, squeeze, unsqueeze = (
         method_of(shape_ops.view),
         method_of(shape_ops.reshape),
@@ -448,18 +460,7 @@ class TensorMethods:
         asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_,
     )  # fmt: skip
 
-    def select(self, dim: builtins.int, index: builtins.int) -> Tensor:
-        """The slice at ``index`` along ``dim``, one dimension fewer (a view: ``x[:, i]``)."""
-        if self._data.ndim == 0:
-            raise IndexError("select() cannot be applied to a 0-dim tensor.")
-        (d,) = reduction.normalize_dims(dim, self._data.ndim)
-        size = self._data.shape[d]
-        if type(index) is builtins.int and not -size <= index < size:
-            raise IndexError(
-                f"select(): index {index} out of range for tensor of size "
-                f"{list(self._data.shape)} at dimension {d}"
-            )
-        return indexing.getitem(self, (slice(None),) * d + (index,))
+    select = method_of(indexing.select)
 
     def square(self) -> Tensor:
         return ew.pow(self, 2)

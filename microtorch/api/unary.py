@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
 from microtorch.autograd import node as _node
@@ -33,6 +34,7 @@ from microtorch.ops.unary import (
 )
 
 __all__ = [
+    "clip",
     "neg",
     "exp",
     "log",
@@ -135,6 +137,13 @@ def relu(a: Any) -> Any:
     return Relu.apply(a)
 
 
+_CLAMP = (
+    "Tensor input, Tensor min=None, Tensor max=None, *, Tensor out=None",
+    "Tensor input, Number min=None, Number max=None, *, Tensor out=None",
+)
+
+
+@parsed("clamp", *_CLAMP)
 @torch_keywords("input", "min", "max", out=True)
 def clamp(a: Any, min: float | None = None, max: float | None = None) -> Any:  # noqa: A002
     """Limit every value to ``[min, max]``; either bound may be None."""
@@ -147,6 +156,13 @@ def clamp(a: Any, min: float | None = None, max: float | None = None) -> Any:  #
     if not a._dtype.is_floating_point:  # int_tensor.clamp(min=0.5) is float32, as in PyTorch
         a = as_operand(a, result_type(a, *[b for b in (min, max) if b is not None]))
     return Clamp.apply(a, lo, hi)
+
+
+@parsed("clip", *_CLAMP)
+@torch_keywords("input", "min", "max", out=True)
+def clip(a: Any, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    """``clamp``'s other name."""
+    return clamp(a, min, max)
 
 
 def _clamp_tensor(a: Any, lo: Any, hi: Any) -> Any:

@@ -22,4 +22,6 @@ def correctly_rounded(f: Callable[..., np.ndarray], *arrays: np.ndarray) -> np.n
     dtype = arrays[0].dtype
     if dtype not in _SHORT:
         return f(*arrays)
+    if isinstance(f, np.ufunc):  # (numpy casts in blocks: no float64 copy of the input)
+        return f(*arrays, dtype=np.float64).astype(dtype)
     return f(*(a.astype(np.float64) for a in arrays)).astype(dtype)

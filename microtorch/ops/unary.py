@@ -14,6 +14,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
+from microtorch.ops._precise import correctly_rounded
 
 __all__ = [
     "Neg",
@@ -54,7 +55,7 @@ class Exp(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a):
-        out = np.exp(a)
+        out = correctly_rounded(np.exp, a)  # (float32: PyTorch's last digit)
         ctx.save_for_backward(out)
         return out
 
@@ -88,7 +89,7 @@ class Log1p(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return np.log1p(a)
+        return correctly_rounded(np.log1p, a)
 
     @staticmethod
     def backward(ctx, grad_output):

@@ -21,6 +21,8 @@ def outcome(lib: ModuleType, source: str) -> tuple[str, Any, list[str]]:
     ns: dict[str, Any] = {"torch": lib, "F": lib.nn.functional, "x": lib.ones(2, 3)}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        # (an unclosed socket or file of an earlier test, collected meanwhile, is not the op's)
+        warnings.simplefilter("ignore", ResourceWarning)
         try:
             exec(source, ns)  # noqa: S102
         except Exception as error:

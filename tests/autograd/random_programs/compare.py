@@ -52,6 +52,8 @@ class Side:
             self.dtype = "float32"
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
+            # (an unclosed socket or file of an earlier test, collected meanwhile, is not the op's)
+            warnings.simplefilter("ignore", ResourceWarning)
             try:
                 exec(compile(source, "<program>", "exec"), self.ns)  # noqa: S102
             except Exception as error:  # the other side must raise the same
