@@ -43,7 +43,7 @@ from microtorch.autograd import node as _node
 from microtorch.dtypes import from_numpy_dtype
 from microtorch.ops.indexing import Gather, IndexPutAccumulate, Scatter
 from microtorch.ops.scalar import AddScalar, DivScalar, MulScalar, SubScalar
-from microtorch.ops.special import erfinv_each
+from microtorch.ops.special import erf_each, erfinv_each
 
 __all__ = ["RecordedArray", "record", "tensor_of"]
 
@@ -331,6 +331,7 @@ _UFUNCS: dict[Any, Callable[..., Any]] = {
     np.maximum: _against_number(ew.maximum),
     np.minimum: _against_number(ew.minimum),
     np.matmul: linalg.matmul,
+    erf_each: special.erf,  # (gelu's formula: erf of its input)
     erfinv_each: special.erfinv,  # (ErfinvBackward0's formula computes erfinv again)
     np.floor_divide: division.floor_divide,
     np.negative: unary.neg,

@@ -18,9 +18,10 @@ from microtorch.ops._layout import follow_inputs
 from microtorch.ops.join import Split
 from microtorch.ops.scalar import DivScalar, MulScalar
 from microtorch.ops.shape import SqueezeDim, Transpose
+from microtorch.ops.special import erf64
 
 __all__ = [
-    "Embedding", "LeakyRelu", "LeakyRelu_", "Gelu", "erf", "MulScalar", "DivScalar",
+    "Embedding", "LeakyRelu", "LeakyRelu_", "Gelu", "MulScalar", "DivScalar",
     "SqueezeDims", "ConstantPadNd", "Xlogy", "nearest_indices", "UpsampleNearest2d",
     "UpsampleNearest1d", "UnsafeSplit",
     "TransposeInPlace",
@@ -89,14 +90,6 @@ class LeakyRelu_(LeakyRelu):  # noqa: N801 - PyTorch's trailing underscore for i
         return result
 
 
-def erf(a: np.ndarray) -> np.ndarray:
-    """The error function, element-wise, in float64: 2 / sqrt(pi) * integral of exp(-t**2)
-    from 0 to a. numpy has no erf, so each element goes through the C library's ``erf``
-    (``math.erf``), the function PyTorch's kernels approximate."""
-    flat = np.asarray(a, np.float64).ravel()
-    return np.fromiter(map(math.erf, flat.tolist()), np.float64, flat.size).reshape(np.shape(a))
-
-
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
 _KAPPA = 0.044715
 
@@ -123,7 +116,7 @@ class Gelu(NumpyFunction):
         if approximate == "tanh":
             z = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + _KAPPA * x * x * x)))
         else:
-            z = 0.5 * x * (1 + erf(x * math.sqrt(0.5)))
+            z = 0.5 * x * (1 + erf64(x * math.sqrt(0.5)))
         return follow_inputs(z.astype(a.dtype), a)  # (erf's result is row-major: not a's)
 
     @staticmethod
@@ -136,7 +129,7 @@ class Gelu(NumpyFunction):
                 1 + 3 * _KAPPA * x * x
             )
         else:
-            cdf = 0.5 * (1 + erf(x * math.sqrt(0.5)))
+            cdf = 0.5 * (1 + erf64(x * math.sqrt(0.5)))
             slope = cdf + x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
         return (grad_output * slope).astype(grad_output.dtype)
 

@@ -18,16 +18,30 @@ from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import follow_inputs
 from microtorch.ops._precise import correctly_rounded
 
-__all__ = ["erfinv_each", "Erf", "Erfc", "Erfinv", "LerpScalar", "LerpTensor", "Addcmul", "Addcdiv"]
+__all__ = [
+    "erf_each",
+    "erf64",
+    "erfinv_each",
+    "Erf",
+    "Erfc",
+    "Erfinv",
+    "LerpScalar",
+    "LerpTensor",
+    "Addcmul",
+    "Addcdiv",
+]
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
-_erf_each = np.frompyfunc(math.erf, 1, 1)
+erf_each = np.frompyfunc(math.erf, 1, 1)
 _erfc_each = np.frompyfunc(math.erfc, 1, 1)
 
 
 def erf64(x: np.ndarray) -> np.ndarray:
-    """erf of each value of a float64 array."""
-    return _each(_erf_each, x)
+    """erf of each value of a float64 array (inside a formula run with create_graph=True,
+    numpy hands the ufunc's recorded argument to torch.erf: see api/recorded.py)."""
+    if not isinstance(x, np.ndarray):
+        return erf_each(x)
+    return _each(erf_each, x)
 
 
 def erfc64(x: np.ndarray) -> np.ndarray:

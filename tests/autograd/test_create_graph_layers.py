@@ -85,6 +85,7 @@ CASES = {
     "logsigmoid": lambda L, x: _f(L).logsigmoid(x),
     "prelu": lambda L, x: _f(L).prelu(x, _c(L, [0.1, 0.2, 0.3])) * x,
     "prelu_weight": lambda L, x: _f(L).prelu(_c(L, X), x[0, :, 0, 0] * 1) ** 2,
+    "gelu": lambda L, x: _f(L).gelu(x),  # (erf inside its formula: recorded as torch.erf)
     "gelu_tanh": lambda L, x: _f(L).gelu(x, approximate="tanh"),
     "mish": lambda L, x: _f(L).mish(x),
     "upsample_nearest": lambda L, x: L.nn.Upsample(scale_factor=2)(x) ** 2,

@@ -748,7 +748,7 @@ def _layers_twice(g: Gen) -> str | None:
         f"F.logsigmoid({a})", f"F.prelu({a}, torch.tensor([0.25], {f64})) * {a}",
         f"F.huber_loss({a}, torch.zeros_like({a}), delta=0.5)",
         f"F.smooth_l1_loss({a}, {a} * 0.5, beta=0.5, reduction='none')",
-        f"F.gelu({a}, approximate='tanh')", f"F.mish({a})",
+        f"F.gelu({a})", f"F.gelu({a}, approximate='tanh')", f"F.mish({a})",
     ]  # fmt: skip
     return f"{g.new()} = {g.choice(forms)}"
 
