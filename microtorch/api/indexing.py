@@ -281,6 +281,11 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
     except IndexError as e:
         raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
     given = np.shape(getattr(value, "_data", value))
+    if advanced and given[:1] == (1,) and hasattr(value, "_data"):
+        # (PyTorch views the value without its leading 1s first: [1, 2] into a [2] result)
+        while given[:1] == (1,):
+            given = given[1:]
+        value = value.view(given)
     if advanced and not _broadcasts(given, selected):
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(given)} cannot be broadcast to "

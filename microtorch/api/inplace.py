@@ -18,6 +18,7 @@ from microtorch.autograd import node as _node
 from microtorch.autograd.node import move_retain_grad
 from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import saved_in_place
+from microtorch.autograd.teaching_mode import user_stacklevel
 from microtorch.autograd.versions import bump_version
 from microtorch.autograd.views import OVERLAP_MESSAGE
 from microtorch.dtypes import from_numpy_dtype
@@ -71,6 +72,11 @@ def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwarg
         if name == "index_put_" and put_in_place(t, *args):
             return t
     if name == "index_put_":
+        if uint8_mask_with_a_number(*args):
+            raise RuntimeError(
+                "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+                "\n(Fix: index with a bool mask, mask.bool())"
+            )
         args = (index_items(args[0]), args[1])  # (x[i] for a 0-d integer tensor i: x[int(i)])
         _value_viewed_first(t, *args)
     _check_allowed(t, name, recording, args if name == "index_put_" else None)
@@ -441,7 +447,8 @@ def put_in_place(t: Any, index: Any, value: Any) -> bool:
 
 def index_items(index: Any) -> Any:
     """``index`` with each 0-d integer tensor read as the int it holds: it indexes as an int
-    does, in PyTorch (a view, ``SelectBackward0``; written into, ``CopySlices``)."""
+    does, in PyTorch (a view, ``SelectBackward0``; written into, ``CopySlices``). A uint8
+    tensor is a mask, as in PyTorch (deprecated there: it warns, from 1-d on)."""
     if isinstance(index, _node.Tensor):
         return _as_int(index)
     if isinstance(index, tuple) and any(isinstance(i, _node.Tensor) for i in index):
@@ -449,8 +456,26 @@ def index_items(index: Any) -> Any:
     return index
 
 
+_UINT8_MASK = (
+    "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead."
+)
+
+
 def _as_int(t: Any) -> Any:
+    if t._data.dtype == np.uint8:  # a mask: PyTorch's (deprecated) reading of uint8
+        if t._data.ndim:
+            warnings.warn(_UINT8_MASK, UserWarning, stacklevel=user_stacklevel())
+        return _node.plain_tensor(t._data != 0, t._device, False)
     return int(t._data) if t._data.ndim == 0 and t._data.dtype.kind in "iu" else t
+
+
+def uint8_mask_with_a_number(index: Any, value: Any) -> bool:
+    """``x[mask] = 3.0`` (or a 0-d tensor) with a uint8 mask of 1-d or more: PyTorch refuses
+    it (its masked_fill_ wants a bool mask)."""
+    items = index if isinstance(index, tuple) else (index,)
+    masks = [i for i in items if isinstance(i, _node.Tensor) and i._data.dtype == np.uint8]
+    one_value = not isinstance(value, _node.Tensor) or value._data.ndim == 0
+    return one_value and any(m._data.ndim for m in masks)
 
 
 def int_key(index: Any, t: Any, slices: bool = False) -> tuple[Any, ...] | None:
@@ -477,6 +502,8 @@ def int_key(index: Any, t: Any, slices: bool = False) -> tuple[Any, ...] | None:
 def _int_of(i: Any) -> int | None:
     # the int a 0-d integer tensor holds; None for anything else
     if not isinstance(i, _node.Tensor) or i._data.ndim or i._data.dtype.kind not in "iu":
+        return None
+    if i._data.dtype == np.uint8:  # (a mask, not an int: see _as_int)
         return None
     return int(i._data)
 

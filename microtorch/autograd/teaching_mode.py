@@ -15,7 +15,12 @@ from typing import Any
 
 from microtorch.autograd import grad_mode
 
-__all__ = ["set_teaching_warnings", "is_teaching_warnings_enabled", "warn_stale_grads"]
+__all__ = [
+    "set_teaching_warnings",
+    "is_teaching_warnings_enabled",
+    "warn_stale_grads",
+    "user_stacklevel",
+]
 
 
 def is_teaching_warnings_enabled() -> bool:
@@ -64,12 +69,13 @@ def warn_stale_grads(nodes: Any) -> None:
         "loss.backward(). If you are accumulating on purpose, ignore this, or turn these hints "
         "off with torch.autograd.set_teaching_warnings(False).",
         UserWarning,
-        stacklevel=_user_stacklevel(),
+        stacklevel=user_stacklevel(),
     )
 
 
-def _user_stacklevel() -> int:
-    # The warning's stacklevel that points at the first caller outside microtorch.
+def user_stacklevel() -> int:
+    """The stacklevel of a warning raised by the caller of this function that points at the
+    first frame outside microtorch: the student's line."""
     frame: Any = sys._getframe(2)  # 1 is the function calling warnings.warn
     level = 2
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
