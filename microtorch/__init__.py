@@ -347,6 +347,25 @@ __all__ += ["ravel", "msort", "isreal", "is_signed", "is_nonzero", "is_same_size
 __all__ += ["detach_", "layout", "strided"]
 
 
+from microtorch.api.pointwise import (  # noqa: E402
+    copysign,
+    deg2rad,
+    fmax,
+    fmin,
+    gcd,
+    hypot,
+    lcm,
+    logaddexp,
+    logaddexp2,
+    rad2deg,
+    sgn,
+)
+from microtorch.api.twins import deg2rad_, gcd_, lcm_, rad2deg_  # noqa: E402
+
+__all__ += ["copysign", "deg2rad", "fmax", "fmin", "gcd", "hypot", "lcm", "logaddexp"]
+__all__ += ["logaddexp2", "rad2deg", "sgn", "deg2rad_", "gcd_", "lcm_", "rad2deg_"]
+
+
 def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
     """The number of elements of ``input``."""
 

@@ -25,6 +25,7 @@ from microtorch.api import (
     join,
     linalg,
     logarithms,
+    pointwise,
     random_fill,
     real_only,
     rearrange,
@@ -414,6 +415,21 @@ class TensorMethods:
         twins.logical_not_,
     )
     true_divide_, fix_ = twins.true_divide_, twins.trunc_
+    deg2rad, rad2deg, hypot, logaddexp, logaddexp2, copysign, fmax, fmin, sgn, gcd, lcm = (
+        without_torch_keywords(f)
+        for f in (pointwise.deg2rad, pointwise.rad2deg, pointwise.hypot, pointwise.logaddexp)
+        + (pointwise.logaddexp2, pointwise.copysign, pointwise.fmax, pointwise.fmin)
+        + (pointwise.sgn, pointwise.gcd, pointwise.lcm)
+    )
+    deg2rad_, rad2deg_, hypot_, copysign_, sgn_, gcd_, lcm_ = (
+        twins.deg2rad_,
+        twins.rad2deg_,
+        twins.hypot_,
+        twins.copysign_,
+        twins.sgn_,
+        twins.gcd_,
+        twins.lcm_,
+    )
 
     def atan2(self, other: Tensor) -> Tensor:
         """The angle of the point (other, self), in [-pi, pi]."""

@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from microtorch.api import bitwise, cumulative, division, logarithms, rounding, trigonometry, unary
+from microtorch.api import (
+    bitwise,
+    cumulative,
+    division,
+    logarithms,
+    pointwise,
+    rounding,
+    trigonometry,
+    unary,
+)
 from microtorch.api import elementwise as ew
 from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
@@ -25,7 +34,8 @@ __all__ = [
     "trunc_", "sign_", "bitwise_not_", "cumsum_", "cumprod_", "tan_", "sinh_", "cosh_",
     "asin_", "acos_", "atan_", "asinh_", "acosh_", "atanh_", "fmod_", "atan2_",
     "clamp_", "relu_", "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "logical_and_",
-    "logical_or_", "logical_xor_", "logical_not_", "true_divide_",
+    "logical_or_", "logical_xor_", "logical_not_", "true_divide_", "deg2rad_", "rad2deg_",
+    "hypot_", "copysign_", "sgn_", "gcd_", "lcm_",
 ]  # fmt: skip
 
 
@@ -112,3 +122,8 @@ logical_and_, logical_or_, logical_xor_, logical_not_ = (
     truth_twin("logical_xor_", ew.logical_xor), truth_twin("logical_not_", ew.logical_not),
 )  # fmt: skip
 true_divide_ = twin("true_divide_", ew.div)
+deg2rad_, rad2deg_, hypot_, copysign_, sgn_, gcd_, lcm_ = (
+    twin("deg2rad_", pointwise.deg2rad), twin("rad2deg_", pointwise.rad2deg),
+    twin("hypot_", pointwise.hypot), twin("copysign_", pointwise.copysign),
+    twin("sgn_", pointwise.sgn), twin("gcd_", pointwise.gcd), twin("lcm_", pointwise.lcm),
+)  # fmt: skip

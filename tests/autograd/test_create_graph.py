@@ -280,6 +280,10 @@ NAME_DIFFERENCES = {
     "diag_embed": "the diagonal read by indexing (IndexBackward0); PyTorch's diagonal view",
     "diag_vector": "as diag_embed",
     "median": "as max", "diff_twice_prepend": "as cat",
+    "copysign": "np.where(a == 0, 0, sign(a) * sign(z)) records WhereBackward0; PyTorch's "
+    "masked_fill_ of z / a", "copysign_scalar": "as copysign",
+    "fmax": "np.where(takes_a, grad, 0) records WhereBackward0; PyTorch's masked_fill",
+    "fmin": "as fmax",
     "repeat_interleave_counts": "as index_select",
 }  # fmt: skip
 

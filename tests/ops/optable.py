@@ -194,6 +194,37 @@ OPS: list[OpSpec] = [
         "nonzero", True,
     ),
     OpSpec("tanh", lambda L, x: x.tanh(), np.tanh, (S23,), "TanhBackward0"),
+    # the walk of PyTorch's namespaces (docs/api_walk.md): more pointwise functions
+    OpSpec("deg2rad", lambda L, x: L.deg2rad(x), np.deg2rad, (S23,), "Deg2RadBackward0"),
+    OpSpec("rad2deg", lambda L, x: x.rad2deg(), np.rad2deg, (S23,), "Rad2DegBackward0"),
+    OpSpec(
+        "hypot", lambda L, a, b: L.hypot(a, b), np.hypot, (S31, S14), "HypotBackward0",
+        "nonzero", True,
+    ),
+    OpSpec(
+        "logaddexp", lambda L, a, b: L.logaddexp(a, b), np.logaddexp, (S31, S14),
+        "LogaddexpBackward0", "real", True,
+    ),
+    OpSpec(
+        "logaddexp2", lambda L, a, b: a.logaddexp2(b), np.logaddexp2, (S23, S23),
+        "Logaddexp2Backward0", "real", True,
+    ),
+    OpSpec(
+        "copysign", lambda L, a, b: L.copysign(a, b), np.copysign, (S31, S14),
+        "CopysignBackward0", "nonzero", True,
+    ),
+    OpSpec(
+        "copysign_scalar", lambda L, x: x.copysign(-1.0), lambda x: np.copysign(x, -1.0),
+        (S23,), "CopysignBackward1", "nonzero",
+    ),
+    OpSpec(
+        "fmax", lambda L, a, b: L.fmax(a, b), np.fmax, (S31, S14), "FmaxBackward0",
+        "distinct", True,
+    ),
+    OpSpec(
+        "fmin", lambda L, a, b: a.fmin(b), np.fmin, (S23, S23), "FminBackward0", "distinct",
+        True,
+    ),
     OpSpec(
         "relu", lambda L, x: L.relu(x), lambda x: np.maximum(x, 0), (S23,), "ReluBackward0",
         "distinct",

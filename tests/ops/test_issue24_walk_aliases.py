@@ -245,3 +245,94 @@ def test_second_derivatives_through_the_other_names(torch_module: ModuleType) ->
         results.append((g.detach().numpy(), h.numpy()))
     np.testing.assert_allclose(results[0][0], results[1][0], rtol=1e-12)
     np.testing.assert_allclose(results[0][1], results[1][1], rtol=1e-12)
+
+
+def _f(L: ModuleType, grad: bool = False) -> Any:
+    return L.tensor([1.5, -2.0, 0.0, -0.0, 7.25], requires_grad=grad)
+
+
+def _g(L: ModuleType) -> Any:
+    return L.tensor([-1.0, 3.0, -0.0, 2.0, float("nan")])
+
+
+def _i(L: ModuleType) -> Any:
+    return L.tensor([4, -6, 0, 9, 12])
+
+
+def _j(L: ModuleType) -> Any:
+    return L.tensor([6, 4, 5, -3, 0])
+
+
+POINTWISE: dict[str, Callable[[ModuleType], Any]] = {
+    "deg2rad": lambda L: L.deg2rad(_f(L, True)),
+    "deg2rad int": lambda L: L.deg2rad(_i(L)),
+    "deg2rad bool": lambda L: L.tensor([True, False]).deg2rad(),
+    "deg2rad half": lambda L: L.deg2rad(_f(L).half()),
+    "rad2deg": lambda L: _f(L, True).rad2deg(),
+    "deg2rad_": lambda L: _f(L).deg2rad_(),
+    "deg2rad_ int": lambda L: _i(L).deg2rad_(),
+    "rad2deg_": lambda L: L.rad2deg_(_f(L)),
+    "hypot": lambda L: L.hypot(_f(L, True), _g(L)),
+    "hypot float64": lambda L: L.hypot(_f(L).double(), _g(L)),
+    "hypot int": lambda L: L.hypot(_i(L), _j(L)),
+    "hypot number": lambda L: L.hypot(_f(L), 2),
+    "hypot shapes": lambda L: L.hypot(L.ones(2), L.ones(3)),
+    "hypot_": lambda L: _f(L).hypot_(_g(L)),
+    "logaddexp": lambda L: L.logaddexp(_f(L, True), _g(L)),
+    "logaddexp int": lambda L: L.logaddexp(_i(L), _j(L)),
+    "logaddexp2": lambda L: _f(L, True).logaddexp2(_g(L)),
+    "logaddexp large": lambda L: L.logaddexp(L.tensor([1000.0, -1000.0]), L.tensor([0.0, 0.0])),
+    "copysign": lambda L: L.copysign(_f(L, True), _g(L)),
+    "copysign int": lambda L: L.copysign(_i(L), _j(L)),
+    "copysign bool": lambda L: L.copysign(L.tensor([True]), L.tensor([-1])),
+    "copysign number": lambda L: L.copysign(_f(L, True), -1),
+    "copysign int and number": lambda L: _i(L).copysign(-0.0),
+    "copysign_": lambda L: _f(L).copysign_(_g(L)),
+    "copysign_ int": lambda L: _i(L).copysign_(L.tensor([-1.0])),
+    "fmax": lambda L: L.fmax(_f(L, True), _g(L)),
+    "fmax int": lambda L: L.fmax(_i(L), _j(L)),
+    "fmax mixed": lambda L: L.fmax(_i(L), _g(L)),
+    "fmax number": lambda L: L.fmax(_f(L), 1),
+    "fmin": lambda L: _f(L, True).fmin(_g(L)),
+    "fmin nan first": lambda L: L.fmin(_g(L), _f(L)),
+    "gcd": lambda L: L.gcd(_i(L), _j(L)),
+    "lcm": lambda L: _i(L).lcm(_j(L)),
+    "gcd int32": lambda L: L.gcd(_i(L).int(), _j(L)),
+    "gcd float": lambda L: L.gcd(_f(L), _g(L)),
+    "gcd bool": lambda L: L.gcd(L.tensor([True]), L.tensor([True])),
+    "gcd number": lambda L: L.gcd(_i(L), 2),
+    "gcd_": lambda L: _i(L).gcd_(_j(L)),
+    "lcm_": lambda L: L.lcm_(_i(L), _j(L)),
+    "sgn": lambda L: L.sgn(_f(L, True)),
+    "sgn int": lambda L: _i(L).sgn(),
+    "sgn bool": lambda L: L.sgn(L.tensor([True, False])),
+    "sgn_": lambda L: _f(L).sgn_(),
+    "in place on a leaf": lambda L: _f(L, True).hypot_(_g(L)),
+}
+
+
+@pytest.mark.parametrize("name", POINTWISE)
+def test_pointwise_functions_give_torchs_result(name: str, torch_module: ModuleType) -> None:
+    _agree(POINTWISE[name], torch_module)
+
+
+@pytest.mark.parametrize("name", ["hypot", "logaddexp", "logaddexp2", "copysign", "fmax", "fmin"])
+def test_pointwise_gradients_at_ties_zeros_and_nans_are_torchs(name: str, torch_module) -> None:
+    grads = []
+    for L in (microtorch, torch_module):
+        a = L.tensor([1.5, -2.0, 0.5, -0.5, 7.25, 3.0], dtype=L.float64, requires_grad=True)
+        b = L.tensor([-1.0, 3.0, -0.0, 2.0, float("nan"), 3.0], dtype=L.float64, requires_grad=True)
+        out = getattr(L, name)(a, b)
+        out.backward(L.arange(1.0, 7.0, dtype=L.float64))
+        grads.append([a.grad.numpy(), b.grad.numpy()])
+    for mine, theirs in zip(*grads):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-12, equal_nan=True)
+
+
+def test_sgns_gradient_is_zero_as_torchs(torch_module: ModuleType) -> None:
+    x = microtorch.tensor([1.5, -2.0, 0.0], requires_grad=True)
+    microtorch.sgn(x).sum().backward()
+    t = torch_module.tensor([1.5, -2.0, 0.0], requires_grad=True)
+    torch_module.sgn(t).sum().backward()
+    assert np.array_equal(x.grad.numpy(), t.grad.numpy(force=True))
+    assert not np.signbit(x.grad.numpy()).any()
