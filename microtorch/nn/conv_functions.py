@@ -400,6 +400,8 @@ def avg_pool2d(
         _pool_out(w, kernel[1], pads[1], strides[1], 1, ceil_mode),
     )
     _pool_shape_check(input, kernel, strides, pads, (1, 1), out)
+    if input._dtype.name == "bool":
+        raise NotImplementedError("\"avg_pool2d\" not implemented for 'Bool'")
     return conv_ops.AvgPool2D.apply(
         input, kernel, strides, pads, out, count_include_pad, divisor_override
     )
@@ -438,7 +440,8 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A00
                 f"dimensions, but input has sizes {list(shape)} with dimension {i + len(shape)} "
                 "being empty"
             )
-    if not input._dtype.is_floating_point:
+    empty = input._data.size == 0 or 0 in size  # (PyTorch's kernel is not run for these)
+    if not input._dtype.is_floating_point and not empty:
         raise NotImplementedError(
             f"\"adaptive_avg_pool2d\" not implemented for '{input._dtype._legacy[:-6]}'"
         )

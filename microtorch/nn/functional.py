@@ -59,6 +59,13 @@ from microtorch.nn.loss_functions import (
     smooth_l1_loss,
 )
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
+from microtorch.nn.pool_functions import (
+    adaptive_avg_pool1d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    avg_pool1d,
+    max_pool1d,
+)
 from microtorch.nn.upsampling import interpolate
 from microtorch.nn.vector_functions import (
     cosine_similarity,
@@ -75,6 +82,7 @@ __all__ = [
     "dropout2d", "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
+    "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
     "layer_norm", "group_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6",
     "logsigmoid",
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
