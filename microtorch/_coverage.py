@@ -110,7 +110,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "cartesian_prod": "use torch.meshgrid(a, b, indexing='ij') and stack the grids",
     },
     "torch.nn": {
-        "Conv3d": "use nn.Conv2d", "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
+        "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
         "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
         "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
@@ -122,7 +122,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
         "DataParallel": "use a single process on the CPU",
-        "Fold": "slice and stack", "Unfold": "slice and stack", "Dropout1d": "use nn.Dropout",
+        "Fold": "slice and stack", "Unfold": "slice and stack",
     },
     "torch.nn.Module": {
         "half": "keep the model in float32 (model.float())", "bfloat16": "keep it in float32",

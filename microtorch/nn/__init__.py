@@ -29,8 +29,8 @@ from microtorch.nn.activation import (
     Tanhshrink,
 )
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
-from microtorch.nn.conv import Conv1d, Conv2d
-from microtorch.nn.dropout import Dropout, Dropout2d
+from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
+from microtorch.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from microtorch.nn.embedding import Embedding
 from microtorch.nn.flatten import Flatten, Unflatten
 from microtorch.nn.lazy import (
@@ -104,6 +104,7 @@ __all__ = [
     "CircularPad3d",
     # pooling, convolution, normalization and the rest of issue 24's layers
     "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d",
+    "Conv3d", "Dropout1d", "Dropout3d",
 ]  # fmt: skip
 
 
