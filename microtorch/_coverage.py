@@ -24,7 +24,6 @@ _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
 _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
-_POOL1D = "add a dimension and use the 2-d layer, e.g. x.unsqueeze(2) with kernel_size=(1, k)"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
 _DENSITY = "write its log_prob with tensor operations; draw samples with torch.rand or torch.randn"
@@ -111,9 +110,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "cartesian_prod": "use torch.meshgrid(a, b, indexing='ij') and stack the grids",
     },
     "torch.nn": {
-        "Conv3d": "use nn.Conv2d", "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
-        "MaxPool1d": _POOL1D, "AvgPool1d": _POOL1D, "AdaptiveAvgPool1d": _POOL1D,
-        "AdaptiveMaxPool2d": "use nn.MaxPool2d with the kernel size that fits",
+        "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
         "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
         "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
@@ -125,7 +122,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
         "DataParallel": "use a single process on the CPU",
-        "Fold": "slice and stack", "Unfold": "slice and stack", "Dropout1d": "use nn.Dropout",
+        "Fold": "slice and stack", "Unfold": "slice and stack",
     },
     "torch.nn.Module": {
         "half": "keep the model in float32 (model.float())", "bfloat16": "keep it in float32",
@@ -144,8 +141,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "scaled_dot_product_attention": _ATTENTION, "multi_head_attention_forward": _ATTENTION,
         "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
         "ctc_loss": "use PyTorch", "conv_transpose2d": "upsample with indexing and use F.conv2d",
-        "max_pool1d": _POOL1D, "avg_pool1d": _POOL1D,
-        "adaptive_max_pool2d": "use F.max_pool2d with the kernel size that fits",
         "unfold": "slice and stack", "fold": "slice and stack",
     },
     "torch.nn.init": {

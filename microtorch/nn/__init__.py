@@ -29,8 +29,8 @@ from microtorch.nn.activation import (
     Tanhshrink,
 )
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
-from microtorch.nn.conv import Conv1d, Conv2d
-from microtorch.nn.dropout import Dropout, Dropout2d
+from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
+from microtorch.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from microtorch.nn.embedding import Embedding
 from microtorch.nn.flatten import Flatten, Unflatten
 from microtorch.nn.lazy import (
@@ -73,7 +73,16 @@ from microtorch.nn.padding import (
 )
 from microtorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
 from microtorch.nn.parameter_containers import ParameterDict, ParameterList
-from microtorch.nn.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from microtorch.nn.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from microtorch.nn.rnn import GRU, LSTM, RNN, RNNBase
 from microtorch.nn.rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from microtorch.nn.upsampling import Upsample, UpsamplingNearest2d
@@ -93,6 +102,9 @@ __all__ = [
     "LSTMCell", "GRUCell", "GroupNorm", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
     "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d",
     "CircularPad3d",
+    # pooling, convolution, normalization and the rest of issue 24's layers
+    "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d",
+    "Conv3d", "Dropout1d", "Dropout3d",
 ]  # fmt: skip
 
 

@@ -1,4 +1,5 @@
-"""``Conv1d`` and ``Conv2d``: learnable filters slid over a signal or an image."""
+"""``Conv1d``, ``Conv2d`` and ``Conv3d``: learnable filters slid over a signal, an image or a
+volume."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from microtorch.nn.module import Module
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d"]
 
 
 def _ntuple(value: Any, n: int) -> tuple[Any, ...]:
@@ -25,7 +26,8 @@ def _ntuple(value: Any, n: int) -> tuple[Any, ...]:
 
 
 class _ConvNd(Module):
-    """What ``Conv1d`` and ``Conv2d`` share: PyTorch's checks, parameters, init and repr."""
+    """What ``Conv1d``, ``Conv2d`` and ``Conv3d`` share: PyTorch's checks, parameters, init
+    and repr."""
 
     _dims = 0
 
@@ -141,5 +143,16 @@ class Conv2d(_ConvNd):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.conv2d(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
+
+
+class Conv3d(_ConvNd):
+    """``Conv2d`` over three spatial dims: ``(N, C_in, D, H, W)`` to ``(N, C_out, D', H', W')``."""
+
+    _dims = 3
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.conv3d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
         )

@@ -1,6 +1,6 @@
-"""``conv1d``, ``conv2d``, ``max_pool2d``, ``avg_pool2d`` and ``adaptive_avg_pool2d``: the
-argument handling and error messages of PyTorch 2.13, in PyTorch's order, in front of the
-ops of ``conv_ops.py`` (re-exported by ``functional``).
+"""``conv1d``, ``conv2d``, ``conv3d``, ``max_pool2d``, ``avg_pool2d`` and
+``adaptive_avg_pool2d``: the argument handling and error messages of PyTorch 2.13, in
+PyTorch's order, in front of the ops of ``conv_ops.py`` (re-exported by ``functional``).
 
 A 3-D input to ``conv2d`` (2-D to ``conv1d``) is one unbatched sample: PyTorch records
 ``UnsqueezeBackward0``, the convolution, then ``SqueezeBackward1``, and so does this.
@@ -19,7 +19,7 @@ from microtorch.api._checks import expect_tensor, type_name, views_first
 from microtorch.nn import conv_ops
 from microtorch.tensor import Tensor, plain_tensor
 
-__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
+__all__ = ["conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
 
 # C++'s names for dtypes, as in "Input type (double) and bias type (float) should be the same"
 _CPP_NAMES = {
@@ -104,6 +104,25 @@ def conv2d(
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
+def conv3d(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    """3-D convolution (cross-correlation) of ``(N, C_in, D, H, W)`` or ``(C_in, D, H, W)``
+    input with ``weight`` of shape ``(C_out, C_in / groups, kD, kH, kW)``."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+# per number of spatial dims: those dims, and the fix for a single sample
+_SAMPLES = {1: ("L", "signal of length L"), 2: ("H, W", "grey image (H, W)"),
+            3: ("D, H, W", "grey volume (D, H, W)")}  # fmt: skip
+
+
 def _conv(
     input: Any, weight: Any, bias: Any, stride: Any, padding: Any, dilation: Any,  # noqa: A002
     groups: int, nd: int,
@@ -114,7 +133,7 @@ def _conv(
         _check_bias_dtype(input, bias)
     shape = input._data.shape
     if len(shape) not in (nd + 1, nd + 2):
-        dims, one = ("L", "signal of length L") if nd == 1 else ("H, W", "grey image (H, W)")
+        dims, one = _SAMPLES[nd]
         raise RuntimeError(
             f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {op}, but got input "
             f"of size: {list(shape)} (Fix: {op} takes (N, C, {dims}) or (C, {dims}); for one "
@@ -400,6 +419,8 @@ def avg_pool2d(
         _pool_out(w, kernel[1], pads[1], strides[1], 1, ceil_mode),
     )
     _pool_shape_check(input, kernel, strides, pads, (1, 1), out)
+    if input._dtype.name == "bool":
+        raise NotImplementedError("\"avg_pool2d\" not implemented for 'Bool'")
     return conv_ops.AvgPool2D.apply(
         input, kernel, strides, pads, out, count_include_pad, divisor_override
     )
@@ -438,7 +459,8 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A00
                 f"dimensions, but input has sizes {list(shape)} with dimension {i + len(shape)} "
                 "being empty"
             )
-    if not input._dtype.is_floating_point:
+    empty = input._data.size == 0 or 0 in size  # (PyTorch's kernel is not run for these)
+    if not input._dtype.is_floating_point and not empty:
         raise NotImplementedError(
             f"\"adaptive_avg_pool2d\" not implemented for '{input._dtype._legacy[:-6]}'"
         )

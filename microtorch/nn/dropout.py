@@ -1,5 +1,5 @@
-"""``Dropout`` and ``Dropout2d``: randomly zero activations (or whole channels) while
-training; do nothing in ``eval()`` mode."""
+"""``Dropout`` and ``Dropout1d``/``2d``/``3d``: randomly zero activations (or whole channels)
+while training; do nothing in ``eval()`` mode."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from microtorch.nn import functional as F
 from microtorch.nn.module import Module
 from microtorch.tensor import Tensor
 
-__all__ = ["Dropout", "Dropout2d"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
 
 
 class Dropout(Module):
@@ -38,3 +38,19 @@ class Dropout2d(Dropout):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout1d(Dropout):
+    """Zero each whole channel of ``(N, C, L)`` or ``(C, L)`` input with probability ``p``
+    and scale the rest by 1 / (1 - p)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(Dropout):
+    """Zero each whole channel of ``(N, C, D, H, W)`` or ``(C, D, H, W)`` input with
+    probability ``p`` and scale the rest by 1 / (1 - p)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.dropout3d(input, self.p, self.training, self.inplace)

@@ -46,8 +46,10 @@ from microtorch.nn.conv_functions import (
     avg_pool2d,
     conv1d,
     conv2d,
+    conv3d,
     max_pool2d,
 )
+from microtorch.nn.dropout_functions import dropout1d, dropout2d, dropout3d
 from microtorch.nn.loss_functions import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -59,6 +61,13 @@ from microtorch.nn.loss_functions import (
     smooth_l1_loss,
 )
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
+from microtorch.nn.pool_functions import (
+    adaptive_avg_pool1d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    avg_pool1d,
+    max_pool1d,
+)
 from microtorch.nn.upsampling import interpolate
 from microtorch.nn.vector_functions import (
     cosine_similarity,
@@ -72,9 +81,11 @@ from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
     "linear", "relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
-    "dropout2d", "embedding", "one_hot", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
+    "dropout1d", "dropout2d", "dropout3d", "embedding", "one_hot", "cross_entropy", "nll_loss",
+    "mse_loss", "l1_loss",
     "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-    "conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
+    "conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
+    "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
     "layer_norm", "group_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6",
     "logsigmoid",
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
@@ -218,52 +229,6 @@ def dropout(
     keep = default_generator._rng.random(input._data.shape) >= p  # the seeded generator
     scale = keep.astype(dtype) * np.asarray(0.0 if p == 1 else 1 / (1 - p), dtype)
     mask = plain_tensor(scale, input._device)
-    return input.mul_(mask) if inplace else ew.mul(input, mask)  # MulBackward0, as in PyTorch
-
-
-def dropout2d(
-    input: Tensor,  # noqa: A002
-    p: float = 0.5,
-    training: bool = True,
-    inplace: bool = False,
-) -> Tensor:
-    """Zero whole channels (``input[n, c]``) with probability ``p`` and scale the rest by
-    1 / (1 - p) (training only): one draw per (sample, channel) from the seeded generator."""
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    expect_tensor(input, "feature_dropout_" if inplace else "feature_dropout")
-    ndim = input._data.ndim
-    if ndim not in (3, 4):
-        warnings.warn(
-            f"dropout2d: Received a {ndim}-D input to dropout2d, which is deprecated and will "
-            "result in an error in a future release. To retain the behavior and silence this "
-            "warning, please use dropout instead. Note that dropout2d exists to provide "
-            "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and "
-            "an optional batch dimension (i.e. 3D or 4D inputs).",
-            UserWarning,
-            stacklevel=2,
-        )
-    if ndim == 3:
-        warnings.warn(
-            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
-            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
-            "the channel dim. This behavior will change in a future release to interpret the "
-            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
-            "channel-wise dropout behavior, please switch to using dropout1d instead.",
-            UserWarning,
-            stacklevel=2,
-        )
-    if not training or p == 0 or input._data.size == 0:
-        return input
-    dtype = input._data.dtype
-    if p == 1:
-        mask = plain_tensor(np.zeros((), dtype), input._device)
-    else:
-        if ndim < 2:
-            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-        shape = input._data.shape[:2] + (1,) * (ndim - 2)  # one draw per (sample, channel)
-        keep = default_generator._rng.random(shape) >= p  # the seeded generator
-        mask = plain_tensor(keep.astype(dtype) * np.asarray(1 / (1 - p), dtype), input._device)
     return input.mul_(mask) if inplace else ew.mul(input, mask)  # MulBackward0, as in PyTorch
 
 

@@ -27,6 +27,27 @@ from microtorch.tensor import Tensor, plain_tensor
 __all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm"]
 
 
+def register_affine(
+    module: Module, shape: tuple[int, ...], affine: bool, bias: bool, dtype: dtype_ | None,
+    device: Any,
+) -> None:  # fmt: skip
+    """The learnable ``weight`` and ``bias`` of a normalization layer (each ``None`` where
+    left out), uninitialized until ``reset_affine``."""
+    weight = Parameter(_empty(shape, dtype, device)) if affine else None
+    module.register_parameter("weight", weight)
+    module.register_parameter(
+        "bias", Parameter(_empty(shape, dtype, device)) if affine and bias else None
+    )
+
+
+def reset_affine(module: Module) -> None:
+    """Weight 1 and bias 0 (PyTorch's default), where the layer has them."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class _BatchNorm(Module):
     """What ``BatchNorm1d`` and ``BatchNorm2d`` share (PyTorch's ``_NormBase``/``_BatchNorm``)."""
 
@@ -48,15 +69,7 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(_empty((num_features,), dtype, device))
-            if bias:
-                self.bias = Parameter(_empty((num_features,), dtype, device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_affine(self, (num_features,), affine, bias, dtype, device)
         if track_running_stats:
             where = as_device(device)
             floats = (dtype or get_default_dtype()).numpy
@@ -82,10 +95,7 @@ class _BatchNorm(Module):
     def reset_parameters(self) -> None:
         """Fresh running statistics; weight 1 and bias 0 (PyTorch's default)."""
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
         raise NotImplementedError
@@ -157,23 +167,12 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_empty(self.normalized_shape, dtype, device))
-            if bias:
-                self.bias = Parameter(_empty(self.normalized_shape, dtype, device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_affine(self, self.normalized_shape, elementwise_affine, bias, dtype, device)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Weight 1 and bias 0 (PyTorch's default)."""
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -210,23 +209,12 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        if affine:
-            self.weight = Parameter(_empty((num_channels,), dtype, device))
-            if bias:
-                self.bias = Parameter(_empty((num_channels,), dtype, device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        register_affine(self, (num_channels,), affine, bias, dtype, device)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
         """Weight 1 and bias 0 (PyTorch's default)."""
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)

@@ -15,10 +15,7 @@ import numpy as np
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import row_major
 
-__all__ = [
-    "pad_positions", "ReflectionPad1D", "ReflectionPad2D", "ReflectionPad3D",
-    "ReplicationPad1D", "ReplicationPad2D", "ReplicationPad3D",
-]  # fmt: skip
+__all__ = ["pad_positions", "CopyPad", "PAD_FUNCTIONS"]
 
 
 def pad_positions(n: int, left: int, right: int, mode: str) -> np.ndarray:
@@ -33,12 +30,9 @@ def pad_positions(n: int, left: int, right: int, mode: str) -> np.ndarray:
     return np.clip(p, 0, n - 1)  # replicate
 
 
-class ReflectionPad1D(NumpyFunction):
+class CopyPad(NumpyFunction):
     """z = x at the positions ``pad_positions`` gives along the last dims, so dL/dx adds up
     the gradients of every position that copied each value."""
-
-    node_name = "ReflectionPad1DBackward0"
-    double_backward_name = "ReflectionPad1DBackwardBackward0"
 
     ctx_fields = ("key",)
 
@@ -56,36 +50,16 @@ class ReflectionPad1D(NumpyFunction):
         return grad
 
 
-class ReflectionPad2D(ReflectionPad1D):
-    """``reflect`` padding of the last two dims."""
-
-    node_name = "ReflectionPad2DBackward0"
-    double_backward_name = "ReflectionPad2DBackwardBackward0"
-
-
-class ReflectionPad3D(ReflectionPad1D):
-    """``reflect`` padding of the last three dims."""
-
-    node_name = "ReflectionPad3DBackward0"
-    double_backward_name = "ReflectionPad3DBackwardBackward0"
+def _named(kind: str, dims: int) -> type[CopyPad]:
+    # CopyPad under PyTorch's names for one mode and number of padded dims:
+    # ReflectionPad2DBackward0, and ReflectionPad2DBackwardBackward0 for its backward.
+    name = f"{kind}Pad{dims}D"
+    names = {"node_name": f"{name}Backward0", "double_backward_name": f"{name}BackwardBackward0"}
+    return type(name, (CopyPad,), names)
 
 
-class ReplicationPad1D(ReflectionPad1D):
-    """``replicate`` padding of the last dim."""
-
-    node_name = "ReplicationPad1DBackward0"
-    double_backward_name = "ReplicationPad1DBackwardBackward0"
-
-
-class ReplicationPad2D(ReflectionPad1D):
-    """``replicate`` padding of the last two dims."""
-
-    node_name = "ReplicationPad2DBackward0"
-    double_backward_name = "ReplicationPad2DBackwardBackward0"
-
-
-class ReplicationPad3D(ReflectionPad1D):
-    """``replicate`` padding of the last three dims."""
-
-    node_name = "ReplicationPad3DBackward0"
-    double_backward_name = "ReplicationPad3DBackwardBackward0"
+# mode -> its Function for 1, 2 and 3 padded dims
+PAD_FUNCTIONS = {
+    mode: (_named(kind, 1), _named(kind, 2), _named(kind, 3))
+    for mode, kind in (("reflect", "Reflection"), ("replicate", "Replication"))
+}

@@ -171,6 +171,22 @@ class RNNBase(Module):
             outputs.reverse()
         return join.stack(outputs, 0), state
 
+    def _forward_hidden(self, input: Tensor, hx: Tensor | None) -> tuple[Tensor, Tensor]:  # noqa: A002
+        """``RNN`` and ``GRU``'s forward: one hidden state per layer and direction."""
+        x, batched = self._sequence(input)
+        hx = _hidden_dims(hx, batched)
+        if hx is None:
+            hx = zeros_like_hidden(x, self._expected_hidden(x, self.hidden_size))
+        self._check_input(x)
+        _check_size(hx, self._expected_hidden(x, self.hidden_size), "Expected hidden size")
+        x = x.transpose(0, 1) if self.batch_first else x
+        output, finals = self._run(x, list(hx.unbind(0)))
+        output = _batch_first(output) if self.batch_first else output
+        h_n = join.stack(finals, 0)
+        if not batched:
+            return output.squeeze(0 if self.batch_first else 1), h_n.squeeze(1)
+        return output, h_n
+
     def _sequence(self, input: Tensor) -> tuple[Tensor, bool]:  # noqa: A002
         name = self.mode if self.mode in ("LSTM", "GRU") else "RNN"
         if input.dim() not in (2, 3):
@@ -207,19 +223,7 @@ class RNN(RNNBase):
         return lambda x, h, w, b: rnn_step(x, h, w, b, "relu" if relu else "tanh")
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
-        x, batched = self._sequence(input)
-        hx = _hidden_dims(hx, batched)
-        if hx is None:
-            hx = zeros_like_hidden(x, self._expected_hidden(x, self.hidden_size))
-        self._check_input(x)
-        _check_size(hx, self._expected_hidden(x, self.hidden_size), "Expected hidden size")
-        x = x.transpose(0, 1) if self.batch_first else x
-        output, finals = self._run(x, list(hx.unbind(0)))
-        output = _batch_first(output) if self.batch_first else output
-        h_n = join.stack(finals, 0)
-        if not batched:
-            return output.squeeze(0 if self.batch_first else 1), h_n.squeeze(1)
-        return output, h_n
+        return self._forward_hidden(input, hx)
 
 
 class GRU(RNNBase):
@@ -235,19 +239,7 @@ class GRU(RNNBase):
         return gru_step
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:  # noqa: A002
-        x, batched = self._sequence(input)
-        hx = _hidden_dims(hx, batched)
-        if hx is None:
-            hx = zeros_like_hidden(x, self._expected_hidden(x, self.hidden_size))
-        self._check_input(x)
-        _check_size(hx, self._expected_hidden(x, self.hidden_size), "Expected hidden size")
-        x = x.transpose(0, 1) if self.batch_first else x
-        output, finals = self._run(x, list(hx.unbind(0)))
-        output = _batch_first(output) if self.batch_first else output
-        h_n = join.stack(finals, 0)
-        if not batched:
-            return output.squeeze(0 if self.batch_first else 1), h_n.squeeze(1)
-        return output, h_n
+        return self._forward_hidden(input, hx)
 
 
 class LSTM(RNNBase):

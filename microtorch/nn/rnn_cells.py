@@ -136,6 +136,15 @@ class RNNCellBase(Module):
                 )
         return input.dim() == 2
 
+    def _batch_of_one(self, input: Tensor, hx: Tensor | None) -> tuple[Tensor, Tensor, bool]:  # noqa: A002
+        """The input and hidden state as a batch (zeros where ``hx`` is None), and whether
+        they came batched."""
+        batched = self._batched(input, hx)
+        x = input if batched else input.unsqueeze(0)
+        if hx is None:
+            return x, zeros_like_hidden(x, (x.shape[0], self.hidden_size)), batched
+        return x, hx if batched else hx.unsqueeze(0), batched
+
     def _check_sizes(self, x: Tensor, states: tuple[Tensor, ...]) -> None:
         """PyTorch's checks of the (batched) input and states against the cell's sizes."""
         if x.shape[1] != self.input_size:
@@ -171,12 +180,7 @@ class RNNCell(RNNCellBase):
         self.nonlinearity = nonlinearity
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:  # noqa: A002
-        batched = self._batched(input, hx)
-        x = input if batched else input.unsqueeze(0)
-        if hx is None:
-            h = zeros_like_hidden(x, (x.shape[0], self.hidden_size))
-        else:
-            h = hx if batched else hx.unsqueeze(0)
+        x, h, batched = self._batch_of_one(input, hx)
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         self._check_sizes(x, (h,))
@@ -185,8 +189,11 @@ class RNNCell(RNNCellBase):
         return out if batched else out.squeeze(0)
 
 
-class LSTMCell(RNNCellBase):
-    """One LSTM step; ``hx`` is the pair (h, c), and so is the result."""
+class _GatedCell(RNNCellBase):
+    """A cell whose only options are PyTorch's defaults: ``LSTMCell`` (4 chunks) and
+    ``GRUCell`` (3)."""
+
+    _chunks = 0
 
     def __init__(
         self,
@@ -196,7 +203,13 @@ class LSTMCell(RNNCellBase):
         device: Any = None,
         dtype: dtype_ | None = None,
     ) -> None:
-        super().__init__(input_size, hidden_size, bias, 4, device, dtype)
+        super().__init__(input_size, hidden_size, bias, self._chunks, device, dtype)
+
+
+class LSTMCell(_GatedCell):
+    """One LSTM step; ``hx`` is the pair (h, c), and so is the result."""
+
+    _chunks = 4
 
     def forward(
         self,
@@ -216,26 +229,13 @@ class LSTMCell(RNNCellBase):
         return (h, c) if batched else (h.squeeze(0), c.squeeze(0))
 
 
-class GRUCell(RNNCellBase):
+class GRUCell(_GatedCell):
     """One GRU step: h' = (1 - z) n + z h (see ``gru_step``)."""
 
-    def __init__(
-        self,
-        input_size: int,
-        hidden_size: int,
-        bias: bool = True,
-        device: Any = None,
-        dtype: dtype_ | None = None,
-    ) -> None:
-        super().__init__(input_size, hidden_size, bias, 3, device, dtype)
+    _chunks = 3
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:  # noqa: A002
-        batched = self._batched(input, hx)
-        x = input if batched else input.unsqueeze(0)
-        if hx is None:
-            h = zeros_like_hidden(x, (x.shape[0], self.hidden_size))
-        else:
-            h = hx if batched else hx.unsqueeze(0)
+        x, h, batched = self._batch_of_one(input, hx)
         self._check_sizes(x, (h,))
         out = gru_step(F.linear(x, self.weight_ih, self.bias_ih), h, self.weight_hh, self.bias_hh)
         return out if batched else out.squeeze(0)

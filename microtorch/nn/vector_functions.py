@@ -48,12 +48,6 @@ def pad(
     return layer_ops.ConstantPadNd.apply(input, widths, 0.0 if value is None else value)
 
 
-_PAD_OPS: dict[str, tuple[type[pad_ops.ReflectionPad1D], ...]] = {
-    "reflect": (pad_ops.ReflectionPad1D, pad_ops.ReflectionPad2D, pad_ops.ReflectionPad3D),
-    "replicate": (pad_ops.ReplicationPad1D, pad_ops.ReplicationPad2D, pad_ops.ReplicationPad3D),
-}
-
-
 def _pad_copying(input: Tensor, widths: tuple[int, ...], mode: str, value: Any) -> Tensor:  # noqa: A002
     """The modes that copy input values into the border: PyTorch's checks, then the op."""
     if value is not None and value != 0:
@@ -96,7 +90,7 @@ def _pad_copying(input: Tensor, widths: tuple[int, ...], mode: str, value: Any) 
         for i, where in enumerate(positions):
             out = rearrange.index_select(out, len(shape) - k + i, plain_tensor(where))
         return out
-    return _PAD_OPS[mode][k - 1].apply(input, positions)
+    return pad_ops.PAD_FUNCTIONS[mode][k - 1].apply(input, positions)
 
 
 def normalize(

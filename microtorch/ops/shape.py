@@ -65,18 +65,20 @@ class ReshapeAlias(View):
 
 
 class Squeeze(NumpyFunction):
-    """z = a without some size-1 dims: the gradient gets them back."""
+    """z = a without some size-1 dims: the gradient gets them back (one unsqueeze each, as
+    PyTorch's formula)."""
 
     node_name = "SqueezeBackward0"
 
     @staticmethod
     def forward(ctx, a, axes):
-        ctx.shape = a.shape
+        # where the gradient gets its dims back: g[:, None] for axes (1,) of a 2-d input
+        ctx.where = tuple(None if i in axes else slice(None) for i in range(a.ndim)) if axes else ()
         return np.squeeze(a, axis=axes)
 
     @staticmethod
     def backward(ctx, grad_output):
-        return grad_output.reshape(ctx.shape)
+        return grad_output[ctx.where] if ctx.where else grad_output  # (nothing squeezed)
 
 
 class SqueezeDim(Squeeze):

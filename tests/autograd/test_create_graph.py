@@ -244,9 +244,6 @@ NAME_DIFFERENCES = {
     "min": "as max", "amax": "as max", "amax_dim": "as max", "amax_dims": "as max",
     "amin_dim_keepdim": "as max",
     "logsumexp": "the gradient broadcast by np.broadcast_to (ExpandBackward0); PyTorch unsqueezes",
-    "squeeze": "the gradient reshaped (ViewBackward0); PyTorch unsqueezes it (np.expand_dims "
-    "would record that, at a slower Python call on the first-order path)",
-    "squeeze_dim": "as squeeze",
     "cat": "the gradient split by np.split (SplitWithSizesBackward0); PyTorch slices per input",
     "cat_dim1": "as cat",
     "stack": "np.moveaxis then unbind (PermuteBackward0 first); PyTorch selects per input",
