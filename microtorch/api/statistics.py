@@ -1,4 +1,5 @@
-"""median (of all elements, or along a dimension with its indices) and bincount.
+"""median (of all elements, or along a dimension with its indices), bincount, nansum and
+nanmean (which skip nan), var_mean and std_mean (two results of one pass).
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas in
 ``microtorch/ops/statistics.py``.
@@ -12,12 +13,24 @@ import numpy as np
 
 from microtorch.api import return_types
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
+from microtorch.api.elementwise import logical_not
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
-from microtorch.api.reduction import normalize_dims
-from microtorch.ops.statistics import MedianAll, MedianDim, counts, median_indices
+from microtorch.api.reduction import Dims, _axes, _reduce_dtype, _var_args, normalize_dims
+from microtorch.api.reduction import sum as sum_
+from microtorch.api.truth import isnan
+from microtorch.ops.statistics import (
+    MedianAll,
+    MedianDim,
+    Nansum,
+    StdMean,
+    VarMean,
+    counts,
+    median_indices,
+)
 
-__all__ = ["median", "bincount"]
+__all__ = ["median", "bincount", "nansum", "nanmean", "var_mean", "std_mean"]
 
 _C_NAMES = {"bool": "Bool", "float16": "Half", "float32": "Float", "float64": "Double"}
 
@@ -75,3 +88,79 @@ def bincount(a: Any, weights: Any = None, minlength: int = 0) -> Any:
     # (float32 weights sum to float32; every other dtype to float64, as PyTorch)
     dtype = np.float32 if weights._data.dtype == np.float32 else np.float64
     return wrap(counts(data, weights._data.astype(np.float64), minlength).astype(dtype))
+
+
+@parsed(
+    "nansum",
+    "Tensor input, *, torch.dtype dtype=None",
+    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None",
+)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
+def nansum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """The sum of the elements that are not nan (all, or along ``dim``)."""
+    expect_tensor(a, "nansum")
+    axes = () if dim is None else _axes(dim, a._data.ndim)
+    axes = axes or tuple(range(a._data.ndim))  # (dim=(): all, as PyTorch)
+    return Nansum.apply(a, axes, keepdim, _reduce_dtype(a, dtype))
+
+
+@parsed(
+    "nanmean",
+    "Tensor input, tuple of ints dim=None, bool keepdim=False, *, torch.dtype dtype=None",
+)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
+def nanmean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """The mean of the elements that are not nan: nansum / how many are not nan."""
+    expect_tensor(a, "nanmean")
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(
+            "nanmean(): expected input to have floating point or complex dtype but got "
+            f"{a._dtype._legacy[: -len('Tensor')]} (Fix: x.float().nanmean())"
+        )
+    counted = sum_(logical_not(isnan(a)), () if dim is None else dim, keepdim)
+    return nansum(a, () if dim is None else dim, keepdim, dtype=dtype) / counted
+
+
+_VAR_MEAN = (
+    "Tensor input, tuple of ints dim, bool unbiased=True, bool keepdim=False",
+    "Tensor input, tuple of ints dim=None, *, Number correction=None, bool keepdim=False",
+    "Tensor input, bool unbiased=True",
+)
+
+
+def _floats_only(a: Any, op: str) -> None:
+    expect_tensor(a, op)
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(f"{op} only support floating point and complex dtypes (Fix: x.float())")
+
+
+@parsed("var_mean", *_VAR_MEAN)
+@torch_keywords("input", "dim", numpy_aliases=True)
+def var_mean(
+    a: Any,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: int | None = None,
+) -> tuple[Any, Any]:
+    """``(var(a), mean(a))`` over ``dim``, one node for both (Bessel's correction by default)."""
+    _floats_only(a, "var_mean")
+    axes, c = _var_args(a, dim, unbiased, correction, "var_mean")
+    return VarMean.apply(a, axes, keepdim, c)
+
+
+@parsed("std_mean", *_VAR_MEAN)
+@torch_keywords("input", "dim", numpy_aliases=True)
+def std_mean(
+    a: Any,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: int | None = None,
+) -> tuple[Any, Any]:
+    """``(std(a), mean(a))`` over ``dim``, one node for both (Bessel's correction by default)."""
+    _floats_only(a, "std_mean")
+    axes, c = _var_args(a, dim, unbiased, correction, "std_mean")
+    return StdMean.apply(a, axes, keepdim, c)

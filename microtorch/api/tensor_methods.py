@@ -56,7 +56,7 @@ from microtorch.api.operands import as_operand
 from microtorch.autograd import node as _node
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
-from microtorch.dtypes import dtype, float16, float32, float64, int16, int32, int64, uint8
+from microtorch.dtypes import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
 from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
@@ -154,6 +154,9 @@ class TensorMethods:
     def byte(self) -> Tensor:
         return shape_ops.to_dtype(self, uint8)
 
+    def char(self) -> Tensor:
+        return shape_ops.to_dtype(self, int8)
+
     def type(self, dtype: Any = None, non_blocking: builtins.bool = False) -> Any:
         """The legacy type's name (``'microtorch.FloatTensor'``), or a copy converted to
         ``dtype``: a dtype, a legacy type (``torch.LongTensor``) or its name."""
@@ -163,6 +166,17 @@ class TensorMethods:
 
     def cpu(self) -> Tensor:
         return self.to("cpu")
+
+    def pin_memory(self, device: Any = None) -> Tensor:
+        """PyTorch's answer on a machine without a GPU: pinned memory needs one."""
+        raise RuntimeError(
+            "Cannot access accelerator device when none is available. (Fix: drop the call; "
+            "pinned memory only speeds up copies to a GPU, and microtorch runs on the CPU)"
+        )
+
+    def is_pinned(self, device: Any = None) -> builtins.bool:
+        """False: nothing is pinned on a machine without a GPU."""
+        return False
 
     def cuda(self, device: Any = None) -> Tensor:
         """``self.to("cuda")``: raises PyTorch's error, as there is no GPU here."""
@@ -440,6 +454,11 @@ class TensorMethods:
         twins.twin("lerp_", special.lerp), twins.twin("addcmul_", special.addcmul),
         twins.twin("addcdiv_", special.addcdiv),
     )  # fmt: skip
+    frac, isposinf, isneginf, signbit = (
+        without_torch_keywords(rounding.frac), truth.isposinf, truth.isneginf, truth.signbit,
+    )  # fmt: skip
+    frac_ = twins.twin("frac_", rounding.frac)
+    nansum, nanmean = method_of(statistics.nansum), method_of(statistics.nanmean)
     diagonal, diag, diag_embed, trace = (
         without_torch_keywords(f)
         for f in (diagonal.diagonal, diagonal.diag, diagonal.diag_embed, diagonal.trace)

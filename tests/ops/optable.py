@@ -563,6 +563,21 @@ OPS: list[OpSpec] = [
            lambda x: np.repeat(x, 2, 1), (S23,), "ViewBackward0"),
     OpSpec("repeat_interleave_counts", lambda L, x: L.repeat_interleave(x, L.tensor([2, 0]), 0),
            lambda x: np.repeat(x, [2, 0], 0), (S23,), "IndexSelectBackward0"),
+    # --- the rest of torch.* (issue 24, api7) --------------------------------------------
+    OpSpec("frac", lambda L, x: x.frac(), lambda x: x - np.trunc(x), (S23,), "FracBackward0",
+           "distinct"),
+    OpSpec("nansum", lambda L, x: L.nansum(x), np.nansum, (S23,), "NansumBackward0"),
+    OpSpec("nansum_dim", lambda L, x: x.nansum(1, keepdim=True),
+           lambda x: np.nansum(x, 1, keepdims=True), (S234,), "NansumBackward0"),
+    OpSpec("nanmean_dim", lambda L, x: L.nanmean(x, (0, 2)), lambda x: np.nanmean(x, (0, 2)),
+           (S234,), "DivBackward0"),
+    OpSpec("var_mean", lambda L, x: L.var_mean(x, 1),
+           lambda x: (x.var(1, ddof=1), x.mean(1)), (S234,), "VarMeanBackward0"),
+    OpSpec("std_mean", lambda L, x: L.std_mean(x, (0, 1), keepdim=True, correction=0),
+           lambda x: (x.std((0, 1), keepdims=True), x.mean((0, 1), keepdims=True)), (S234,),
+           "StdMeanBackward0"),
+    OpSpec("std_mean_all", lambda L, x: L.std_mean(x), lambda x: (x.std(ddof=1), x.mean()),
+           (S23,), "StdMeanBackward0"),
     # --- joining and splitting ----------------------------------------------------------
     OpSpec(
         "cat", lambda L, a, b: L.cat([a, b]), lambda a, b: np.concatenate([a, b]),
