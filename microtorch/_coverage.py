@@ -72,7 +72,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "mode": _NUMPY,
         "quantile": "sort and index", "kthvalue": "sort and index",
         "as_strided": "use view, reshape or expand",
-        "uniform_": "use torch.nn.init.uniform_(x, a, b)",
     },
     "torch.linalg": {
         "norm": _NORM, "vector_norm": _NORM, "matrix_norm": "use x.norm() (Frobenius)",

@@ -388,6 +388,10 @@ class TensorMethods:
     )  # fmt: skip
     swapaxes_ = swapdims_ = transpose_
     resize_, random_ = reshape_inplace.resize_, random_fill.random_
+    uniform_, exponential_, geometric_, cauchy_, log_normal_ = (
+        random_fill.uniform_, random_fill.exponential_, random_fill.geometric_,
+        random_fill.cauchy_, random_fill.log_normal_,
+    )  # fmt: skip
 
     gather, scatter, scatter_add, scatter_reduce = (
         without_torch_keywords(f)

@@ -249,3 +249,97 @@ def test_process_settings_as_pytorch(torch_module: ModuleType) -> None:
         return before, one, L.get_num_threads() == threads, during, after, threads > 0
 
     assert run(microtorch) == run(torch_module)
+
+
+# --- in-place random fills: numpy's numbers, PyTorch's checks, nodes and ranges -------------
+FILL_ERRORS: dict[str, Callable[[ModuleType], Any]] = {
+    "uniform_ reversed": lambda L: L.ones(3).uniform_(2, 1),
+    "uniform_ int": lambda L: L.ones(3, dtype=L.long).uniform_(),
+    "uniform_ bool": lambda L: L.ones(3, dtype=L.bool).uniform_(),
+    "uniform_ inf": lambda L: L.ones(3).uniform_(INF, 1),
+    "uniform_ past float": lambda L: L.ones(3).uniform_(-1e39, 1e39),
+    "uniform_ past double": lambda L: L.ones(3, dtype=L.float64).uniform_(0, INF),
+    "uniform_ keyword a": lambda L: L.ones(3).uniform_(a=1),
+    "uniform_ keyword from_": lambda L: L.ones(3).uniform_(from_=1),
+    "uniform_ string": lambda L: L.ones(3).uniform_("a"),
+    "uniform_ leaf": lambda L: L.ones(3, requires_grad=True).uniform_(),
+    "exponential_ 0": lambda L: L.ones(3).exponential_(0),
+    "exponential_ negative": lambda L: L.ones(3).exponential_(-1),
+    "exponential_ int": lambda L: L.ones(3, dtype=L.long).exponential_(),
+    "exponential_ uint8": lambda L: L.ones(3, dtype=L.uint8).exponential_(),
+    "geometric_ 0": lambda L: L.ones(3).geometric_(0),
+    "geometric_ 1": lambda L: L.ones(3).geometric_(1),
+    "geometric_ 1.5": lambda L: L.ones(3).geometric_(1.5),
+    "geometric_ bool": lambda L: L.ones(3, dtype=L.bool).geometric_(0.5),
+    "geometric_ no p": lambda L: L.ones(3).geometric_(),
+    "cauchy_ sigma 0": lambda L: L.ones(3).cauchy_(sigma=0),
+    "cauchy_ sigma negative": lambda L: L.ones(3).cauchy_(0, -1),
+    "cauchy_ int": lambda L: L.ones(3, dtype=L.long).cauchy_(),
+    "cauchy_ int32": lambda L: L.ones(3, dtype=L.int32).cauchy_(),
+    "log_normal_ std 0": lambda L: L.ones(3).log_normal_(std=0),
+    "log_normal_ std negative": lambda L: L.ones(3).log_normal_(0, -1),
+    "log_normal_ int": lambda L: L.ones(3, dtype=L.long).log_normal_(),
+    "empty uniform_": lambda L: L.ones(0).uniform_(),
+}
+
+
+@pytest.mark.parametrize("case", list(FILL_ERRORS))
+def test_fill_errors_match_pytorch(case: str, torch_module: ModuleType) -> None:
+    compare_all(FILL_ERRORS[case], torch_module)
+
+
+FILLS: dict[str, Callable[[Any], Any]] = {
+    "uniform_": lambda z: z.uniform_(),
+    "uniform_ bounds": lambda z: z.uniform_(-2, 3),
+    "uniform_ keywords": lambda z: z.uniform_(**{"from": 1, "to": 2}),
+    "exponential_": lambda z: z.exponential_(),
+    "exponential_ lambd": lambda z: z.exponential_(lambd=4.0),
+    "geometric_": lambda z: z.geometric_(0.25),
+    "cauchy_": lambda z: z.cauchy_(1.0, 0.5),
+    "log_normal_": lambda z: z.log_normal_(),
+    "log_normal_ keywords": lambda z: z.log_normal_(mean=0, std=0.5),
+    "normal_": lambda z: z.normal_(1, 2),
+    "bernoulli_": lambda z: z.bernoulli_(0.3),
+    "bernoulli_ tensor": lambda z: z.bernoulli_(z.detach() * 0 + 0.5),
+    "random_": lambda z: z.random_(),
+    "random_ to": lambda z: z.random_(5),
+    "random_ from to": lambda z: z.random_(1, 5),
+}
+
+
+@pytest.mark.parametrize("case", list(FILLS))
+def test_fill_of_a_graph_tensor_records_pytorch_node(case: str, torch_module: ModuleType) -> None:
+    # PyTorch's node, with a zero gradient for what the tensor held (and for bernoulli_'s p)
+    def run(L: ModuleType) -> Any:
+        w = L.ones(3, 2, dtype=L.float64, requires_grad=True)
+        z = w * 2
+        result = FILLS[case](z)
+        node = z.grad_fn
+        (z * L.arange(6.0, dtype=L.float64).reshape(3, 2)).sum().backward()
+        names = [None if n is None else n.name() for n, _ in node.next_functions]
+        return result is z, node.name(), names, str(z.dtype)[-7:], w.grad.tolist()
+
+    assert run(microtorch) == run(torch_module)
+
+
+def test_fill_without_a_graph_in_range(torch_module: ModuleType) -> None:
+    # numpy's numbers, not PyTorch's: ranges, means, dtypes and integrality compared
+    microtorch.manual_seed(0)
+    n = 20000
+    for dtype in ("float32", "float64", "float16"):
+        for fill, low, high, mean in (
+            (lambda z: z.uniform_(-2, 3), -2, 3, 0.5),
+            (lambda z: z.exponential_(4.0), 0, INF, 0.25),
+            (lambda z: z.log_normal_(0, 0.5), 0, INF, float(np.exp(0.125))),
+            (lambda z: z.geometric_(0.25), 1, INF, 4.0),
+        ):
+            m = fill(microtorch.empty(n, dtype=getattr(microtorch, dtype)))
+            t = fill(torch_module.empty(n, dtype=getattr(torch_module, dtype)))
+            assert str(m.dtype)[11:] == str(t.dtype)[6:]
+            for values in (m.double().numpy(), t.double().numpy()):
+                assert low <= values.min() and values.max() <= high
+                assert abs(values.mean() - mean) < 0.05 * mean
+    g = microtorch.zeros(100, dtype=microtorch.int64).geometric_(0.5).numpy()
+    assert g.min() >= 1 and g.dtype == np.int64
+    c = microtorch.empty(n, dtype=microtorch.float64).cauchy_(1.0, 0.5).numpy()
+    assert abs(np.median(c) - 1.0) < 0.05
