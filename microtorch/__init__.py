@@ -87,7 +87,16 @@ from microtorch.api.sequences import diff, repeat_interleave
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
-from microtorch.api.statistics import bincount, median, nanmean, nansum, std_mean, var_mean
+from microtorch.api.statistics import (
+    bincount,
+    kthvalue,
+    median,
+    mode,
+    nanmean,
+    nansum,
+    std_mean,
+    var_mean,
+)
 from microtorch.api.trigonometry import (
     acos,
     acosh,
@@ -310,7 +319,7 @@ __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "rep
 __all__ += ["bernoulli", "einsum", "normal"]
 frac_ = Tensor.frac_
 __all__ += ["frac", "frac_", "isneginf", "isposinf", "logspace", "nanmean", "nansum", "signbit"]
-__all__ += ["std_mean", "var_mean", "get_num_threads", "set_num_threads"]
+__all__ += ["std_mean", "var_mean", "get_num_threads", "set_num_threads", "kthvalue", "mode"]
 __all__ += [
     "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
     "use_deterministic_algorithms",

@@ -56,7 +56,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "inverse": _NUMPY, "det": _NUMPY,
         "as_strided": "use view, reshape or expand",
         "quantile": "sort and index",
-        "mode": _NUMPY, "kthvalue": "sort and index",
         "bfloat16": "use torch.float32", "complex64": _FLOAT, "cfloat": _FLOAT,
     },
     "torch.Tensor": {
@@ -69,8 +68,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "bfloat16": "use x.float()",
         "index_add_": _SCATTER,
         "unfold": "slice and stack",
-        "mode": _NUMPY,
-        "quantile": "sort and index", "kthvalue": "sort and index",
+        "quantile": "sort and index",
         "as_strided": "use view, reshape or expand",
     },
     "torch.linalg": {

@@ -21,16 +21,22 @@ from microtorch.api.reduction import Dims, _axes, _reduce_dtype, _var_args, norm
 from microtorch.api.reduction import sum as sum_
 from microtorch.api.truth import isnan
 from microtorch.ops.statistics import (
+    KthvalueDim,
     MedianAll,
     MedianDim,
+    ModeDim,
     Nansum,
     StdMean,
     VarMean,
     counts,
+    kthvalue_indices,
     median_indices,
+    mode_indices,
 )
 
-__all__ = ["median", "bincount", "nansum", "nanmean", "var_mean", "std_mean"]
+__all__ = [
+    "median", "bincount", "nansum", "nanmean", "var_mean", "std_mean", "kthvalue", "mode",
+]  # fmt: skip
 
 _C_NAMES = {"bool": "Bool", "float16": "Half", "float32": "Float", "float64": "Double"}
 
@@ -164,3 +170,52 @@ def std_mean(
     _floats_only(a, "std_mean")
     axes, c = _var_args(a, dim, unbiased, correction, "std_mean")
     return StdMean.apply(a, axes, keepdim, c)
+
+
+@parsed("kthvalue", "Tensor input, int k, int dim=-1, bool keepdim=False")
+@torch_keywords("input", "k", "dim", "keepdim")
+def kthvalue(a: Any, k: int | None = None, dim: int = -1, keepdim: bool = False) -> Any:
+    """The k-th smallest value along ``dim`` (k = 1: the smallest) and where it is."""
+    if k is None:
+        raise TypeError('kthvalue() missing 1 required positional arguments: "k"')
+    expect_tensor(a, "kthvalue")
+    if a._dtype.name == "bool":
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
+    data = a._data
+    (d,) = normalize_dims(dim, data.ndim)
+    size = data.shape[d] if data.ndim else 1
+    if data.size == 0 and data.ndim == 1:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if data.ndim == 0:
+        values = KthvalueDim.apply(a, None, keepdim, None)
+        return return_types.kthvalue(values, wrap(np.zeros((), np.int64)))
+    idx = kthvalue_indices(data, k, d) if data.size else _no_indices(data, d)
+    if keepdim:
+        idx = np.expand_dims(idx, d)
+    return return_types.kthvalue(KthvalueDim.apply(a, d, keepdim, idx), wrap(idx))
+
+
+@parsed("mode", "Tensor input, int dim=-1, bool keepdim=False")
+@torch_keywords("input", "dim", "keepdim")
+def mode(a: Any, dim: int = -1, keepdim: bool = False) -> Any:
+    """The value that occurs most often along ``dim`` (the smallest, if several) and the last
+    place it occurs."""
+    expect_tensor(a, "mode")
+    data = a._data
+    (d,) = normalize_dims(dim, data.ndim)
+    if data.ndim == 0:
+        values = ModeDim.apply(a, None, keepdim, None)
+        return return_types.mode(values, wrap(np.zeros((), np.int64)))
+    if data.shape[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    idx = mode_indices(data, d) if data.size else _no_indices(data, d)
+    if keepdim:
+        idx = np.expand_dims(idx, d)
+    return return_types.mode(ModeDim.apply(a, d, keepdim, idx), wrap(idx))
+
+
+def _no_indices(data: np.ndarray, dim: int) -> np.ndarray:
+    # an empty input's indices: empty, its shape without ``dim``
+    return np.zeros(np.delete(np.array(data.shape), dim), np.int64)

@@ -463,6 +463,7 @@ class TensorMethods:
     )  # fmt: skip
     frac_ = twins.twin("frac_", rounding.frac)
     nansum, nanmean = method_of(statistics.nansum), method_of(statistics.nanmean)
+    kthvalue, mode = method_of(statistics.kthvalue), method_of(statistics.mode)
     diagonal, diag, diag_embed, trace = (
         without_torch_keywords(f)
         for f in (diagonal.diagonal, diagonal.diag, diagonal.diag_embed, diagonal.trace)

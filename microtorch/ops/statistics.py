@@ -26,7 +26,7 @@ from microtorch.ops.reduction import (
 
 __all__ = [
     "MedianAll", "MedianDim", "lower_median", "median_indices", "counts", "Nansum", "VarMean",
-    "StdMean",
+    "StdMean", "KthvalueDim", "ModeDim", "kthvalue_indices", "mode_indices",
 ]  # fmt: skip
 
 
@@ -63,6 +63,157 @@ def median_indices(a: np.ndarray, dim: int) -> np.ndarray:
         has_nan = nan.any(axis=dim)
         out = np.where(has_nan, np.argmax(nan, axis=dim), out)
     return out.astype(np.int64)
+
+
+class KthvalueDim(_SelectAlong):
+    """values, indices = kthvalue(a, k, dim): dz/da = 1 at each returned index, else 0."""
+
+    node_name = "KthvalueBackward0"
+
+
+class ModeDim(_SelectAlong):
+    """values, indices = mode(a, dim): dz/da = 1 at each returned index, else 0."""
+
+    node_name = "ModeBackward0"
+
+
+def _rows(a: np.ndarray, dim: int) -> np.ndarray:
+    # the lines along ``dim``, one row each
+    return np.moveaxis(a, dim, -1).reshape(-1, a.shape[dim])
+
+
+def _unrows(idx: list[int], a: np.ndarray, dim: int) -> np.ndarray:
+    shape = np.moveaxis(a, dim, -1).shape[:-1]
+    return np.array(idx, np.int64).reshape(shape)
+
+
+def mode_indices(a: np.ndarray, dim: int) -> np.ndarray:
+    """Where along ``dim`` each mode sits, as PyTorch's CPU kernel finds it: it sorts the
+    row's (value, place) pairs by value with C++'s std::sort and takes the value of the
+    longest run (the first such run: the smallest value) at the place that ends that run.
+    Up to 16 values that sort is an insertion sort, so the place is the value's last one;
+    beyond, it depends on the quicksort's steps, which ``_introsort`` follows."""
+    found = []
+    for row in _rows(a, dim):
+        order = np.array(_introsort(row.tolist()), np.int64)
+        values = row[order]
+        ends = np.flatnonzero(np.append(values[1:] != values[:-1], True))  # each run's end
+        lengths = np.diff(np.append(-1, ends))
+        found.append(int(order[ends[np.argmax(lengths)]]))  # (the first longest run's end)
+    return _unrows(found, a, dim)
+
+
+def _introsort(values: list) -> list[int]:
+    # The places of ``values`` in the order libstdc++'s std::sort leaves them (compared with
+    # <, which is False for any nan): quicksort on ranges of more than 16, the pivot the
+    # median of three moved to the front, then one insertion sort over everything.
+    places = list(range(len(values)))
+
+    def less(i: int, j: int) -> bool:
+        return values[places[i]] < values[places[j]]
+
+    def swap(i: int, j: int) -> None:
+        places[i], places[j] = places[j], places[i]
+
+    def median_to_first(result: int, a: int, b: int, c: int) -> None:
+        if less(a, b):
+            swap(result, b if less(b, c) else c if less(a, c) else a)
+        else:
+            swap(result, a if less(a, c) else c if less(b, c) else b)
+
+    def quicksort(first: int, last: int, depth: int) -> None:
+        while last - first > 16:
+            if depth == 0:  # (libstdc++ would heap-sort this range: not followed here)
+                raise RuntimeError(
+                    "microtorch cannot follow PyTorch's sort for this row, so mode() would give "
+                    "another index among equal values (Fix: use fewer values per row, or "
+                    "x.detach().numpy() with numpy)"
+                )
+            depth -= 1
+            median_to_first(first, first + 1, first + (last - first) // 2, last - 1)
+            i, j = first + 1, last
+            while True:  # (the pivot stays at first)
+                while less(i, first):
+                    i += 1
+                j -= 1
+                while less(first, j):
+                    j -= 1
+                if not i < j:
+                    break
+                swap(i, j)
+                i += 1
+            quicksort(i, last, depth)
+            last = i
+
+    def insertion_sort(first: int, last: int) -> None:
+        for i in range(first + 1, last):
+            place, j = places[i], i
+            if values[place] < values[places[first]]:
+                places[first + 1 : i + 1] = places[first:i]
+                places[first] = place
+                continue
+            while values[place] < values[places[j - 1]]:
+                places[j] = places[j - 1]
+                j -= 1
+            places[j] = place
+
+    quicksort(0, len(values), 2 * (len(values).bit_length() - 1))
+    insertion_sort(0, len(values))
+    return places
+
+
+def kthvalue_indices(a: np.ndarray, k: int, dim: int) -> np.ndarray:
+    """Where along ``dim`` the k-th smallest value sits (nan counts as the largest). Where that
+    value occurs once, its place; where it is tied, the place PyTorch's CPU kernel ends up
+    with: its quickselect (Hoare's partition around the median of three) is run on the row."""
+    found = []
+    for row in _rows(a, dim):
+        kth = np.argsort(row, kind="stable")[k - 1]  # (nans last)
+        same = (row == row[kth]) | (np.isnan(row) & np.isnan(row[kth]))
+        found.append(int(kth) if same.sum() == 1 else _quickselect(row, k - 1))
+    return _unrows(found, a, dim)
+
+
+def _quickselect(row: np.ndarray, k: int) -> int:
+    # the original index that lands at place k when the row is partly sorted in place by
+    # quickselect; "above(x, y)": x > y, or x is nan and y is not
+    values, places = row.tolist(), list(range(len(row)))
+
+    def above(x: float, y: float) -> bool:
+        return x > y or (x != x and y == y)
+
+    def swap(i: int, j: int) -> None:
+        values[i], values[j] = values[j], values[i]
+        places[i], places[j] = places[j], places[i]
+
+    low, high = 0, len(values) - 1
+    while high > low + 1:
+        swap(low + (high - low) // 2, low + 1)  # the median of three goes to low, the
+        if above(values[low + 1], values[high]):  # smaller to low + 1, the larger to high
+            swap(low + 1, high)
+        if above(values[low], values[high]):
+            swap(low, high)
+        if above(values[low + 1], values[low]):
+            swap(low + 1, low)
+        pivot, i, j = values[low], low + 1, high
+        while True:
+            i += 1
+            while above(pivot, values[i]):
+                i += 1
+            j -= 1
+            while above(values[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+    if high == low + 1 and above(values[low], values[high]):
+        swap(low, high)
+    return places[k]
 
 
 def counts(values: np.ndarray, weights: np.ndarray | None, minlength: int) -> np.ndarray:

@@ -578,6 +578,10 @@ OPS: list[OpSpec] = [
            "StdMeanBackward0"),
     OpSpec("std_mean_all", lambda L, x: L.std_mean(x), lambda x: (x.std(ddof=1), x.mean()),
            (S23,), "StdMeanBackward0"),
+    OpSpec("kthvalue", lambda L, x: x.kthvalue(2, 0).values, lambda x: np.sort(x, 0)[1],
+           ((4, 3),), "KthvalueBackward0", "distinct"),
+    OpSpec("mode", lambda L, x: L.mode(x * 0 + 1, 1, keepdim=True).values,
+           lambda x: np.ones((x.shape[0], 1)), (S23,), "ModeBackward0"),
     # --- joining and splitting ----------------------------------------------------------
     OpSpec(
         "cat", lambda L, a, b: L.cat([a, b]), lambda a, b: np.concatenate([a, b]),

@@ -343,3 +343,67 @@ def test_fill_without_a_graph_in_range(torch_module: ModuleType) -> None:
     assert g.min() >= 1 and g.dtype == np.int64
     c = microtorch.empty(n, dtype=microtorch.float64).cauchy_(1.0, 0.5).numpy()
     assert abs(np.median(c) - 1.0) < 0.05
+
+
+# --- kthvalue and mode: named results, PyTorch's index among ties ---------------------------
+def ties(L: ModuleType, **kw: Any) -> Any:
+    return L.tensor([[3.0, 1, 2, 1, 3, 3], [5, 5, 2, 2, 7, 1]], **kw)
+
+
+SELECT_CASES: dict[str, Callable[[ModuleType], Any]] = {
+    "kthvalue": lambda L: ties(L, requires_grad=True).kthvalue(2),
+    "kthvalue dim 0": lambda L: ties(L).kthvalue(1, 0),
+    "kthvalue keywords": lambda L: L.kthvalue(ties(L), k=4, dim=1, keepdim=True),
+    "kthvalue k too big": lambda L: L.kthvalue(ties(L), 7),
+    "kthvalue k 0": lambda L: L.kthvalue(ties(L), 0),
+    "kthvalue nan last": lambda L: L.kthvalue(L.tensor([1.0, NAN, 0.0]), 3),
+    "kthvalue before nan": lambda L: L.kthvalue(L.tensor([1.0, NAN, 0.0]), 2),
+    "kthvalue 0-d": lambda L: L.kthvalue(L.tensor(3.0), 1),
+    "kthvalue 0-d k 2": lambda L: L.kthvalue(L.tensor(3.0), 2),
+    "kthvalue bool": lambda L: L.kthvalue(L.tensor([True, False]), 1),
+    "kthvalue int": lambda L: L.kthvalue(L.tensor([3, 1, 2]), 2),
+    "kthvalue empty": lambda L: L.kthvalue(L.ones(0), 1),
+    "kthvalue empty rows": lambda L: L.kthvalue(L.ones(2, 0), 1, 0),
+    "kthvalue no k": lambda L: L.kthvalue(ties(L)),
+    "kthvalue bad dim": lambda L: ties(L).kthvalue(1, 2),
+    "mode": lambda L: ties(L, requires_grad=True).mode(),
+    "mode dim 0": lambda L: ties(L).mode(0),
+    "mode keepdim": lambda L: L.mode(ties(L), 1, True),
+    "mode nan": lambda L: L.mode(L.tensor([1.0, NAN, NAN, 0.0])),
+    "mode int": lambda L: L.mode(L.tensor([2, 1, 2, 1])),
+    "mode bool": lambda L: L.mode(L.tensor([True, False, True])),
+    "mode 0-d": lambda L: L.mode(L.tensor(3.0)),
+    "mode empty": lambda L: L.mode(L.ones(0)),
+    "mode empty dim": lambda L: L.mode(L.ones(0, 2), 0),
+    "mode empty rows": lambda L: L.mode(L.ones(0, 2), 1),
+    "mode keyword": lambda L: L.mode(input=ties(L), dim=0),
+}
+
+
+@pytest.mark.parametrize("case", list(SELECT_CASES))
+def test_kthvalue_and_mode_match_pytorch(case: str, torch_module: ModuleType) -> None:
+    compare_all(SELECT_CASES[case], torch_module)
+    mine, theirs = (
+        outcome(SELECT_CASES[case], microtorch),
+        outcome(SELECT_CASES[case], torch_module),
+    )
+    if theirs[0] == "ok":  # the named result prints as PyTorch's
+        assert repr(mine[1]) == repr(theirs[1]).replace("torch.", "microtorch.")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64", "float64"])
+def test_tie_indices_match_pytorch_on_many_rows(dtype: str, torch_module: ModuleType) -> None:
+    rng = np.random.default_rng(5)
+    for width in (1, 2, 3, 7, 16, 33):
+        data = rng.integers(0, 4, (300, width))
+        if dtype == "float64":  # with nans in a third of the rows
+            data = np.where(rng.random((300, width)) < 0.1, np.nan, data)
+        m_x = microtorch.tensor(data, dtype=getattr(microtorch, dtype))
+        t_x = torch_module.tensor(data, dtype=getattr(torch_module, dtype))
+        m_mode, t_mode = m_x.mode(1), t_x.mode(1)
+        np.testing.assert_array_equal(m_mode.indices.numpy(), t_mode.indices.numpy())
+        np.testing.assert_array_equal(m_mode.values.numpy(), t_mode.values.numpy())
+        for k in sorted({1, (width + 1) // 2, width}):
+            m_k, t_k = m_x.kthvalue(k, 1), t_x.kthvalue(k, 1)
+            np.testing.assert_array_equal(m_k.indices.numpy(), t_k.indices.numpy())
+            np.testing.assert_array_equal(m_k.values.numpy(), t_k.values.numpy())
