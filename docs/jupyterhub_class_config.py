@@ -222,6 +222,9 @@ class CourseSpawner(LocalProcessSpawner):
 
 
 LAB_CONFIG = HERE.parent / "tools" / "lab_config"  # readable by every account (class_setup.py)
+# The python3 kernel the chapters ask for, as the default one but with its oom_score_adj raised
+# to 1000: in a full memory cgroup the OOM killer then takes a kernel, never the server.
+HUB_KERNELS = HERE.parent / "tools" / "hub_kernels"
 
 
 def _lab_config(spawner) -> str:
@@ -247,10 +250,12 @@ c.Spawner.default_url = "/lab"
 c.Spawner.args = ["--KernelManager.transport=ipc"]
 c.Spawner.ip = "127.0.0.1"
 # PATH starts with the course environment, so a JupyterLab terminal finds nbgrader and python.
-# JUPYTER_CONFIG_PATH, per user: the lab configuration of tools/lab_config/.
+# JUPYTER_CONFIG_PATH, per user: the lab configuration of tools/lab_config/. JUPYTER_PATH: the
+# python3 kernel of tools/hub_kernels/ comes first.
 c.Spawner.environment = {
     "PATH": f"{ENV_BIN}:/usr/local/bin:/usr/bin:/bin",
     "JUPYTER_CONFIG_PATH": _lab_config,  # a callable: JupyterHub calls it for each server
+    "JUPYTER_PATH": str(HUB_KERNELS),
 }
 # Seconds to start and to answer; a whole class logging in at once shares two cores.
 c.Spawner.start_timeout = 180

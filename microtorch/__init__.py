@@ -5,6 +5,8 @@ Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
 
 import builtins
 import importlib
+import math
+from typing import Any
 
 from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
@@ -211,11 +213,13 @@ from microtorch.dtypes import (
     int16,
     int32,
     int64,
+    layout,
     long,
     promote_types,
     result_type,
     set_default_dtype,
     short,
+    strided,
     uint8,
 )  # fmt: skip
 from microtorch.runtime import (
@@ -333,6 +337,38 @@ eq, ne, lt, le, gt, ge = Tensor.eq, Tensor.ne, Tensor.lt, Tensor.le, Tensor.gt, 
 where = torch_keywords("condition", "input", "other")(_where)
 # PyTorch's other names for the same functions:
 multiply, divide, subtract = mul, div, sub
+
+
+# issue 24's walk of PyTorch's namespaces (docs/api_walk.md): more of its other names
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+true_divide, fix, fix_, row_stack = div, trunc, trunc_, vstack
+logical_xor = Tensor.logical_xor
+pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
+
+
+def _method(name: str) -> Any:
+    """``torch.name(x, ...)``: the Tensor method ``x.name(...)``, with PyTorch's TypeError for an
+    input that is not a tensor."""
+    method = getattr(Tensor, name)
+
+    def function(input: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A002
+        _expect_tensor(input, name)
+        return method(input, *args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = method.__doc__
+    return function
+
+
+adjoint, ravel, msort, isreal, is_signed, is_nonzero, is_same_size = (
+    _method(name)
+    for name in ("adjoint", "ravel", "msort", "isreal", "is_signed", "is_nonzero", "is_same_size")
+)
+detach, detach_ = _method("detach"), _method("detach_")
+__all__ += ["greater", "greater_equal", "less", "less_equal", "not_equal", "true_divide", "fix"]
+__all__ += ["fix_", "row_stack", "logical_xor", "pi", "e", "inf", "nan", "newaxis", "adjoint"]
+__all__ += ["ravel", "msort", "isreal", "is_signed", "is_nonzero", "is_same_size", "detach"]
+__all__ += ["detach_", "layout", "strided"]
 
 
 def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name

@@ -31,6 +31,8 @@ __all__ = [
     "set_default_dtype",
     "promote_types",
     "result_type",
+    "layout",
+    "strided",
 ]
 
 _BOOL, _INT, _FLOAT = 0, 1, 2  # promotion categories, lowest first
@@ -75,6 +77,25 @@ int16 = short = dtype("int16", np.int16, "ShortTensor")
 int32 = int = dtype("int32", np.int32, "IntTensor")  # noqa: A001
 int64 = long = dtype("int64", np.int64, "LongTensor")
 bool = dtype("bool", np.bool_, "BoolTensor")  # noqa: A001
+
+
+class layout:  # noqa: N801 - PyTorch's name
+    """How a tensor's elements are stored: ``microtorch.strided`` (dense, laid out by strides)
+    is the only layout microtorch has (PyTorch also has sparse ones)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"microtorch.{self.name}"
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+strided = layout("strided")
 
 _ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool)
 _FROM_NUMPY: dict[np.dtype, dtype] = {d.numpy: d for d in _ALL}

@@ -64,12 +64,14 @@ def create(name: str) -> str:
 
 
 def unreachable(course_env: Path) -> list[Path]:
-    """The folders on the way to the course environment, to the Python it was made from and
-    to tools/lab_config/ that other accounts cannot enter: their servers could not start."""
+    """The folders on the way to the course environment, to the Python it was made from and to
+    tools/lab_config/ and tools/hub_kernels/ that other accounts cannot enter: their servers
+    could not start."""
     real = [
         course_env.resolve(),
         (course_env / "bin" / "python").resolve(),
         (LAB_CONFIG / "common" / "jupyter_server_config.py").resolve(),
+        (REPOSITORY / "tools" / "hub_kernels" / "kernels" / "python3" / "kernel.json").resolve(),
     ]
     folders = {parent for path in real for parent in path.parents}
     return sorted(f for f in folders if not f.stat().st_mode & stat.S_IXOTH)

@@ -332,6 +332,11 @@ def logical_or(a: Any, b: Any) -> Any:
     return _compare(np.logical_or, a, b)
 
 
+def logical_xor(a: Any, b: Any) -> Any:
+    """a or b but not both, element by element."""
+    return _compare(np.logical_xor, a, b)
+
+
 def isclose(
     a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> Any:

@@ -56,7 +56,9 @@ from microtorch.api.operands import as_operand
 from microtorch.autograd import node as _node
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
-from microtorch.dtypes import dtype, float16, float32, float64, int8, int16, int32, int64, uint8
+from microtorch.dtypes import (
+    dtype, float16, float32, float64, int8, int16, int32, int64, strided, uint8,
+)  # fmt: skip
 from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
@@ -106,6 +108,73 @@ class TensorMethods:
             _matrices_only(self, "mT")
             return self
         return shape_ops.transpose(self, -2, -1)
+
+    @property
+    def H(self) -> Tensor:  # noqa: N802
+        """The conjugate transpose of a matrix: for real dtypes, its transpose."""
+        if self._data.ndim != 2:
+            _matrix_only(self, "tensor.H", "Tensor.H")
+            return self
+        return shape_ops.transpose(self, 0, 1)
+
+    @property
+    def mH(self) -> Tensor:  # noqa: N802
+        """The last two dimensions swapped (conjugated: for real dtypes, nothing to do)."""
+        if self._data.ndim < 2:
+            _matrices_only(self, "mH", deprecated="Tensor.mH")
+            return self
+        return shape_ops.transpose(self, -2, -1)
+
+    def adjoint(self) -> Tensor:
+        """The last two dimensions swapped (conjugated: for real dtypes, nothing to do)."""
+        if self._data.ndim < 2:
+            _matrices_only(self, "adjoint()", deprecated="adjoint()")
+            return self
+        return shape_ops.transpose(self, -2, -1)
+
+    def ravel(self) -> Tensor:
+        """The elements as one dimension: ``x.contiguous().view(-1)``."""
+        return shape_ops.view(self.contiguous(), (-1,))
+
+    def msort(self) -> Tensor:
+        """Sorted along dimension 0: ``sort(dim=0).values``."""
+        return sorting.sort(self, 0).values
+
+    def where(self, condition: Any, other: Any) -> Tensor:
+        """``torch.where(condition, self, other)``."""
+        return ew.where(condition, self, other)
+
+    def isreal(self) -> Tensor:
+        """True for every element: microtorch's dtypes are all real."""
+        return self.new_ones(self._data.shape, dtype=bool_)
+
+    def is_signed(self) -> builtins.bool:
+        """Whether the dtype holds negative numbers (not bool, not uint8)."""
+        return self._dtype.is_signed
+
+    def is_same_size(self, other: Tensor) -> builtins.bool:
+        """Whether ``other`` has the same shape."""
+        return self._data.shape == other._data.shape
+
+    def is_nonzero(self) -> builtins.bool:
+        """The one element's truth: ``bool(x)``, with PyTorch's errors for 0 or 2+ elements."""
+        return builtins.bool(self)
+
+    def is_pinned(self) -> builtins.bool:
+        """False: a CPU tensor is not in pinned memory (no accelerator to pin it for)."""
+        return False
+
+    is_meta = is_mps = False  # (a CPU tensor: not on the meta or MPS device)
+
+    @property
+    def itemsize(self) -> builtins.int:
+        """Bytes per element (``element_size()``)."""
+        return self._dtype.itemsize
+
+    @property
+    def layout(self) -> Any:
+        """``torch.strided``: microtorch's tensors are dense, laid out by strides."""
+        return strided
 
     # --- conversion ---------------------------------------------------------------------
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
@@ -318,7 +387,7 @@ class TensorMethods:
     # PyTorch's other names for the same methods:
     absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
     swapaxes = swapdims = transpose
-    logical_and, logical_or = ew.logical_and, ew.logical_or
+    logical_and, logical_or, logical_xor = ew.logical_and, ew.logical_or, ew.logical_xor
     floor_divide, remainder, fmod = division.floor_divide, division.remainder, division.fmod
     bitwise_and, bitwise_or, bitwise_xor = (
         bitwise.bitwise_and,
@@ -350,6 +419,17 @@ class TensorMethods:
         + (trigonometry.atanh,)
     )
     arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+    true_divide, fix = div, trunc
+    eq_, ne_, lt_, le_, gt_, ge_ = twins.eq_, twins.ne_, twins.lt_, twins.le_, twins.gt_, twins.ge_
+    greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
+    logical_and_, logical_or_, logical_xor_, logical_not_ = (
+        twins.logical_and_,
+        twins.logical_or_,
+        twins.logical_xor_,
+        twins.logical_not_,
+    )
+    true_divide_, fix_ = twins.true_divide_, twins.trunc_
 
     def atan2(self, other: Tensor) -> Tensor:
         """The angle of the point (other, self), in [-pi, pi]."""
@@ -575,16 +655,25 @@ def _index_put(a: Any, index: Any, value: Any) -> Tensor:
     return indexing.index_put(a, index, value)
 
 
-def _matrices_only(t: Any, name: str) -> None:
+def _matrices_only(t: Any, name: str, deprecated: str = "", stacklevel: int = 3) -> None:
     # PyTorch's error for x.mT of a 1-d tensor; a 0-d one is its own transpose (deprecated).
     if t._data.ndim == 1:
         raise RuntimeError(
             f"tensor.{name} is only supported on matrices or batches of matrices. Got 1-D "
             "tensor. (Fix: a 1-d tensor has nothing to transpose; x.unsqueeze(0) is a row)"
         )
-    warnings.warn(
-        f"Tensor.{name} is deprecated on 0-D tensors. This function is the identity in these "
-        "cases.",
-        UserWarning,
-        stacklevel=3,
-    )
+    text = f"Tensor.{name} is deprecated on 0-D tensors. This function is the identity in these "
+    if deprecated:  # adjoint() and H say so in other words
+        text = f"{deprecated} is deprecated on 0-D tensors. Consider using x.conj()."
+    warnings.warn(text if deprecated else text + "cases.", UserWarning, stacklevel=stacklevel)
+
+
+def _matrix_only(t: Any, name: str, deprecated: str) -> None:
+    # x.H: 2-d only (mH for batches); a 0-d tensor is its own transpose (deprecated)
+    if t._data.ndim != 0:
+        hint = " For batches of matrices, consider using tensor.mH" if t._data.ndim > 2 else ""
+        raise RuntimeError(
+            f"{name} is only supported on matrices (2-D tensors). Got {t._data.ndim}-D "
+            f"tensor.{hint}"
+        )
+    _matrices_only(t, name, deprecated=deprecated, stacklevel=5)

@@ -16,13 +16,16 @@ from microtorch.api import elementwise as ew
 from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import without_torch_keywords
+from microtorch.autograd import grad_mode
+from microtorch.autograd import node as _node
 
 __all__ = [
     "twin", "abs_", "neg_", "exp_", "log_", "log1p_", "sqrt_", "sin_", "cos_", "sigmoid_",
     "tanh_", "reciprocal_", "log10_", "log2_", "square_", "ceil_", "floor_", "round_",
     "trunc_", "sign_", "bitwise_not_", "cumsum_", "cumprod_", "tan_", "sinh_", "cosh_",
     "asin_", "acos_", "atan_", "asinh_", "acosh_", "atanh_", "fmod_", "atan2_",
-    "clamp_", "relu_",
+    "clamp_", "relu_", "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "logical_and_",
+    "logical_or_", "logical_xor_", "logical_not_", "true_divide_",
 ]  # fmt: skip
 
 
@@ -76,3 +79,36 @@ asin_, acos_, atan_, asinh_, acosh_, atanh_ = (
 clamp_, relu_ = twin("clamp_", unary.clamp), twin("relu_", unary.relu)  # (torch.clamp_(x))
 # two-input functions
 fmod_, atan2_ = twin("fmod_", division.fmod), twin("atan2_", trigonometry.atan2)
+
+
+def truth_twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+    """The in-place twin of a comparison: ``x.lt_(y)`` writes ``x < y`` into ``x`` as 1s and 0s
+    of x's dtype. Into a tensor that requires grad it raises: PyTorch records such a write as a
+    node whose gradient is zero (``EqBackward0``), which microtorch does not."""
+    in_place = twin(name, function)
+
+    def truth_in_place(self: Any, *args: Any, **kwargs: Any) -> Any:
+        recorded = isinstance(self, _node.Tensor) and self.grad_fn is not None
+        if recorded and grad_mode.is_grad_enabled():  # (a leaf gets PyTorch's leaf error)
+            raise RuntimeError(
+                f"microtorch does not record {name} on a tensor that requires grad (PyTorch "
+                f"records a node with zero gradient). Fix: compare out of place, "
+                f"x.{name[:-1]}(...), or write into x.detach()"
+            )
+        return in_place(self, *args, **kwargs)
+
+    truth_in_place.__name__ = truth_in_place.__qualname__ = name
+    truth_in_place.__doc__ = in_place.__doc__
+    return truth_in_place
+
+
+# comparisons and logical functions: x.lt_(y) writes x < y as 1s and 0s of x's dtype
+eq_, ne_, lt_, le_, gt_, ge_ = (
+    truth_twin("eq_", ew.eq), truth_twin("ne_", ew.ne), truth_twin("lt_", ew.lt),
+    truth_twin("le_", ew.le), truth_twin("gt_", ew.gt), truth_twin("ge_", ew.ge),
+)  # fmt: skip
+logical_and_, logical_or_, logical_xor_, logical_not_ = (
+    truth_twin("logical_and_", ew.logical_and), truth_twin("logical_or_", ew.logical_or),
+    truth_twin("logical_xor_", ew.logical_xor), truth_twin("logical_not_", ew.logical_not),
+)  # fmt: skip
+true_divide_ = twin("true_divide_", ew.div)

@@ -61,6 +61,37 @@ def test_students_get_the_class_students_lab_and_instructors_all_of_nbgrader():
     assert (folders / "class_student" / "jupyter_server_config.json").is_file()
 
 
+def test_the_hubs_python3_kernel_raises_its_own_oom_score_so_the_server_is_never_chosen(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """Every server's JUPYTER_PATH starts with tools/hub_kernels/: its python3 kernel is the
+    default one (same pid, same ipykernel, microtorch importable) with oom_score_adj 1000, so in
+    a student's full memory cgroup the OOM killer takes a kernel before their server."""
+    jupyter_client = pytest.importorskip("jupyter_client")
+    c = class_config()
+    hub_kernels = Path(c.Spawner.environment["JUPYTER_PATH"])
+    assert hub_kernels == ROOT / "tools" / "hub_kernels"
+    monkeypatch.setenv("JUPYTER_PATH", str(hub_kernels))
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    spec = jupyter_client.kernelspec.KernelSpecManager().get_kernel_spec("python3")
+    assert Path(spec.resource_dir) == hub_kernels / "kernels" / "python3"
+    manager, client = jupyter_client.manager.start_new_kernel(kernel_name="python3")
+    try:
+        pid = manager.provisioner.process.pid
+        printed: list[str] = []
+        reply = client.execute_interactive(
+            "import os, sys, microtorch; print(os.getpid(), sys.executable)",
+            output_hook=lambda msg: printed.append(msg["content"].get("text", "")),
+            timeout=60,
+        )
+        assert reply["content"]["status"] == "ok", reply["content"]
+        assert "".join(printed).split() == [str(pid), sys.executable]
+        assert Path(f"/proc/{pid}/oom_score_adj").read_text().strip() == "1000"
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+
+
 def test_the_try_it_out_hub_stays_as_it_was_and_says_so():
     text = (DOCS / "jupyterhub_config.py").read_text(encoding="utf-8")
     assert 'c.JupyterHub.authenticator_class = "dummy"' in text

@@ -647,6 +647,10 @@ def test_an_unlisted_account_and_a_wrong_password_are_refused(klass: Class):
 # Twenty students at once -------------------------------------------------------------------
 
 
+def _oom_score_adj(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/oom_score_adj").read_text())
+
+
 def test_each_student_has_their_own_server_and_kernel_under_their_own_uid(klass: Class):
     uids = {pwd.getpwnam(s.name).pw_uid for s in klass.students}
     assert len(uids) == len(klass.students)
@@ -657,6 +661,8 @@ def test_each_student_has_their_own_server_and_kernel_under_their_own_uid(klass:
         server = psutil.Process(s.server_pid)
         assert s.kernel_pid in [p.pid for p in server.children(recursive=True)], s.name
         assert server.environ()["PATH"].startswith(str(Path(sys.executable).parent)), s.name
+        # tools/hub_kernels/: in a full cgroup the OOM killer takes a kernel, never the server
+        assert _oom_score_adj(s.kernel_pid) == 1000 > _oom_score_adj(s.server_pid), s.name
     assert len({s.kernel_pid for s in klass.students}) == len(klass.students)
     assert len({s.server_pid for s in klass.students}) == len(klass.students)
 
@@ -763,9 +769,9 @@ def test_a_students_kernels_together_stay_within_the_students_limit(klass: Class
         assert set(map(str, pids)) <= set((group / "cgroup.procs").read_text().split())
         # the first holds 25% of the limit, then the second asks for 80% (every page written,
         # under its 1 GiB RLIMIT_DATA): the second is then the group's largest process, the one
-        # the OOM killer takes. (Were the first the larger, as with 60% each, the kernel would
-        # kill it and then, before its memory is freed, the student's server as well: see
-        # docs/instructors.md, "what the memory limit protects".)
+        # the OOM killer takes. (Were the first the larger, as with 60% each, Linux would kill
+        # it and then, before its memory is freed, possibly the next process: a kernel, as every
+        # kernel's oom_score_adj is 1000 (tools/hub_kernels/), and so one that holds nothing.)
         hogs = [f"hog = b'x' * {int(share * MEM_LIMIT)}" for share in (0.25, 0.8)]
 
         def allocate(i: int) -> None:
