@@ -57,7 +57,16 @@ from microtorch.autograd import node as _node
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import (
-    dtype, float16, float32, float64, int8, int16, int32, int64, strided, uint8,
+    dtype,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    strided,
+    uint8,
 )  # fmt: skip
 from microtorch.storage import TypedStorage, memory_of
 
@@ -242,10 +251,6 @@ class TensorMethods:
             "Cannot access accelerator device when none is available. (Fix: drop the call; "
             "pinned memory only speeds up copies to a GPU, and microtorch runs on the CPU)"
         )
-
-    def is_pinned(self, device: Any = None) -> builtins.bool:
-        """False: nothing is pinned on a machine without a GPU."""
-        return False
 
     def cuda(self, device: Any = None) -> Tensor:
         """``self.to("cuda")``: raises PyTorch's error, as there is no GPU here."""
