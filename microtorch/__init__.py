@@ -82,14 +82,23 @@ from microtorch.api.reduction import (
     sum,
     var,
 )
-from microtorch.api.rounding import ceil, floor, round, sign, trunc
+from microtorch.api.rounding import ceil, floor, frac, round, sign, trunc
 from microtorch.api.sampling import bernoulli, normal
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
 from microtorch.api.sequences import diff, repeat_interleave
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
-from microtorch.api.statistics import bincount, median
+from microtorch.api.statistics import (
+    bincount,
+    kthvalue,
+    median,
+    mode,
+    nanmean,
+    nansum,
+    std_mean,
+    var_mean,
+)
 from microtorch.api.trigonometry import (
     acos,
     acosh,
@@ -102,7 +111,7 @@ from microtorch.api.trigonometry import (
     sinh,
     tan,
 )
-from microtorch.api.truth import all, any, isfinite, isinf, isnan
+from microtorch.api.truth import all, any, isfinite, isinf, isnan, isneginf, isposinf, signbit
 from microtorch.api.twins import (
     abs_,
     acos_,
@@ -171,6 +180,7 @@ from microtorch.creation import (
     full,
     full_like,
     linspace,
+    logspace,
     manual_seed,
     multinomial,
     ones,
@@ -212,6 +222,13 @@ from microtorch.dtypes import (
     strided,
     uint8,
 )  # fmt: skip
+from microtorch.runtime import (
+    are_deterministic_algorithms_enabled,
+    get_num_threads,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_num_threads,
+    use_deterministic_algorithms,
+)
 from microtorch.tensor import Size, Tensor
 
 # PyTorch's other names for the same functions:
@@ -304,6 +321,13 @@ __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_r
 __all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
 __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "repeat_interleave"]
 __all__ += ["bernoulli", "einsum", "normal"]
+frac_ = Tensor.frac_
+__all__ += ["frac", "frac_", "isneginf", "isposinf", "logspace", "nanmean", "nansum", "signbit"]
+__all__ += ["std_mean", "var_mean", "get_num_threads", "set_num_threads", "kthvalue", "mode"]
+__all__ += [
+    "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
+    "use_deterministic_algorithms",
+]  # fmt: skip
 
 # PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
 # Tensor methods of the same names, which take them (see tensor.py)

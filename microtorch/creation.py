@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import functools
 import itertools
+import math
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -31,9 +32,9 @@ from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace",
-    "eye", "rand", "randn", "randint", "randperm", "zeros_like", "ones_like", "full_like",
-    "empty_like", "rand_like", "randn_like", "manual_seed", "seed", "Generator", "range",
-    "default_generator",
+    "logspace", "eye", "rand", "randn", "randint", "randperm", "zeros_like", "ones_like",
+    "full_like", "empty_like", "rand_like", "randn_like", "manual_seed", "seed", "Generator",
+    "range", "default_generator",
 ]  # fmt: skip
 
 
@@ -584,6 +585,53 @@ def linspace(
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     data = np.linspace(start, end, steps).astype(_float(dtype, "linspace").numpy)
     return _finish(data, None, device, requires_grad)
+
+
+@factory_out
+@quiet_numpy  # (a negative base to a fractional power is nan, silently as in PyTorch)
+def logspace(
+    start: float,
+    end: float,
+    steps: int,
+    base: float = 10.0,
+    *,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``base`` to the power of ``steps`` evenly spaced values from ``start`` to ``end``."""
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if dtype is bool_:
+        raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
+    out = _float(dtype, "logspace").numpy
+    if steps == 1:
+        return _finish(
+            np.array([_pow(base, float(start))]).astype(out), None, device, requires_grad
+        )
+    # PyTorch's kernel: start, end and their difference in the result's dtype (an integer one
+    # truncates them and takes the base in float32), the step and the powers in float64; the
+    # first half of the exponents counts up from start, the second half down from end
+    first, last = (np.asarray(v).astype(out) for v in (start, end))
+    if out.kind != "f":
+        base = float(np.float32(base))
+    step = np.float64(last - first) / (steps - 1)
+    first, last = first.astype(np.float64), last.astype(np.float64)
+    i = np.arange(steps)
+    exponents = np.where(i < steps // 2, first + step * i, last - step * (steps - 1 - i))
+    data = np.array([_pow(base, x) for x in exponents.tolist()], np.float64)
+    return _finish(data.astype(out), None, device, requires_grad)
+
+
+def _pow(base: float, exponent: float) -> float:
+    # the C library's pow, as PyTorch's kernel calls it (numpy's power can differ in the last
+    # digit); nan for a negative base to a fractional power, inf past float64's range
+    try:
+        return math.pow(base, exponent)
+    except ValueError:
+        return math.nan
+    except OverflowError:
+        return math.copysign(math.inf, base) if exponent % 2 == 1 else math.inf
 
 
 @factory_out

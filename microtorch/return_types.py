@@ -1,9 +1,10 @@
-"""``torch.return_types``: the named tuples ``sort``, ``topk``, ``max``, ``min`` and ``median``
+"""``torch.return_types``: the named tuples ``sort``, ``topk``, ``max``, ``min``, ``median``,
+``kthvalue`` and ``mode``
 return (defined in ``microtorch/api/return_types.py``), so that ``isinstance(r,
 torch.return_types.sort)`` works as in PyTorch."""
 
 from __future__ import annotations
 
-from microtorch.api.return_types import max, median, min, sort, topk  # noqa: A004
+from microtorch.api.return_types import kthvalue, max, median, min, mode, sort, topk  # noqa: A004
 
-__all__ = ["sort", "topk", "max", "min", "median"]
+__all__ = ["sort", "topk", "max", "min", "median", "kthvalue", "mode"]

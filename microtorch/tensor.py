@@ -290,6 +290,15 @@ class Tensor(TensorMethods):
         """Bytes per element."""
         return self._data.itemsize
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of all elements: numel() * element_size() (also of a view or an expand)."""
+        return self._data.size * self._data.itemsize
+
+    def get_device(self) -> int:
+        """The GPU's index; -1 for a tensor on the CPU (all of microtorch's)."""
+        return -1
+
     def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
         """Elements to skip in memory to move one step along each dimension."""
         s = [b // self._data.itemsize for b in self._data.strides]

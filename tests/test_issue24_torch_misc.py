@@ -274,10 +274,16 @@ def test_random_errors_match_pytorch(case: str, torch_module: ModuleType) -> Non
     compare(RANDOM_ERRORS[case], torch_module)
 
 
-def test_random_of_a_graph_tensor_is_refused() -> None:
-    x = microtorch.ones(2, requires_grad=True) * 2
-    with pytest.raises(NotImplementedError, match="random_"):
-        x.random_()
+def test_random_of_a_graph_tensor_records_pytorch_node(torch_module: ModuleType) -> None:
+    def run(L: ModuleType, *args: int) -> Any:
+        w = L.ones(2, requires_grad=True)
+        x = w * 2
+        x.random_(*args)
+        x.sum().backward()
+        return x.grad_fn.name(), x.requires_grad, w.grad.tolist()
+
+    for args in ((), (5,), (1, 5)):
+        assert run(microtorch, *args) == run(torch_module, *args)
 
 
 # --- resize_() and the shape-changing in-place twins ------------------------------------------

@@ -1,4 +1,9 @@
-"""``x.random_()``: fill a tensor in place with random whole numbers from the global generator.
+"""Fill a tensor in place with random numbers from the global generator: ``x.random_()``,
+``x.uniform_(from, to)``, ``exponential_``, ``geometric_``, ``cauchy_``, ``log_normal_``.
+
+A fill of a tensor that is part of a graph records a node whose gradient is 0, as PyTorch's
+(``UniformBackward0`` ...): the tensor's old values no longer count. The numbers come from
+numpy's generator, so they are not PyTorch's (see the README).
 
 ``x.random_(to)`` draws from ``[0, to)``, ``x.random_(from, to)`` from ``[from, to)``, and
 ``x.random_()`` from ``[0, 2**24]`` for float32 (every whole number float32 holds exactly;
@@ -14,10 +19,22 @@ from typing import Any
 import numpy as np
 
 from microtorch.api.inplace import apply_inplace
-from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
+from microtorch.ops.sampling import (
+    CauchyFill,
+    ExponentialFill,
+    GeometricFill,
+    LogNormalFill,
+    RandomFill,
+    RandomFromToFill,
+    RandomToFill,
+    UniformFill,
+)
 
-__all__ = ["random_", "use_default_generator"]
+__all__ = [
+    "random_", "uniform_", "exponential_", "geometric_", "cauchy_", "log_normal_", "refill",
+    "use_default_generator",
+]  # fmt: skip
 
 _default: list[Any] = []  # [the global Generator], set by creation.py
 _WHOLE_FLOATS = {"float16": 2**11, "float32": 2**24, "float64": 2**53}
@@ -51,18 +68,18 @@ def random_(self: Any, *args: Any, generator: Any = None) -> Any:
                 f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
             )
         _check_bounds(name, low, high)
-    if grad_mode.state.grad_enabled and self.requires_grad and self.grad_fn is not None:
-        raise NotImplementedError(
-            "microtorch does not record random_ in the graph (Fix: draw the numbers first, "
-            "e.g. x = torch.randint(low, high, x.shape).to(x.dtype))"
-        )
-    rng = (generator or _default[0])._rng
-    return apply_inplace(self, "random_", _draw, rng, low, high)
+    values = _rng(generator).integers(low, high - 1, self._data.shape, np.int64, endpoint=True)
+    kind = (RandomFill, RandomToFill, RandomFromToFill)[len(args)]
+    return apply_inplace(self, "random_", refill, values, kind)
 
 
-def _draw(a: Any, rng: np.random.Generator, low: int, high: int) -> Any:
-    values = rng.integers(low, high - 1, size=a._data.shape, dtype=np.int64, endpoint=True)
-    return _node.plain_tensor(values.astype(a._data.dtype), a._device)
+def refill(a: Any, values: np.ndarray, kind: Any) -> Any:
+    """``values`` in place of ``a``'s: in a graph, a ``kind`` node whose gradient is 0."""
+    return kind.apply(a, values)
+
+
+def _rng(generator: Any) -> np.random.Generator:
+    return (generator or _default[0])._rng
 
 
 def _check_bounds(name: str, low: int, high: int) -> None:
@@ -74,3 +91,106 @@ def _check_bounds(name: str, low: int, high: int) -> None:
         raise RuntimeError(f"from is out of bounds for {_C_TYPES[name]}")
     if high - 1 > top:
         raise RuntimeError(f"to - 1 is out of bounds for {_C_TYPES[name]}")
+
+
+def uniform_(self: Any, *args: Any, generator: Any = None, **bounds: Any) -> Any:
+    """Fill ``self`` with numbers drawn evenly from [from, to) (default [0, 1)); returns it."""
+    given = dict(zip(("from", "to"), args))
+    for name, value in bounds.items():
+        if name not in ("from", "to") or name in given:
+            raise TypeError(f"uniform_() got an unexpected keyword argument '{name}'")
+        given[name] = value
+    low = _number(given.get("from", 0.0), "uniform_", "from", 1)
+    high = _number(given.get("to", 1.0), "uniform_", "to", 2)
+    _continuous(self, "check_uniform_bounds", None)
+    top = float(np.finfo(self._data.dtype).max)
+    for name, value in (("from", low), ("to", high)):
+        if not -top <= value <= top:
+            raise RuntimeError(f"{name} is out of bounds for {_C_FLOATS[self._dtype.name]}")
+    if low > high:
+        raise RuntimeError(
+            f"uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}"
+        )
+    values = _rng(generator).uniform(low, high, self._data.shape)
+    return apply_inplace(self, "uniform_", refill, values, UniformFill)
+
+
+def exponential_(self: Any, lambd: Any = 1.0, *, generator: Any = None) -> Any:
+    """Fill ``self`` with exponential random numbers of rate ``lambd`` (mean 1 / lambd)."""
+    lambd = _number(lambd, "exponential_", "lambd", 1)
+    _continuous(self, None, "Exponential")
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    values = _rng(generator).exponential(1 / lambd, self._data.shape)
+    return apply_inplace(self, "exponential_", refill, values, ExponentialFill)
+
+
+def geometric_(self: Any, *args: Any, generator: Any = None, **kwargs: Any) -> Any:
+    """Fill ``self`` with the number of trials up to a first success of probability ``p``."""
+    if not args and "p" not in kwargs:
+        raise TypeError('geometric_() missing 1 required positional arguments: "p"')
+    p = _number(args[0] if args else kwargs.pop("p"), "geometric_", "p", 1)
+    for name in kwargs:
+        raise TypeError(f"geometric_() got an unexpected keyword argument '{name}'")
+    if self._dtype.name == "bool":
+        raise NotImplementedError("\"geometric_cpu\" not implemented for 'Bool'")
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    values = _rng(generator).geometric(p, self._data.shape)
+    return apply_inplace(self, "geometric_", refill, values, GeometricFill)
+
+
+def cauchy_(self: Any, median: Any = 0.0, sigma: Any = 1.0, *, generator: Any = None) -> Any:
+    """Fill ``self`` with Cauchy random numbers around ``median``, of scale ``sigma``."""
+    median = _number(median, "cauchy_", "median", 1)
+    sigma = _number(sigma, "cauchy_", "sigma", 2)
+    _continuous(self, None, "Cauchy")
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    values = median + sigma * _rng(generator).standard_cauchy(self._data.shape)
+    return apply_inplace(self, "cauchy_", refill, values, CauchyFill)
+
+
+def log_normal_(self: Any, mean: Any = 1.0, std: Any = 2.0, *, generator: Any = None) -> Any:
+    """Fill ``self`` with exp(normal(mean, std)) random numbers."""
+    mean = _number(mean, "log_normal_", "mean", 1)
+    std = _number(std, "log_normal_", "std", 2)
+    _continuous(self, "log_normal_cpu", None)
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    values = _rng(generator).lognormal(mean, std, self._data.shape)
+    return apply_inplace(self, "log_normal_", refill, values, LogNormalFill)
+
+
+_C_FLOATS = {"float16": "c10::Half", "float32": "float", "float64": "double"}
+_KERNEL_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char"}
+_KERNEL_NAMES |= {"uint8": "Byte", "bool": "Bool"}
+_LONG_C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int"}
+_LONG_C_TYPES |= {"int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
+
+
+def _number(value: Any, op: str, name: str, position: int) -> float:
+    # PyTorch's parser: a float argument takes a Python number (or a 0-d tensor's value)
+    if isinstance(value, _node.Tensor) and value._data.ndim == 0:
+        return float(value._data)
+    if type(value) not in (int, float, bool) and not isinstance(value, np.number):
+        kind = "Tensor" if isinstance(value, _node.Tensor) else type(value).__name__
+        raise TypeError(
+            f"{op}(): argument '{name}' (position {position}) must be float, not {kind}"
+        )
+    return float(value)
+
+
+def _continuous(t: Any, kernel: str | None, distribution: str | None) -> None:
+    # PyTorch's errors for a continuous distribution drawn into an integer or bool tensor:
+    # a kernel that is "not implemented", or a sentence naming the distribution
+    if t._dtype.is_floating_point:
+        return
+    name = t._dtype.name
+    if kernel is not None:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{_KERNEL_NAMES[name]}'")
+    kind = _KERNEL_NAMES[name] if distribution == "Exponential" else _LONG_C_TYPES[name]
+    raise RuntimeError(
+        f"{distribution} distribution is a continuous probability distribution. dtype must be "
+        f"a floating point but you specified {kind}"
+    )

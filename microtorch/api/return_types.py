@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import Any
 
-__all__ = ["return_type", "sort", "topk", "max", "min", "median"]
+__all__ = [
+    "return_type", "sort", "topk", "max", "min", "median", "kthvalue", "mode",
+]  # fmt: skip
 
 
 def return_type(name: str, fields: tuple[str, ...]) -> Any:
@@ -30,3 +32,5 @@ topk = return_type("topk", ("values", "indices"))
 max = return_type("max", ("values", "indices"))  # noqa: A001
 min = return_type("min", ("values", "indices"))  # noqa: A001
 median = return_type("median", ("values", "indices"))
+kthvalue = return_type("kthvalue", ("values", "indices"))
+mode = return_type("mode", ("values", "indices"))

@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
 from microtorch.autograd.function import NumpyFunction
-from microtorch.ops.rounding import Ceil, Floor, Round, RoundDecimals, Sign, Trunc
+from microtorch.ops.rounding import Ceil, Floor, Frac, Round, RoundDecimals, Sign, Trunc
 
-__all__ = ["round", "floor", "ceil", "trunc", "sign"]
+__all__ = ["round", "floor", "ceil", "trunc", "sign", "frac"]
 
 
 def _step(fn: type[NumpyFunction], a: Any, op: str, *extra: Any) -> Any:
@@ -59,3 +60,15 @@ def sign(input: Any) -> Any:  # noqa: A002
     if input._dtype.name == "bool":
         return wrap(input._data.copy(), input._device)
     return Sign.apply(input)
+
+
+@torch_keywords("input", out=True)
+def frac(input: Any) -> Any:  # noqa: A002
+    """The fractional part of each element, input - trunc(input) (floats only, as PyTorch)."""
+    expect_tensor(input, "frac")
+    if not input._dtype.is_floating_point:
+        kind = input._dtype._legacy[: -len("Tensor")]
+        raise NotImplementedError(
+            f"\"frac_cpu\" not implemented for '{kind}' (Fix: integers have no fractional part)"
+        )
+    return Frac.apply(input)

@@ -15,13 +15,16 @@ import numpy as np
 from microtorch.api import random_fill
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.operands import wrap
+from microtorch.api.random_fill import refill
 from microtorch.api.shape import expand
-from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
 from microtorch.dtypes import get_default_dtype
 from microtorch.ops._broadcast import broadcast_error
 from microtorch.ops.sampling import (
     Bernoulli,
+    BernoulliFill,
+    BernoulliTensorFill,
+    NormalFill,
     NormalNumberTensor,
     NormalTensorNumber,
     NormalTensorTensor,
@@ -143,36 +146,26 @@ def _floats_p(t: Any, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
 
 
-def _refuse_graph(t: Any, name: str) -> None:
-    if grad_mode.state.grad_enabled and t.requires_grad and t.grad_fn is not None:
-        raise NotImplementedError(
-            f"microtorch does not record {name} in the graph (Fix: draw the numbers first, "
-            "e.g. x = x + torch.randn(x.shape))"
-        )
-
-
 def normal_(self: Any, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Any:
     """Fill ``self`` with normal random numbers; returns ``self``."""
     _floats(self)
     _check_std(std)
-    _refuse_graph(self, "normal_")
     values = _rng(generator).normal(mean, std, self._data.shape)
-    return apply_inplace(self, "normal_", _given, values)
+    return apply_inplace(self, "normal_", refill, values, NormalFill)
 
 
 def bernoulli_(self: Any, p: Any = 0.5, *, generator: Any = None) -> Any:
     """Fill ``self`` with 0s and 1s, 1 with probability ``p`` (a number, or a tensor that
     broadcasts to ``self``); returns ``self``."""
-    _refuse_graph(self, "bernoulli_")
     if isinstance(p, _node.Tensor):
         _floats_p(p, "bernoulli_tensor_cpu_p_")
         probs = expand(p.detach(), *self._data.shape)._data
-    else:
-        _check_p(p)
-        probs = p
-    values = _rng(generator).random(self._data.shape) < probs
-    return apply_inplace(self, "bernoulli_", _given, values)
+        values = _rng(generator).random(self._data.shape) < probs
+        return apply_inplace(self, "bernoulli_", _refill_with_p, p, values)
+    _check_p(p)
+    values = _rng(generator).random(self._data.shape) < p
+    return apply_inplace(self, "bernoulli_", refill, values, BernoulliFill)
 
 
-def _given(a: Any, values: np.ndarray) -> Any:
-    return _node.plain_tensor(values.astype(a._data.dtype), a._device)
+def _refill_with_p(a: Any, p: Any, values: np.ndarray) -> Any:
+    return BernoulliTensorFill.apply(a, p, values)

@@ -1,4 +1,5 @@
-"""median (of all elements, or along a dimension with its indices) and bincount.
+"""median (of all elements, or along a dimension with its indices), bincount, nansum and
+nanmean (which skip nan), var_mean and std_mean (two results of one pass).
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas in
 ``microtorch/ops/statistics.py``.
@@ -12,12 +13,30 @@ import numpy as np
 
 from microtorch.api import return_types
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
+from microtorch.api.elementwise import logical_not
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
-from microtorch.api.reduction import normalize_dims
-from microtorch.ops.statistics import MedianAll, MedianDim, counts, median_indices
+from microtorch.api.reduction import Dims, _axes, _reduce_dtype, _var_args, normalize_dims
+from microtorch.api.reduction import sum as sum_
+from microtorch.api.truth import isnan
+from microtorch.ops.statistics import (
+    KthvalueDim,
+    MedianAll,
+    MedianDim,
+    ModeDim,
+    Nansum,
+    StdMean,
+    VarMean,
+    counts,
+    kthvalue_indices,
+    median_indices,
+    mode_indices,
+)
 
-__all__ = ["median", "bincount"]
+__all__ = [
+    "median", "bincount", "nansum", "nanmean", "var_mean", "std_mean", "kthvalue", "mode",
+]  # fmt: skip
 
 _C_NAMES = {"bool": "Bool", "float16": "Half", "float32": "Float", "float64": "Double"}
 
@@ -75,3 +94,128 @@ def bincount(a: Any, weights: Any = None, minlength: int = 0) -> Any:
     # (float32 weights sum to float32; every other dtype to float64, as PyTorch)
     dtype = np.float32 if weights._data.dtype == np.float32 else np.float64
     return wrap(counts(data, weights._data.astype(np.float64), minlength).astype(dtype))
+
+
+@parsed(
+    "nansum",
+    "Tensor input, *, torch.dtype dtype=None",
+    "Tensor input, tuple of ints dim, bool keepdim=False, *, torch.dtype dtype=None",
+)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
+def nansum(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """The sum of the elements that are not nan (all, or along ``dim``)."""
+    expect_tensor(a, "nansum")
+    axes = () if dim is None else _axes(dim, a._data.ndim)
+    axes = axes or tuple(range(a._data.ndim))  # (dim=(): all, as PyTorch)
+    return Nansum.apply(a, axes, keepdim, _reduce_dtype(a, dtype))
+
+
+@parsed(
+    "nanmean",
+    "Tensor input, tuple of ints dim=None, bool keepdim=False, *, torch.dtype dtype=None",
+)
+@torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
+def nanmean(a: Any, dim: Dims = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
+    """The mean of the elements that are not nan: nansum / how many are not nan."""
+    expect_tensor(a, "nanmean")
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(
+            "nanmean(): expected input to have floating point or complex dtype but got "
+            f"{a._dtype._legacy[: -len('Tensor')]} (Fix: x.float().nanmean())"
+        )
+    counted = sum_(logical_not(isnan(a)), () if dim is None else dim, keepdim)
+    return nansum(a, () if dim is None else dim, keepdim, dtype=dtype) / counted
+
+
+_VAR_MEAN = (
+    "Tensor input, tuple of ints dim, bool unbiased=True, bool keepdim=False",
+    "Tensor input, tuple of ints dim=None, *, Number correction=None, bool keepdim=False",
+    "Tensor input, bool unbiased=True",
+)
+
+
+def _floats_only(a: Any, op: str) -> None:
+    expect_tensor(a, op)
+    if not a._dtype.is_floating_point:
+        raise RuntimeError(f"{op} only support floating point and complex dtypes (Fix: x.float())")
+
+
+@parsed("var_mean", *_VAR_MEAN)
+@torch_keywords("input", "dim", numpy_aliases=True)
+def var_mean(
+    a: Any,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: int | None = None,
+) -> tuple[Any, Any]:
+    """``(var(a), mean(a))`` over ``dim``, one node for both (Bessel's correction by default)."""
+    _floats_only(a, "var_mean")
+    axes, c = _var_args(a, dim, unbiased, correction, "var_mean")
+    return VarMean.apply(a, axes, keepdim, c)
+
+
+@parsed("std_mean", *_VAR_MEAN)
+@torch_keywords("input", "dim", numpy_aliases=True)
+def std_mean(
+    a: Any,
+    dim: Dims = None,
+    unbiased: bool | None = None,
+    keepdim: bool = False,
+    *,
+    correction: int | None = None,
+) -> tuple[Any, Any]:
+    """``(std(a), mean(a))`` over ``dim``, one node for both (Bessel's correction by default)."""
+    _floats_only(a, "std_mean")
+    axes, c = _var_args(a, dim, unbiased, correction, "std_mean")
+    return StdMean.apply(a, axes, keepdim, c)
+
+
+@parsed("kthvalue", "Tensor input, int k, int dim=-1, bool keepdim=False")
+@torch_keywords("input", "k", "dim", "keepdim")
+def kthvalue(a: Any, k: int | None = None, dim: int = -1, keepdim: bool = False) -> Any:
+    """The k-th smallest value along ``dim`` (k = 1: the smallest) and where it is."""
+    if k is None:
+        raise TypeError('kthvalue() missing 1 required positional arguments: "k"')
+    expect_tensor(a, "kthvalue")
+    if a._dtype.name == "bool":
+        raise NotImplementedError("\"kthvalue_cpu\" not implemented for 'Bool'")
+    data = a._data
+    (d,) = normalize_dims(dim, data.ndim)
+    size = data.shape[d] if data.ndim else 1
+    if data.size == 0 and data.ndim == 1:
+        raise IndexError(f"kthvalue(): Expected reduction dim {d} to have non-zero size.")
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if data.ndim == 0:
+        values = KthvalueDim.apply(a, None, keepdim, None)
+        return return_types.kthvalue(values, wrap(np.zeros((), np.int64)))
+    idx = kthvalue_indices(data, k, d) if data.size else _no_indices(data, d)
+    if keepdim:
+        idx = np.expand_dims(idx, d)
+    return return_types.kthvalue(KthvalueDim.apply(a, d, keepdim, idx), wrap(idx))
+
+
+@parsed("mode", "Tensor input, int dim=-1, bool keepdim=False")
+@torch_keywords("input", "dim", "keepdim")
+def mode(a: Any, dim: int = -1, keepdim: bool = False) -> Any:
+    """The value that occurs most often along ``dim`` (the smallest, if several) and the last
+    place it occurs."""
+    expect_tensor(a, "mode")
+    data = a._data
+    (d,) = normalize_dims(dim, data.ndim)
+    if data.ndim == 0:
+        values = ModeDim.apply(a, None, keepdim, None)
+        return return_types.mode(values, wrap(np.zeros((), np.int64)))
+    if data.shape[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    idx = mode_indices(data, d) if data.size else _no_indices(data, d)
+    if keepdim:
+        idx = np.expand_dims(idx, d)
+    return return_types.mode(ModeDim.apply(a, d, keepdim, idx), wrap(idx))
+
+
+def _no_indices(data: np.ndarray, dim: int) -> np.ndarray:
+    # an empty input's indices: empty, its shape without ``dim``
+    return np.zeros(np.delete(np.array(data.shape), dim), np.int64)

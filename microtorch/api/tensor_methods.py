@@ -57,7 +57,18 @@ from microtorch.api.operands import as_operand
 from microtorch.autograd import node as _node
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
-from microtorch.dtypes import dtype, float16, float32, float64, int16, int32, int64, strided, uint8
+from microtorch.dtypes import (
+    dtype,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    strided,
+    uint8,
+)  # fmt: skip
 from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
@@ -222,6 +233,9 @@ class TensorMethods:
     def byte(self) -> Tensor:
         return shape_ops.to_dtype(self, uint8)
 
+    def char(self) -> Tensor:
+        return shape_ops.to_dtype(self, int8)
+
     def type(self, dtype: Any = None, non_blocking: builtins.bool = False) -> Any:
         """The legacy type's name (``'microtorch.FloatTensor'``), or a copy converted to
         ``dtype``: a dtype, a legacy type (``torch.LongTensor``) or its name."""
@@ -231,6 +245,13 @@ class TensorMethods:
 
     def cpu(self) -> Tensor:
         return self.to("cpu")
+
+    def pin_memory(self, device: Any = None) -> Tensor:
+        """PyTorch's answer on a machine without a GPU: pinned memory needs one."""
+        raise RuntimeError(
+            "Cannot access accelerator device when none is available. (Fix: drop the call; "
+            "pinned memory only speeds up copies to a GPU, and microtorch runs on the CPU)"
+        )
 
     def cuda(self, device: Any = None) -> Tensor:
         """``self.to("cuda")``: raises PyTorch's error, as there is no GPU here."""
@@ -468,6 +489,10 @@ class TensorMethods:
     )  # fmt: skip
     swapaxes_ = swapdims_ = transpose_
     resize_, random_ = reshape_inplace.resize_, random_fill.random_
+    uniform_, exponential_, geometric_, cauchy_, log_normal_ = (
+        random_fill.uniform_, random_fill.exponential_, random_fill.geometric_,
+        random_fill.cauchy_, random_fill.log_normal_,
+    )  # fmt: skip
 
     gather, scatter, scatter_add, scatter_reduce = (
         without_torch_keywords(f)
@@ -534,6 +559,12 @@ class TensorMethods:
         twins.twin("lerp_", special.lerp), twins.twin("addcmul_", special.addcmul),
         twins.twin("addcdiv_", special.addcdiv),
     )  # fmt: skip
+    frac, isposinf, isneginf, signbit = (
+        without_torch_keywords(rounding.frac), truth.isposinf, truth.isneginf, truth.signbit,
+    )  # fmt: skip
+    frac_ = twins.twin("frac_", rounding.frac)
+    nansum, nanmean = method_of(statistics.nansum), method_of(statistics.nanmean)
+    kthvalue, mode = method_of(statistics.kthvalue), method_of(statistics.mode)
     diagonal, diag, diag_embed, trace = (
         without_torch_keywords(f)
         for f in (diagonal.diagonal, diagonal.diag, diagonal.diag_embed, diagonal.trace)

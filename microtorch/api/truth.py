@@ -1,4 +1,5 @@
-"""Questions about values, answered with bool tensors: isnan, isinf, isfinite, any, all.
+"""Questions about values, answered with bool tensors: isnan, isinf, isfinite, isposinf,
+isneginf, signbit, any, all.
 
 None of these has a gradient: their results are bools.
 """
@@ -12,9 +13,11 @@ import numpy as np
 from microtorch.api._checks import expect_tensor, views_first
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
+from microtorch.api.out_argument import call_with_out
 from microtorch.api.reduction import normalize_dims
+from microtorch.autograd import node as _node
 
-__all__ = ["isnan", "isinf", "isfinite", "any", "all"]
+__all__ = ["isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "any", "all"]
 
 
 def isnan(input: Any) -> Any:  # noqa: A002 - PyTorch's name
@@ -35,6 +38,48 @@ def isfinite(input: Any) -> Any:  # noqa: A002
     if input._data.dtype.kind == "f":  # (PyTorch's is (x == x) * (x.abs() != inf): its abs
         views_first(input)  # refuses a view it no longer lets you use)
     return wrap(np.isfinite(input._data), input._device)
+
+
+def _bool_out(name: str, fn: Any, input: Any, out: Any) -> Any:  # noqa: A002
+    # fn(input), or written into ``out``, which must be a bool tensor (PyTorch's check)
+    if out is None:
+        return fn(input)
+    if isinstance(out, _node.Tensor) and out._dtype.name != "bool":
+        raise RuntimeError(
+            f"{name} does not support non-boolean outputs. (Fix: out=torch.empty(0, "
+            "dtype=torch.bool))"
+        )
+    return call_with_out(name, fn, (input,), {}, out)
+
+
+def _isposinf(input: Any) -> Any:  # noqa: A002
+    expect_tensor(input, "isposinf")
+    return wrap(np.isposinf(input._data), input._device)
+
+
+def _isneginf(input: Any) -> Any:  # noqa: A002
+    expect_tensor(input, "isneginf")
+    return wrap(np.isneginf(input._data), input._device)
+
+
+def _signbit(input: Any) -> Any:  # noqa: A002
+    expect_tensor(input, "signbit")
+    return wrap(np.signbit(input._data), input._device)  # (True for -0.0 and -nan too)
+
+
+def isposinf(input: Any, *, out: Any = None) -> Any:  # noqa: A002
+    """True where an element is inf (integers and bools: never)."""
+    return _bool_out("isposinf", _isposinf, input, out)
+
+
+def isneginf(input: Any, *, out: Any = None) -> Any:  # noqa: A002
+    """True where an element is -inf (integers and bools: never)."""
+    return _bool_out("isneginf", _isneginf, input, out)
+
+
+def signbit(input: Any, *, out: Any = None) -> Any:  # noqa: A002
+    """True where an element's sign bit is set: below zero, and -0.0."""
+    return _bool_out("signbit", _signbit, input, out)
 
 
 def _reduce(ufunc: Any, a: Any, dim: Any, keepdim: bool, op: str) -> Any:

@@ -15,7 +15,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 
-__all__ = ["_Step", "Round", "RoundDecimals", "Floor", "Ceil", "Trunc", "Sign"]
+__all__ = ["_Step", "Round", "RoundDecimals", "Floor", "Ceil", "Trunc", "Sign", "Frac"]
 
 
 class _Step(NumpyFunction):
@@ -85,3 +85,17 @@ class Sign(_Step):
     @staticmethod
     def forward(ctx, a):
         return ((a > 0).astype(a.dtype) - (a < 0)).astype(a.dtype)
+
+
+class Frac(NumpyFunction):
+    """z = a - trunc(a), the fractional part (its sign is a's), so dz/da = 1."""
+
+    node_name = "FracBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return a - np.trunc(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output

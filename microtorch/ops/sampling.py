@@ -14,7 +14,11 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 
-__all__ = ["NormalTensorTensor", "NormalTensorNumber", "NormalNumberTensor", "Bernoulli"]
+__all__ = [
+    "NormalTensorTensor", "NormalTensorNumber", "NormalNumberTensor", "Bernoulli", "Refill",
+    "NormalFill", "UniformFill", "ExponentialFill", "GeometricFill", "CauchyFill", "LogNormalFill",
+    "BernoulliFill", "BernoulliTensorFill", "RandomFill", "RandomToFill", "RandomFromToFill",
+]  # fmt: skip
 
 
 def _zeros_for(ctx, grad_output):
@@ -68,3 +72,68 @@ class Bernoulli(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         return _zeros_for(ctx, grad_output)
+
+
+class Refill(NumpyFunction):
+    """z = random values written over a (``a.normal_()`` ...), so dz/da = 0: what was in
+    the tensor no longer counts, and a draw is not differentiated."""
+
+    node_name = "NormalBackward0"
+
+    @staticmethod
+    def forward(ctx, a, values):
+        return values.astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return _zeros_for(ctx, grad_output)
+
+
+class BernoulliTensorFill(Refill):
+    """z = 0s and 1s drawn with the probabilities p, over a: dz/da = dz/dp = 0."""
+
+    node_name = "BernoulliBackward1"
+
+    @staticmethod
+    def forward(ctx, a, p, values):
+        return values.astype(a.dtype, copy=False)
+
+
+# one node name per fill, as PyTorch names them (random_: from and to, to only, neither)
+NormalFill = Refill
+
+
+class UniformFill(Refill):
+    node_name = "UniformBackward0"
+
+
+class ExponentialFill(Refill):
+    node_name = "ExponentialBackward0"
+
+
+class GeometricFill(Refill):
+    node_name = "GeometricBackward0"
+
+
+class CauchyFill(Refill):
+    node_name = "CauchyBackward0"
+
+
+class LogNormalFill(Refill):
+    node_name = "LogNormalBackward0"
+
+
+class BernoulliFill(Refill):
+    node_name = "BernoulliBackward2"
+
+
+class RandomFromToFill(Refill):
+    node_name = "RandomBackward0"
+
+
+class RandomToFill(Refill):
+    node_name = "RandomBackward1"
+
+
+class RandomFill(Refill):
+    node_name = "RandomBackward2"
