@@ -36,6 +36,7 @@ from microtorch.api.elementwise import logical_and, logical_not, logical_or, mas
 from microtorch.api.elementwise import where as _where
 from microtorch.api.grids import meshgrid
 from microtorch.api.histogram import histc, histogram
+from microtorch.api.index_along import index_add, index_copy, index_fill
 from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
@@ -52,6 +53,7 @@ from microtorch.api.legacy_types import (
 )
 from microtorch.api.linalg import addmm, bmm, dot, matmul, mm, mv, norm
 from microtorch.api.logarithms import log2, log10
+from microtorch.api.quantile import nanquantile, quantile
 from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
 from microtorch.api.rearrange import (
     expm1,
@@ -318,6 +320,7 @@ __all__ += ["argwhere", "broadcast_to", "clamp_max", "clamp_min", "column_stack"
 __all__ += ["conj", "imag", "is_complex", "is_conj", "real", "resolve_conj"]
 __all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "vstack"]
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
+__all__ += ["index_add", "index_copy", "index_fill", "nanquantile", "quantile"]
 __all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
 __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "repeat_interleave"]
 __all__ += ["bernoulli", "einsum", "normal"]

@@ -54,7 +54,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
         "inverse": _NUMPY, "det": _NUMPY,
         "as_strided": "use view, reshape or expand",
-        "quantile": "sort and index",
         "bfloat16": "use torch.float32", "complex64": _FLOAT, "cfloat": _FLOAT,
     },
     "torch.Tensor": {
@@ -65,9 +64,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "share_memory_": "use a single process",
         "untyped_storage": "use x.numpy() to reach the memory", "apply_": _LOOP,
         "bfloat16": "use x.float()",
-        "index_add_": _SCATTER,
-        "unfold": "slice and stack",
-        "quantile": "sort and index",
         "as_strided": "use view, reshape or expand",
     },
     "torch.linalg": {

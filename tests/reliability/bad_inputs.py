@@ -861,5 +861,12 @@ CASES: list[Bad | Same] = [
     Bad('f_adaptive_avg_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)", lambda L: _F(L).adaptive_avg_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_max_pool1d)", lambda L: _F(L).adaptive_max_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool2d_wrong', RuntimeError, 'adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [3]', lambda L: _F(L).adaptive_max_pool2d(W(_x(L, 3)), 2)),
+    # --- tens
+    Bad('tens_quantile_wrong', RuntimeError, 'quantile() q must be in the range [0, 1] but got 1.5', lambda L: L.quantile(W(_x(L, 3)), 1.5)),
+    Bad('tens_nanquantile_wrong', RuntimeError, 'quantile() input tensor must be either float or double dtype', lambda L: L.nanquantile(L.tensor([1, 2]), 0.5)),
+    Bad('tens_index_add_wrong', RuntimeError, 'index 5 is out of bounds for dimension 0 with size 3', lambda L: L.index_add(W(_x(L, 3, 2)), 0, L.tensor([5]), W(_x(L, 1, 2)))),
+    Bad('tens_index_copy_wrong', RuntimeError, 'index_copy_(): self and source expected to have the same dtype, but got (self) Float and (source) Double', lambda L: L.index_copy(W(_x(L, 3)), 0, L.tensor([0]), W(_x(L, 1)).double())),
+    Bad('tens_index_fill_wrong', IndexError, 'index_fill_(): Expected dtype int64 for index.', lambda L: L.index_fill(W(_x(L, 3)), 0, L.tensor([0.0]), 1.0)),
+    Bad('tens_unfold_wrong', RuntimeError, 'maximum size for tensor at dimension 0 is 3 but size is 4', lambda L: W(_x(L, 3)).unfold(0, 4, 1)),
 ]
 # fmt: on
