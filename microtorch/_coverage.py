@@ -24,7 +24,6 @@ _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
 _ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
-_HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
 _DENSITY = "write its log_prob with tensor operations; draw samples with torch.rand or torch.randn"
 # whole categories microtorch does not cover, each with its reason and what to do instead
@@ -100,10 +99,10 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "Fold": "slice and stack", "Unfold": "slice and stack",
     },
     "torch.nn.Module": {
-        "half": "keep the model in float32 (model.float())", "bfloat16": "keep it in float32",
-        "type": "use model.float() or model.double()", "compile": "run the model as plain Python",
-        "register_full_backward_hook": _HOOK, "register_backward_hook": _HOOK,
-        "register_full_backward_pre_hook": _HOOK, "share_memory": "use a single process",
+        "half": "its layers run in float32 or float64, not float16 (torch.half): keep the model "
+        "in float32 (model.float())",
+        "bfloat16": "microtorch has no bfloat16 dtype: keep the model in float32 (model.float())",
+        "compile": "run the model as plain Python", "share_memory": "use a single process",
         "to_empty": "build the model on the CPU",
         "get_parameter": "use dict(model.named_parameters())",
         "get_buffer": "use dict(model.named_buffers())",
