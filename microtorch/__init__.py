@@ -409,10 +409,10 @@ __all__ += ["testing"]
 from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import accelerator, backends, functional, linalg, random  # noqa: E402
+from microtorch import accelerator, backends, functional, linalg, random, special  # noqa: E402
 from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
 
-__all__ += ["functional", "linalg", "profiler"]
+__all__ += ["functional", "linalg", "profiler", "special"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
 
 

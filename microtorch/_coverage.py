@@ -19,6 +19,7 @@ __all__ = ["NOT_COVERED", "NotCoveredError", "missing", "module_getattr"]
 
 _CPU = "microtorch runs on the CPU only: use device='cpu'"
 _NUMPY = "compute it with numpy on x.detach().numpy(), without gradients"
+_SCIPY = "compute it with scipy.special on x.detach().numpy(), without gradients"
 _FLOAT = "microtorch has real dtypes only; use torch.float32"
 _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
@@ -43,7 +44,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "complex128": _COMPLEX, "cdouble": _COMPLEX, "complex": _COMPLEX, "polar": _COMPLEX,
         "view_as_real": _COMPLEX, "view_as_complex": _COMPLEX, "angle": _COMPLEX,
         "xpu": _CPU,
-        "fft": _NUMPY, "special": _NUMPY,
+        "fft": _NUMPY,
         "jit": "run the model as plain Python", "compile": "run the model as plain Python",
         "sparse": "use dense tensors", "mps": _CPU, "amp": "train in float32",
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
@@ -54,6 +55,23 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "inverse": _NUMPY, "det": _NUMPY,
         "as_strided": "use view, reshape or expand",
         "bfloat16": "use torch.float32", "complex64": _FLOAT, "cfloat": _FLOAT,
+    },
+    "torch.special": {
+        "bessel_j0": _SCIPY,
+        "bessel_j1": _SCIPY,
+        "digamma": _SCIPY,
+        "erfcx": _SCIPY,
+        "gammaln": _SCIPY,
+        "i0": _SCIPY,
+        "i0e": _SCIPY,
+        "i1": _SCIPY,
+        "i1e": _SCIPY,
+        "log_ndtr": _SCIPY,
+        "multigammaln": _SCIPY,
+        "ndtri": _SCIPY,
+        "polygamma": _SCIPY,
+        "psi": _SCIPY,
+        "zeta": _SCIPY,
     },
     "torch.Tensor": {
         "to_dense": _SPARSE, "coalesce": _SPARSE, "sparse_mask": _SPARSE,
