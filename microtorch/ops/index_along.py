@@ -96,8 +96,10 @@ class IndexFill(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (index,) = ctx.saved_tensors
+        if grad_output.ndim == 0:
+            return np.zeros_like(grad_output)
         grad_a = grad_output.copy()
-        grad_a[_along(ctx.dim, grad_a.ndim, index) if grad_a.ndim else ()] = 0
+        grad_a[_along(ctx.dim, grad_a.ndim, index)] = 0
         return grad_a
 
 
@@ -110,19 +112,19 @@ class IndexFillTensor(NumpyFunction):
     @staticmethod
     def forward(ctx, a, value, index, dim):
         ctx.dim = dim
-        ctx.save_for_backward(index)
+        ctx.places = np.unique(index)  # (each place once, however often index names it)
         out = a.copy()
         out[_along(dim, a.ndim, index) if a.ndim else ()] = value
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (index,) = ctx.saved_tensors
-        # each place once, however often index names it
-        filled = np.zeros(grad_output.shape, bool)
-        filled[_along(ctx.dim, grad_output.ndim, index) if grad_output.ndim else ()] = True
-        grad_a = np.where(filled, 0, grad_output).astype(grad_output.dtype)
-        return grad_a, grad_output[filled].sum(dtype=grad_output.dtype)
+        if grad_output.ndim == 0:
+            return np.zeros_like(grad_output), grad_output
+        where = _along(ctx.dim, grad_output.ndim, ctx.places)
+        grad_a = grad_output.copy()
+        grad_a[where] = 0
+        return grad_a, grad_output[where].sum()
 
 
 def _slices(a: np.ndarray, index: np.ndarray, dim: int) -> tuple[int, ...]:

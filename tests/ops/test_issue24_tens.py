@@ -355,3 +355,39 @@ def test_special_gradients_match_pytorch_in_float64(case: str, torch_module: Mod
 def test_special_gradients_by_finite_differences(case: str) -> None:
     x, y = _special_inputs(microtorch)
     assert microtorch.autograd.gradcheck(lambda a, b: SPECIAL_GRADS[case](microtorch, a, b), (x, y))
+
+
+@pytest.mark.parametrize("case", [c for c in GRAD_CASES if c != "nanquantile"])
+def test_second_derivatives_by_finite_differences(case: str) -> None:
+    x, s = _inputs(microtorch)
+    fn = GRAD_CASES[case]
+    assert microtorch.autograd.gradgradcheck(lambda a, b: fn(microtorch, a, b) ** 2, (x, s))
+
+
+@pytest.mark.parametrize("case", [c for c in SPECIAL_GRADS if c != "round"])
+def test_special_second_derivatives_by_finite_differences(case: str) -> None:
+    x, y = _special_inputs(microtorch)
+    fn = SPECIAL_GRADS[case]
+    assert microtorch.autograd.gradgradcheck(lambda a, b: fn(microtorch, a, b), (x, y))
+
+
+@pytest.mark.parametrize(
+    "case", ["index_add", "index_fill tensor", "unfold step", "quantile dim", "xlogy", "sinc"]
+)
+def test_second_derivatives_match_pytorch(case: str, torch_module: ModuleType) -> None:
+    def run(L: ModuleType) -> list[Any]:
+        if case in SPECIAL_GRADS:
+            x, s = _special_inputs(L)
+            out = SPECIAL_GRADS[case](L, x, s)
+        else:
+            x, s = _inputs(L)
+            out = GRAD_CASES[case](L, x, s) ** 2
+        (gx, gs) = L.autograd.grad(out.sum(), (x, s), create_graph=True, allow_unused=True)
+        total = sum(g.pow(2).sum() for g in (gx, gs) if g is not None)
+        total.backward()
+        return [None if t.grad is None else t.grad.numpy() for t in (x, s)]
+
+    for a, b in zip(run(microtorch), run(torch_module)):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
