@@ -91,6 +91,7 @@ from microtorch.api.sequences import diff, repeat_interleave
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
+from microtorch.api.special_functions import exp2, exp2_, logit, logit_, sinc, sinc_, xlogy, xlogy_
 from microtorch.api.statistics import (
     bincount,
     kthvalue,
@@ -321,6 +322,7 @@ __all__ += ["conj", "imag", "is_complex", "is_conj", "real", "resolve_conj"]
 __all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "vstack"]
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
 __all__ += ["index_add", "index_copy", "index_fill", "nanquantile", "quantile"]
+__all__ += ["exp2", "exp2_", "logit", "logit_", "sinc", "sinc_", "xlogy", "xlogy_"]
 __all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
 __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "repeat_interleave"]
 __all__ += ["bernoulli", "einsum", "normal"]

@@ -15,26 +15,19 @@ from typing import Any
 from microtorch import _coverage
 from microtorch.api import rearrange, reduction, unary
 from microtorch.api import special as _special
-from microtorch.api._checks import expect_tensor, type_name
+from microtorch.api._checks import expect_tensor
 from microtorch.api.index_along import scalar_type
 from microtorch.api.keywords import torch_keywords
-from microtorch.api.operands import _binary
 from microtorch.api.rounding import RoundDecimals
-from microtorch.api.unary import _float
-from microtorch.autograd import node as _node
-from microtorch.dtypes import get_default_dtype, result_type
-from microtorch.ops.special_functions import (
-    Entr,
-    Exp2,
-    Logit,
-    Sinc,
-    Xlog1py,
-    Xlog1pyNumberOther,
-    Xlog1pyNumberSelf,
-    Xlogy,
-    XlogyNumberOther,
-    XlogyNumberSelf,
+from microtorch.api.special_functions import (
+    entr_named,
+    exp2_named,
+    logit_named,
+    sinc_named,
+    xlog1py_named,
+    xlogy_named,
 )
+from microtorch.api.unary import _float
 
 __all__ = [
     "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "log1p", "log_softmax",
@@ -44,28 +37,11 @@ __all__ = [
 __getattr__ = _coverage.module_getattr("torch.special", __name__)
 
 
-@torch_keywords("input", out=True)
-def exp2(a: Any) -> Any:
-    """2 ** a."""
-    return Exp2.apply(_float(a, "special_exp2"))
-
-
-@torch_keywords("input", "eps", out=True)
-def logit(a: Any, eps: float | None = None) -> Any:
-    """log(a / (1 - a)), the inverse of expit; with ``eps``, a is clamped to [eps, 1 - eps]."""
-    return Logit.apply(_float(a, "special_logit"), None if eps is None else float(eps))
-
-
-@torch_keywords("input", out=True)
-def sinc(a: Any) -> Any:
-    """sin(pi a) / (pi a), 1 at 0: the normalised sinc."""
-    return Sinc.apply(_float(a, "special_sinc"))
-
-
-@torch_keywords("input", out=True)
-def entr(a: Any) -> Any:
-    """-a log(a) elementwise: 0 at 0, -inf below 0 (the entropy of one probability)."""
-    return Entr.apply(_float(a, "special_entr"))
+exp2, logit, sinc, entr = (
+    exp2_named("special_exp2"), logit_named("special_logit"), sinc_named("special_sinc"),
+    entr_named("special_entr"),
+)  # fmt: skip
+xlogy, xlog1py = xlogy_named("special_xlogy"), xlog1py_named("special_xlog1py")
 
 
 @torch_keywords("input", out=True)
@@ -104,34 +80,3 @@ softmax, log_softmax = (
     _alias("softmax", reduction.softmax),
     _alias("log_softmax", reduction.log_softmax),
 )
-
-
-def _two(op: str, a: Any, b: Any, classes: tuple[Any, Any, Any]) -> Any:
-    # a tensor and a tensor, a number and a tensor, or a tensor and a number; floats out
-    both, number_self, number_other = classes
-    if not isinstance(a, _node.Tensor) and not isinstance(b, _node.Tensor):
-        raise TypeError(
-            f"{op}() received an invalid combination of arguments - got ({type_name(a)}, "
-            f"{type_name(b)}), but expected one of:\n * (Tensor input, Tensor other, *, Tensor "
-            "out = None)\n * (Number self, Tensor other, *, Tensor out = None)\n * (Tensor "
-            "input, Number other, *, Tensor out = None)\n"
-        )
-    target = result_type(a, b)
-    target = target if target.is_floating_point else get_default_dtype()
-    if not isinstance(a, _node.Tensor):
-        return _binary(number_self, float(a), b, target)
-    if not isinstance(b, _node.Tensor):
-        return _binary(number_other, a, float(b), target)
-    return _binary(both, a, b, target)
-
-
-@torch_keywords("input", "other", out=True)
-def xlogy(a: Any, b: Any) -> Any:
-    """a * log(b), 0 where a is 0 (so 0 * log(0) = 0, as in entropies)."""
-    return _two("special_xlogy", a, b, (Xlogy, XlogyNumberSelf, XlogyNumberOther))
-
-
-@torch_keywords("input", "other", out=True)
-def xlog1py(a: Any, b: Any) -> Any:
-    """a * log(1 + b), 0 where a is 0."""
-    return _two("special_xlog1py", a, b, (Xlog1py, Xlog1pyNumberSelf, Xlog1pyNumberOther))

@@ -1,5 +1,6 @@
 """The Tensor methods of index_add, index_copy, index_fill (and their in-place twins), unfold,
-quantile and nanquantile: a base class of ``Tensor`` beside ``TensorMethods``.
+quantile, nanquantile, and exp2, logit, sinc, xlogy (and twins): a base class of ``Tensor``
+beside ``TensorMethods``.
 
 ``x.index_add_(0, idx, src)`` runs ``index_add`` and writes the result into ``x`` through
 ``apply_inplace`` (version counter, leaf checks, graph rebasing), so its ``grad_fn`` is
@@ -10,14 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from microtorch.api import index_along, quantile
+from microtorch.api import index_along, quantile, special_functions
 from microtorch.api.inplace import apply_inplace
 
 __all__ = ["WindowMethods"]
 
 
 class WindowMethods:
-    """index_add/index_copy/index_fill (with ``_`` twins), unfold, quantile, nanquantile."""
+    """index_add/index_copy/index_fill (with ``_`` twins), unfold, quantile, nanquantile,
+    and exp2, logit, sinc, xlogy (with ``_`` twins)."""
 
     __slots__ = ()
 
@@ -25,6 +27,14 @@ class WindowMethods:
         index_along.index_add, index_along.index_copy, index_along.index_fill,
     )  # fmt: skip
     quantile, nanquantile = quantile.quantile, quantile.nanquantile
+    exp2, logit, sinc, xlogy = (
+        special_functions.exp2, special_functions.logit, special_functions.sinc,
+        special_functions.xlogy,
+    )  # fmt: skip
+    exp2_, logit_, sinc_, xlogy_ = (
+        special_functions.exp2_, special_functions.logit_, special_functions.sinc_,
+        special_functions.xlogy_,
+    )  # fmt: skip
 
     def index_add_(self, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
         """``index_add``, written into this tensor; returns it."""

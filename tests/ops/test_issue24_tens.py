@@ -297,6 +297,23 @@ SPECIAL_CASES: dict[str, Callable[[ModuleType], Any]] = {
     "xlogy shapes": lambda L: L.special.xlogy(L.ones(2), L.ones(3)),
     "exp2 list": lambda L: L.special.exp2([1.0]),
     "not covered": lambda L: L.special.gammaln(v7(L)),
+    "torch.exp2": lambda L: L.exp2(v7(L)),
+    "torch.logit eps": lambda L: L.logit(v7(L), 0.2),
+    "torch.sinc": lambda L: L.sinc(v7(L)),
+    "torch.xlogy": lambda L: L.xlogy(v7(L), p7(L)),
+    "torch.xlogy number": lambda L: L.xlogy(2, p7(L)),
+    "exp2 method": lambda L: v7(L).exp2(),
+    "logit method": lambda L: v7(L).logit(eps=0.1),
+    "sinc method": lambda L: v7(L).sinc(),
+    "xlogy method": lambda L: v7(L).xlogy(p7(L)),
+    "exp2_": lambda L: v7(L).exp2_(),
+    "logit_": lambda L: L.logit_(v7(L), 0.1),
+    "sinc_": lambda L: v7(L).sinc_(),
+    "xlogy_": lambda L: v7(L).xlogy_(p7(L)),
+    "xlogy_ number": lambda L: L.xlogy_(v7(L), 3.0),
+    "exp2_ int": lambda L: L.tensor([1, 2]).exp2_(),
+    "torch.sinc list": lambda L: L.sinc([1.0]),
+    "torch.xlogy numbers": lambda L: L.xlogy(1.0, 2.0),
 }
 
 
@@ -324,6 +341,9 @@ SPECIAL_GRADS: dict[str, Callable[[ModuleType, Any, Any], Any]] = {
     "xlog1py": lambda L, x, y: L.special.xlog1py(x, y.abs()),
     "xlog1py number self": lambda L, x, y: L.special.xlog1py(-2.0, y.abs()),
     "xlog1py number other": lambda L, x, y: L.special.xlog1py(x, 0.5),
+    "torch.xlogy_": lambda L, x, y: (x * 1).xlogy_(y.abs() + 0.2),
+    "torch.logit_": lambda L, x, y: (x.sigmoid() * 1).logit_(),
+    "torch.exp2_": lambda L, x, y: (x * 1).exp2_(),
 }
 
 

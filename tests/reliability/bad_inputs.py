@@ -885,5 +885,13 @@ CASES: list[Bad | Same] = [
     Bad('tens_special_logsumexp_wrong', TypeError, "special_logsumexp(): argument 'input' (position 1) must be Tensor, not list", lambda L: L.special.logsumexp([1.0], 0)),
     Bad('tens_special_xlogy_wrong', TypeError, 'special_xlogy() received an invalid combination of arguments - got (float, float), but expected one of:', lambda L: L.special.xlogy(1.0, 2.0)),
     Bad('tens_special_xlog1py_wrong', TypeError, 'special_xlog1py() received an invalid combination of arguments - got (float, float), but expected one of:', lambda L: L.special.xlog1py(1.0, 2.0)),
+    Bad('tens_exp2_wrong', TypeError, "exp2(): argument 'input' (position 1) must be Tensor, not list", lambda L: L.exp2([1.0])),
+    Bad('tens_exp2__wrong', RuntimeError, "result type Float can't be cast to the desired output type Long", lambda L: L.exp2_(L.tensor([1]))),
+    Bad('tens_logit_wrong', TypeError, "logit(): argument 'input' (position 1) must be Tensor, not list", lambda L: L.logit([1.0])),
+    Bad('tens_logit__wrong', RuntimeError, "result type Float can't be cast to the desired output type Long", lambda L: L.logit_(L.tensor([1]))),
+    Bad('tens_sinc_wrong', TypeError, "sinc(): argument 'input' (position 1) must be Tensor, not list", lambda L: L.sinc([1.0])),
+    Bad('tens_sinc__wrong', RuntimeError, "result type Float can't be cast to the desired output type Long", lambda L: L.sinc_(L.tensor([1]))),
+    Bad('tens_xlogy_wrong', TypeError, 'xlogy() received an invalid combination of arguments - got (float, float), but expected one of:', lambda L: L.xlogy(1.0, 2.0)),
+    Bad('tens_xlogy__wrong', RuntimeError, "result type Float can't be cast to the desired output type Long", lambda L: L.xlogy_(L.tensor([1]), L.tensor([2]))),
 ]
 # fmt: on
