@@ -25,6 +25,7 @@ from microtorch.api.composites import (
     nan_to_num,
     narrow,
     outer,
+    row_stack,
     vstack,
 )
 from microtorch.api.cross import cross
@@ -344,7 +345,7 @@ greater, greater_equal, less, less_equal, not_equal, true_divide = (
     _binary_functions.function(name)
     for name in ("greater", "greater_equal", "less", "less_equal", "not_equal", "true_divide")
 )
-fix, fix_, row_stack = trunc, trunc_, vstack
+fix, fix_ = trunc, trunc_
 logical_and, logical_or, logical_xor = (
     _binary_functions.function(n) for n in ("logical_and", "logical_or", "logical_xor")
 )

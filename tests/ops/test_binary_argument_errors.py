@@ -123,3 +123,18 @@ def test_an_alias_names_itself_in_its_errors() -> None:
             getattr(microtorch, alias)(x, "a")
         with pytest.raises(TypeError, match=rf"^{alias}\(\)"):
             getattr(x, alias)("a")
+
+
+def _join_calls(lib: ModuleType, name: str) -> dict[str, str]:
+    f, x = getattr(lib, name), lib.ones(2, 2)
+    arguments = {"x": x, "'a'": "a", "[x, 'a']": [x, "a"], "(x, 2)": (x, 2), "[]": [], "3": 3}
+    return {f"{name}({k})": _outcome(f, v) for k, v in arguments.items()}
+
+
+@pytest.mark.parametrize("name", ["cat", "stack", "vstack", "hstack", "column_stack", "row_stack"])
+def test_joining_takes_a_list_or_tuple_of_tensors_as_in_pytorch(
+    name: str, torch_module: ModuleType
+) -> None:
+    # (vstack(x) of a matrix once joined its rows; vstack("a") showed "'str' object has no
+    # attribute '_data'")
+    _assert_same(_join_calls(torch_module, name), _join_calls(microtorch, name))
