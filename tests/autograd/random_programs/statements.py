@@ -886,6 +886,12 @@ WRONG_ARGUMENTS = (
     "torch.arange('a')", "torch.arange(3, dtype='int64')", "f'{{{a}:.3f}}'",
     "torch.reshape({a}, (2.0,))", "torch.chunk({a}, 1.5)", "torch.permute({a}, 1.5)",
     "torch.flatten({a}, 1.5)", "torch.unsqueeze({a}, None)", "torch.transpose({a}, 0, 'a')",
+    # wrong operands: the operators leave them to Python, the functions get the parser's texts
+    "{a} + None", "{a} * 'a'", "{a} - [1.0]", "{a} > 'a'", "{a} == None", "{a} @ 2.0",
+    "2.5 ** {a}", "None < {a}", "torch.gt({a}, 'a')", "{a}.add('a')", "torch.add({a})",
+    "torch.mul({a})", "torch.eq({a}, [1.0])", "{a}.logical_and(2)", "torch.fmod(2, {a})",
+    "torch.maximum({a}, 2.0)", "{a}.pow(None)", "torch.greater({a}, None)", "torch.vstack({a})",
+    "torch.div({a}, 'a')", "{a}.true_divide([1])", "torch.remainder({a}, 'a')",
 )  # fmt: skip
 
 
