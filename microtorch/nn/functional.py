@@ -41,6 +41,7 @@ from microtorch.nn.activation_functions import (
     softsign,
     tanhshrink,
 )
+from microtorch.nn.attention_functions import scaled_dot_product_attention
 from microtorch.nn.conv_functions import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -60,6 +61,7 @@ from microtorch.nn.loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
+from microtorch.nn.mha_functions import multi_head_attention_forward
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
 from microtorch.nn.pool_functions import (
     adaptive_avg_pool1d,
@@ -90,6 +92,7 @@ __all__ = [
     "logsigmoid",
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
     "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
+    "scaled_dot_product_attention", "multi_head_attention_forward",
 ]  # fmt: skip
 
 
