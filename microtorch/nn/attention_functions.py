@@ -1,9 +1,6 @@
-"""Attention as plain functions: ``scaled_dot_product_attention`` and
-``multi_head_attention_forward`` (what ``nn.MultiheadAttention`` calls).
-
-Both are written with the ops PyTorch's own CPU "math" path uses (matmul, ``_safe_softmax``,
-dropout, linear), so the recorded graph ends in PyTorch's nodes: ``UnsafeViewBackward0`` over
-``BmmBackward0``, with ``SafeSoftmaxBackward0`` inside.
+"""``scaled_dot_product_attention``, recorded as PyTorch records it on the CPU: one fused
+node where PyTorch runs its fused kernel, else the ops of its "math" path (matmul,
+``_safe_softmax``, dropout), so the graph ends in PyTorch's nodes either way.
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ from microtorch.api import linalg
 from microtorch.api._checks import expect_tensor
 from microtorch.api.sequences import repeat_interleave
 from microtorch.nn import functional as F  # (a cycle Python resolves: nn/__init__ imports F first)
-from microtorch.nn.attention_ops import SafeSoftmax
+from microtorch.nn.attention_ops import SafeSoftmax, ScaledDotProductFlashAttentionForCpu
 from microtorch.ops.scalar import MulScalar
 from microtorch.tensor import Tensor, plain_tensor
 
@@ -65,6 +62,26 @@ def _check_sdpa(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | N
         )
 
 
+def _fused(
+    query: Tensor, key: Tensor, value: Tensor, mask: Tensor | None, dropout_p: float, gqa: bool
+) -> bool:
+    # PyTorch 2.13's choice of its fused CPU kernel over the math path (what decides the node)
+    if not query.dim() == key.dim() == value.dim() == 4 or dropout_p > 0:
+        return False
+    if not query.shape[-1] == key.shape[-1] == value.shape[-1]:
+        return False
+    if not query.shape[0] == key.shape[0] == value.shape[0] or key.shape[1] != value.shape[1]:
+        return False
+    heads, kv_heads = query.shape[1], key.shape[1]
+    if heads != kv_heads and not (gqa and kv_heads and heads % kv_heads == 0):
+        return False
+    if 0 in (query.shape[-2], key.shape[-2], query.shape[-1]):
+        return False
+    if any(t._data.strides[-1] != t._data.itemsize for t in (query, key, value)):
+        return False  # (the last dimension must be dense)
+    return mask is None or mask.dim() in (2, 4)
+
+
 def scaled_dot_product_attention(
     query: Tensor,
     key: Tensor,
@@ -75,11 +92,14 @@ def scaled_dot_product_attention(
     scale: float | None = None,
     enable_gqa: bool = False,
 ) -> Tensor:
-    """softmax(q @ k^T * scale + mask) @ v, as PyTorch's math path computes it.
+    """softmax(q @ k^T * scale + mask) @ v, recorded as PyTorch's CPU build records it.
 
-    A bool ``attn_mask`` is True where a query may attend; a float one is added to the
-    scores. ``is_causal`` masks the future (a lower-triangular mask). Rows that may attend to
-    nothing give 0s (PyTorch's ``_safe_softmax``), not NaNs.
+    4-d inputs with one head size and no dropout: one node for the whole of attention,
+    ``ScaledDotProductFlashAttentionForCpuBackward0`` (PyTorch's fused kernel, whose
+    results differ from these by rounding only); otherwise PyTorch's math path, two batched
+    matmuls around ``SafeSoftmaxBackward0``. A bool ``attn_mask`` is True where a query may
+    attend; a float one is added to the scores. ``is_causal`` masks the future (a
+    lower-triangular mask). Rows that may attend to nothing give 0s, not NaNs.
 
     >>> import microtorch as torch
     >>> q = torch.ones(1, 2, 3)
@@ -94,23 +114,26 @@ def scaled_dot_product_attention(
         )
     if not 0 <= dropout_p <= 1:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+    size = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    if attn_mask is not None and attn_mask._dtype.name == "bool":  # True: may attend
+        added = np.where(attn_mask._data, 0, -np.inf).astype(query._data.dtype)
+        attn_mask = plain_tensor(added, query._device)
+    if _fused(query, key, value, attn_mask, dropout_p, enable_gqa):
+        mask = None if attn_mask is None else attn_mask._data
+        return ScaledDotProductFlashAttentionForCpu.apply(query, key, value, size, mask, is_causal)
     if enable_gqa and key.dim() >= 3 and query.shape[-3] != key.shape[-3]:
         # grouped-query attention: each key/value head serves several query heads
         key = repeat_interleave(key, query.shape[-3] // key.shape[-3], -3)
         value = repeat_interleave(value, query.shape[-3] // value.shape[-3], -3)
-    size = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
     root = math.sqrt(abs(size))  # q and k are each scaled by sqrt(scale), as in PyTorch
     q = MulScalar.apply(query, -root if size < 0 else root)  # (L, E) per batch and head
     k = MulScalar.apply(key.transpose(-2, -1), root)  # (E, S)
     scores = linalg.matmul(q, k)  # (..., L, S)
-    n_target, n_source = query.shape[-2], key.shape[-2]
     if is_causal:
-        allowed = np.tril(np.ones((n_target, n_source), bool))
-        attn_mask = plain_tensor(allowed, query._device)
+        allowed = np.tril(np.ones((query.shape[-2], key.shape[-2]), bool))
+        causal = np.where(allowed, 0, -np.inf).astype(query._data.dtype)
+        attn_mask = plain_tensor(causal, query._device)
     if attn_mask is not None:
-        if attn_mask._dtype.name == "bool":  # True: may attend; becomes 0, False -inf
-            added = np.where(attn_mask._data, 0, -np.inf).astype(query._data.dtype)
-            attn_mask = plain_tensor(added, query._device)
         scores = scores + attn_mask
     weights = SafeSoftmax.apply(scores, -1)
     if dropout_p > 0:

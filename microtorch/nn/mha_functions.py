@@ -14,6 +14,7 @@ from microtorch.api import join, linalg
 from microtorch.creation import zeros
 from microtorch.nn import functional as F  # (a cycle Python resolves: nn/__init__ imports F first)
 from microtorch.nn.attention_functions import canonical_mask, scaled_dot_product_attention
+from microtorch.nn.attention_ops import Baddbmm
 from microtorch.tensor import Tensor
 
 __all__ = ["multi_head_attention_forward"]
@@ -34,15 +35,15 @@ def _in_projection(
         if query is key and key is value:
             proj = F.linear(query, weights, bias)  # (L, N, 3E)
             proj = proj.view(*proj.shape[:-1], 3, e).unsqueeze(0).transpose(0, -2)
-            q, k, v = proj.squeeze(-2).contiguous()  # each (L, N, E)
-            return q, k, v
+            proj = proj.squeeze(-2).contiguous()  # (3, L, N, E)
+            return proj[0], proj[1], proj[2]
         if key is value:
             w_q, w_kv = weights.split([e, 2 * e])
             b_q, b_kv = (None, None) if bias is None else bias.split([e, 2 * e])
             kv = F.linear(key, w_kv, b_kv)
             kv = kv.view(*kv.shape[:-1], 2, e).unsqueeze(0).transpose(0, -2)
-            k, v = kv.squeeze(-2).contiguous()
-            return F.linear(query, w_q, b_q), k, v
+            kv = kv.squeeze(-2).contiguous()  # (2, S, N, E)
+            return F.linear(query, w_q, b_q), kv[0], kv[1]
         weights = weights.chunk(3)
     return (
         F.linear(query, weights[0], biases[0]),
@@ -217,7 +218,7 @@ def multi_head_attention_forward(
         if attn_mask is None:
             scores = linalg.bmm(scores, k.transpose(-2, -1))  # (N * heads, L, S)
         else:
-            scores = attn_mask + linalg.bmm(scores, k.transpose(-2, -1))
+            scores = Baddbmm.apply(attn_mask, scores, k.transpose(-2, -1))
         weights_ = F.softmax(scores, dim=-1)
         if dropout_p > 0.0:
             weights_ = F.dropout(weights_, p=dropout_p)
