@@ -6,6 +6,7 @@ node where PyTorch runs its fused kernel, else the ops of its "math" path (matmu
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -141,12 +142,21 @@ def scaled_dot_product_attention(
     return linalg.matmul(weights, value)  # (..., L, Ev)
 
 
-def canonical_mask(mask: Tensor | None, name: str, dtype: Any) -> Tensor | None:
-    """A bool mask (True: masked) as a float one (-inf: masked, else 0); float masks as is."""
+def canonical_mask(
+    mask: Tensor | None, name: str, dtype: Any, other: Tensor | None = None, other_name: str = ""
+) -> Tensor | None:
+    """A bool mask (True: masked) as a float one (-inf: masked, else 0); float masks as is.
+    PyTorch warns when ``mask`` and the ``other`` mask given with it differ in dtype."""
     if mask is None:
         return None
     if mask._dtype.name != "bool" and not mask._dtype.is_floating_point:
         raise AssertionError(f"only bool and floating types of {name} are supported")
+    if other is not None and other._dtype is not mask._dtype:
+        warnings.warn(
+            f"Support for mismatched {name} and {other_name} is deprecated. Use same type for "
+            "both instead.",
+            stacklevel=3,
+        )
     if mask._dtype.is_floating_point:
         return mask
     return plain_tensor(np.where(mask._data, -np.inf, 0).astype(dtype.numpy), mask._device)

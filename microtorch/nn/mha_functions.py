@@ -123,7 +123,9 @@ def multi_head_attention_forward(
         if key_padding_mask is not None:
             key_padding_mask = key_padding_mask.unsqueeze(0)
     tgt_len, bsz, embed_dim = query.shape
-    key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", query._dtype)
+    key_padding_mask = canonical_mask(
+        key_padding_mask, "key_padding_mask", query._dtype, attn_mask, "attn_mask"
+    )
     if is_causal and attn_mask is None:
         raise RuntimeError(
             "Need attn_mask if specifying the is_causal hint. You may use the Transformer "

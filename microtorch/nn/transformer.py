@@ -89,7 +89,9 @@ class TransformerEncoder(Module):
         src_key_padding_mask: Tensor | None = None,
         is_causal: bool | None = None,
     ) -> Tensor:
-        padding = canonical_mask(src_key_padding_mask, "src_key_padding_mask", src._dtype)
+        padding = canonical_mask(
+            src_key_padding_mask, "src_key_padding_mask", src._dtype, mask, "mask"
+        )
         mask = canonical_mask(mask, "mask", src._dtype)
         first = self.layers[0]
         is_causal = is_causal_hint(mask, is_causal, seq_len(src, first.self_attn.batch_first))

@@ -97,7 +97,7 @@ class TransformerEncoderLayer(Module):
         is_causal: bool = False,
     ) -> Tensor:
         src_key_padding_mask = canonical_mask(
-            src_key_padding_mask, "src_key_padding_mask", src._dtype
+            src_key_padding_mask, "src_key_padding_mask", src._dtype, src_mask, "src_mask"
         )
         src_mask = canonical_mask(src_mask, "src_mask", src._dtype)
         x = src
