@@ -14,8 +14,8 @@ import numpy as np
 from microtorch.api import linalg
 from microtorch.api._checks import expect_tensor
 from microtorch.api.sequences import repeat_interleave
-from microtorch.nn import functional as F  # (a cycle Python resolves: nn/__init__ imports F first)
 from microtorch.nn.attention_ops import SafeSoftmax, ScaledDotProductFlashAttentionForCpu
+from microtorch.nn.dropout_functions import dropout
 from microtorch.ops.scalar import MulScalar
 from microtorch.tensor import Tensor, plain_tensor
 
@@ -138,7 +138,7 @@ def scaled_dot_product_attention(
         scores = scores + attn_mask
     weights = SafeSoftmax.apply(scores, -1)
     if dropout_p > 0:
-        weights = F.dropout(weights, dropout_p)
+        weights = dropout(weights, dropout_p)
     return linalg.matmul(weights, value)  # (..., L, Ev)
 
 

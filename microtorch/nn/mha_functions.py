@@ -11,10 +11,13 @@ import math
 from typing import Any
 
 from microtorch.api import join, linalg
+from microtorch.api.reduction import softmax
 from microtorch.creation import zeros
-from microtorch.nn import functional as F  # (a cycle Python resolves: nn/__init__ imports F first)
 from microtorch.nn.attention_functions import canonical_mask, scaled_dot_product_attention
 from microtorch.nn.attention_ops import Baddbmm
+from microtorch.nn.dropout_functions import dropout
+from microtorch.nn.linear_functions import linear
+from microtorch.nn.vector_functions import pad
 from microtorch.tensor import Tensor
 
 __all__ = ["multi_head_attention_forward"]
@@ -33,22 +36,22 @@ def _in_projection(
     if isinstance(weights, Tensor):
         e = query.shape[-1]
         if query is key and key is value:
-            proj = F.linear(query, weights, bias)  # (L, N, 3E)
+            proj = linear(query, weights, bias)  # (L, N, 3E)
             proj = proj.view(*proj.shape[:-1], 3, e).unsqueeze(0).transpose(0, -2)
             proj = proj.squeeze(-2).contiguous()  # (3, L, N, E)
             return proj[0], proj[1], proj[2]
         if key is value:
             w_q, w_kv = weights.split([e, 2 * e])
             b_q, b_kv = (None, None) if bias is None else bias.split([e, 2 * e])
-            kv = F.linear(key, w_kv, b_kv)
+            kv = linear(key, w_kv, b_kv)
             kv = kv.view(*kv.shape[:-1], 2, e).unsqueeze(0).transpose(0, -2)
             kv = kv.squeeze(-2).contiguous()  # (2, S, N, E)
-            return F.linear(query, w_q, b_q), kv[0], kv[1]
+            return linear(query, w_q, b_q), kv[0], kv[1]
         weights = weights.chunk(3)
     return (
-        F.linear(query, weights[0], biases[0]),
-        F.linear(key, weights[1], biases[1]),
-        F.linear(value, weights[2], biases[2]),
+        linear(query, weights[0], biases[0]),
+        linear(key, weights[1], biases[1]),
+        linear(value, weights[2], biases[2]),
     )
 
 
@@ -187,8 +190,8 @@ def multi_head_attention_forward(
     if bias_k is not None and bias_v is not None:  # one more key and value, learnt
         k = join.cat([k, bias_k.repeat(1, bsz, 1)])
         v = join.cat([v, bias_v.repeat(1, bsz, 1)])
-        attn_mask = None if attn_mask is None else F.pad(attn_mask, (0, 1))
-        key_padding_mask = None if key_padding_mask is None else F.pad(key_padding_mask, (0, 1))
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
     # heads: (L, N, E) -> (N * heads, L, head_dim)
     q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
     k = (k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
@@ -198,8 +201,8 @@ def multi_head_attention_forward(
     if add_zero_attn:  # one more key and value, all zeros
         zero = zeros((bsz * num_heads, 1, head_dim), dtype=k._dtype)
         k, v = join.cat([k, zero], 1), join.cat([v, zero], 1)
-        attn_mask = None if attn_mask is None else F.pad(attn_mask, (0, 1))
-        key_padding_mask = None if key_padding_mask is None else F.pad(key_padding_mask, (0, 1))
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
     src_len = k.shape[1]
     if key_padding_mask is not None:
         if tuple(key_padding_mask.shape) != (bsz, src_len):
@@ -221,11 +224,11 @@ def multi_head_attention_forward(
             scores = linalg.bmm(scores, k.transpose(-2, -1))  # (N * heads, L, S)
         else:
             scores = Baddbmm.apply(attn_mask, scores, k.transpose(-2, -1))
-        weights_ = F.softmax(scores, dim=-1)
+        weights_ = softmax(scores, -1)
         if dropout_p > 0.0:
-            weights_ = F.dropout(weights_, p=dropout_p)
+            weights_ = dropout(weights_, p=dropout_p)
         out = linalg.bmm(weights_, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
-        out = F.linear(out, out_proj_weight, out_proj_bias)
+        out = linear(out, out_proj_weight, out_proj_bias)
         out = out.view(tgt_len, bsz, out.shape[1])
         weights_ = weights_.view(bsz, num_heads, tgt_len, src_len)
         if average_attn_weights:
@@ -244,6 +247,6 @@ def multi_head_attention_forward(
     v = v.view(bsz, num_heads, src_len, head_dim)
     out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
     out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
-    out = F.linear(out, out_proj_weight, out_proj_bias)
+    out = linear(out, out_proj_weight, out_proj_bias)
     out = out.view(tgt_len, bsz, out.shape[1])
     return (out if batched else out.squeeze(1)), None
