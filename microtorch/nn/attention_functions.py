@@ -80,7 +80,7 @@ def _fused(
         return False
     if any(t._data.strides[-1] != t._data.itemsize for t in (query, key, value)):
         return False  # (the last dimension must be dense)
-    return mask is None or mask.dim() in (2, 4)
+    return mask is None or mask.dim() in (2, 4) and not mask.requires_grad  # (no mask grad)
 
 
 def scaled_dot_product_attention(

@@ -93,6 +93,20 @@ def test_sdpa_fused_output_follows_the_query_layout(torch_module: ModuleType) ->
     assert strides(microtorch) == strides(torch_module)
 
 
+@pytest.mark.torch
+def test_sdpa_mask_that_requires_grad_takes_the_math_path(torch_module: ModuleType) -> None:
+    def run(lib: ModuleType) -> tuple[str, np.ndarray]:
+        q = lib.tensor(Q, requires_grad=True)
+        mask = lib.zeros(4, 4, dtype=lib.float64, requires_grad=True)
+        out = lib.nn.functional.scaled_dot_product_attention(q, q, q, attn_mask=mask)
+        out.backward(lib.tensor(upstream(tuple(out.shape), np.float64)))
+        return out.grad_fn.name(), mask.grad.numpy()
+
+    (mine, mine_grad), (theirs, their_grad) = run(microtorch), run(torch_module)
+    assert mine == theirs == "UnsafeViewBackward0"
+    np.testing.assert_allclose(mine_grad, their_grad, rtol=1e-12, atol=1e-13)
+
+
 def test_sdpa_fused_node_has_no_second_derivative() -> None:
     q, k, v = (microtorch.tensor(a, requires_grad=True) for a in (Q, K, V5))
     out = F.scaled_dot_product_attention(q, k, v)
