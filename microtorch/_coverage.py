@@ -4,9 +4,9 @@
 or a tensor for a name below raises ``NotCoveredError``: a ``NotImplementedError`` whose message
 says what to use instead. It is an ``AttributeError`` as well, so ``hasattr(torch, "compile")``
 and ``getattr(x, name, None)`` answer "absent" as for any missing name, and feature checks such
-as nanoGPT's ``hasattr(F, "scaled_dot_product_attention")`` take their fallback path. (Python
-turns an ``AttributeError`` inside ``from microtorch.nn import Transformer`` into a plain
-``ImportError``; ``nn.Transformer`` written out gives the advice.)
+as ``hasattr(F, "grid_sample")`` take their fallback path. (Python turns an ``AttributeError``
+inside ``from microtorch.nn import Bilinear`` into a plain ``ImportError``; ``nn.Bilinear``
+written out gives the advice.)
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ _NUMPY = "compute it with numpy on x.detach().numpy(), without gradients"
 _FLOAT = "microtorch has real dtypes only; use torch.float32"
 _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
-_ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
 _HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
@@ -92,9 +91,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
         "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
-        "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
-        "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,
-        "TransformerDecoderLayer": _ATTENTION, "MultiheadAttention": _ATTENTION,
         "CTCLoss": "use PyTorch",
         "TripletMarginLoss": _PLAIN.format("(d(a, p) - d(a, n) + margin).clamp(min=0).mean()"),
         "CosineEmbeddingLoss": "write it with tensor operations",
@@ -109,15 +105,12 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "register_full_backward_hook": _HOOK, "register_backward_hook": _HOOK,
         "register_full_backward_pre_hook": _HOOK, "share_memory": "use a single process",
         "to_empty": "build the model on the CPU",
-        "get_parameter": "use dict(model.named_parameters())",
-        "get_buffer": "use dict(model.named_buffers())",
     },
     "torch.nn.utils": {
         "rnn": _RNN, "weight_norm": "use the plain layer", "spectral_norm": "use the plain layer",
     },
     "torch.nn.functional": {
         "grid_sample": "use PyTorch",
-        "scaled_dot_product_attention": _ATTENTION, "multi_head_attention_forward": _ATTENTION,
         "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
         "ctc_loss": "use PyTorch", "conv_transpose2d": "upsample with indexing and use F.conv2d",
         "unfold": "slice and stack", "fold": "slice and stack",

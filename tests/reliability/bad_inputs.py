@@ -861,5 +861,14 @@ CASES: list[Bad | Same] = [
     Bad('f_adaptive_avg_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)", lambda L: _F(L).adaptive_avg_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_max_pool1d)", lambda L: _F(L).adaptive_max_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool2d_wrong', RuntimeError, 'adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [3]', lambda L: _F(L).adaptive_max_pool2d(W(_x(L, 3)), 2)),
+    # --- att: attention and transformers (issue 24)
+    Bad('nn_multiheadattention_wrong', ValueError, 'embed_dim and num_heads must be greater than 0, got embed_dim=0 and num_heads=2 instead', lambda L: L.nn.MultiheadAttention(0, 2)),
+    Bad('nn_transformerencoderlayer_wrong', RuntimeError, 'activation should be relu/gelu, not tanh', lambda L: L.nn.TransformerEncoderLayer(4, 2, 8, activation='tanh')),
+    Bad('nn_transformerdecoderlayer_wrong', AssertionError, 'embed_dim must be divisible by num_heads', lambda L: L.nn.TransformerDecoderLayer(6, 4)),
+    Bad('nn_transformerencoder_wrong', AssertionError, 'was expecting embedding dimension of 4, but got 6', lambda L: L.nn.TransformerEncoder(L.nn.TransformerEncoderLayer(4, 2, 8, batch_first=True), 1)(W(_x(L, 3, 2, 6)))),
+    Bad('nn_transformerdecoder_wrong', RuntimeError, "shape '[5, 4, 2]' is invalid for input of size 60", lambda L: L.nn.TransformerDecoder(L.nn.TransformerDecoderLayer(4, 2, 8), 1)(W(_x(L, 3, 2, 4)), W(_x(L, 5, 3, 4)))),
+    Bad('nn_transformer_wrong', RuntimeError, 'the batch number of src and tgt must be equal', lambda L: L.nn.Transformer(4, 2, 1, 1, 8, batch_first=True)(W(_x(L, 3, 5, 4)), W(_x(L, 2, 4, 4)))),
+    Bad('f_scaled_dot_product_attention_wrong', RuntimeError, '_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True', lambda L: _F(L).scaled_dot_product_attention(W(_x(L, 2, 3)), W(_x(L, 2, 3)), W(_x(L, 2, 3)), attn_mask=W(L.ones(2, 2, dtype=L.bool)), is_causal=True)),
+    Bad('f_multi_head_attention_forward_wrong', AssertionError, 'was expecting embedding dimension of 6, but got 4', lambda L: _F(L).multi_head_attention_forward(W(_x(L, 3, 1, 4)), W(_x(L, 3, 1, 4)), W(_x(L, 3, 1, 4)), 6, 2, W(_x(L, 12, 4)), None, None, None, False, 0.0, W(_x(L, 4, 4)), None)),
 ]
 # fmt: on
