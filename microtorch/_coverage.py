@@ -126,8 +126,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "sparse_": "use dense weights",
     },
     "torch.optim": {
-        "Adadelta": "use optim.Adam", "Adamax": "use optim.Adam", "NAdam": "use optim.Adam",
-        "RAdam": "use optim.Adam", "LBFGS": "use optim.Adam or optim.SGD",
+        "LBFGS": "use optim.Adam or optim.SGD",
     },
     "torch.optim.lr_scheduler": {
     },

@@ -861,5 +861,10 @@ CASES: list[Bad | Same] = [
     Bad('f_adaptive_avg_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)", lambda L: _F(L).adaptive_avg_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_max_pool1d)", lambda L: _F(L).adaptive_max_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool2d_wrong', RuntimeError, 'adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [3]', lambda L: _F(L).adaptive_max_pool2d(W(_x(L, 3)), 2)),
+    # --- optim (Adadelta, Adamax, NAdam, RAdam)
+    Bad('optim_adadelta_rho', ValueError, 'Invalid rho value: 1.5', lambda L: L.optim.Adadelta(W(_lin(L)).parameters(), rho=1.5)),
+    Bad('optim_adamax_betas', ValueError, 'Invalid beta parameter at index 1: 1.0', lambda L: L.optim.Adamax(W(_lin(L)).parameters(), betas=(0.9, 1.0))),
+    Bad('optim_nadam_momentum_decay', ValueError, 'Invalid momentum_decay value: -0.1', lambda L: L.optim.NAdam(W(_lin(L)).parameters(), momentum_decay=-0.1)),
+    Bad('optim_radam_lr', ValueError, 'Invalid learning rate: -0.001', lambda L: L.optim.RAdam(W(_lin(L)).parameters(), lr=-0.001)),
 ]
 # fmt: on
