@@ -146,8 +146,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "TransformedDistribution": "transform Normal or Uniform samples with tensor operations",
     },
     "torch.utils.data": {
-        "IterableDataset": "subclass Dataset with __len__ and __getitem__",
-        "get_worker_info": "microtorch loads in one process: num_workers=0",
     },
 }  # fmt: skip
 

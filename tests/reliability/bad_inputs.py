@@ -866,5 +866,10 @@ CASES: list[Bad | Same] = [
     Bad('optim_adamax_betas', ValueError, 'Invalid beta parameter at index 1: 1.0', lambda L: L.optim.Adamax(W(_lin(L)).parameters(), betas=(0.9, 1.0))),
     Bad('optim_nadam_momentum_decay', ValueError, 'Invalid momentum_decay value: -0.1', lambda L: L.optim.NAdam(W(_lin(L)).parameters(), momentum_decay=-0.1)),
     Bad('optim_radam_lr', ValueError, 'Invalid learning rate: -0.001', lambda L: L.optim.RAdam(W(_lin(L)).parameters(), lr=-0.001)),
+    # --- utils.data (IterableDataset, ChainDataset, get_worker_info)
+    Bad('data_iterable_dataset_abstract', TypeError, "Can't instantiate abstract class IterableDataset with abstract method __iter__", lambda L: _data(L).IterableDataset()),
+    Bad('data_chain_dataset_map_style', AssertionError, 'ChainDataset only supports IterableDataset', lambda L: len(_data(L).ChainDataset([_ds(L)]))),
+    Bad('data_get_worker_info_argument', TypeError, 'get_worker_info() takes 0 positional arguments but 1 was given', lambda L: _data(L).get_worker_info(0)),
+    Bad('data_loader_iterable_shuffle', ValueError, 'DataLoader with IterableDataset: expected unspecified shuffle option, but got shuffle=True', lambda L: _data(L).DataLoader(_data(L).ChainDataset([]), shuffle=True)),
 ]
 # fmt: on
