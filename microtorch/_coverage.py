@@ -126,7 +126,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "sparse_": "use dense weights",
     },
     "torch.optim": {
-        "LBFGS": "use optim.Adam or optim.SGD",
     },
     "torch.optim.lr_scheduler": {
     },

@@ -7,13 +7,14 @@ from microtorch import _coverage
 from microtorch.optim import lr_scheduler
 from microtorch.optim.adam import Adam, AdamW
 from microtorch.optim.adam_variants import Adamax, NAdam, RAdam
+from microtorch.optim.lbfgs import LBFGS
 from microtorch.optim.optimizer import Optimizer
 from microtorch.optim.rmsprop import Adadelta, Adagrad, RMSprop
 from microtorch.optim.sgd import SGD
 
 __all__ = [
-    "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adadelta", "Adagrad", "Optimizer",
-    "RMSprop", "lr_scheduler",
+    "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adadelta", "Adagrad", "LBFGS",
+    "Optimizer", "RMSprop", "lr_scheduler",
 ]  # fmt: skip
 
 

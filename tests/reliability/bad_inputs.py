@@ -871,5 +871,8 @@ CASES: list[Bad | Same] = [
     Bad('data_chain_dataset_map_style', AssertionError, 'ChainDataset only supports IterableDataset', lambda L: len(_data(L).ChainDataset([_ds(L)]))),
     Bad('data_get_worker_info_argument', TypeError, 'get_worker_info() takes 0 positional arguments but 1 was given', lambda L: _data(L).get_worker_info(0)),
     Bad('data_loader_iterable_shuffle', ValueError, 'DataLoader with IterableDataset: expected unspecified shuffle option, but got shuffle=True', lambda L: _data(L).DataLoader(_data(L).ChainDataset([]), shuffle=True)),
+    # --- optim.LBFGS
+    Bad('optim_lbfgs_groups', ValueError, "LBFGS doesn't support per-parameter options (parameter groups)", lambda L: L.optim.LBFGS([{'params': [W(_leaf(L))]}, {'params': [L.ones(1, requires_grad=True)]}])),
+    Bad('optim_lbfgs_lr', ValueError, 'Invalid learning rate: -1.0', lambda L: L.optim.LBFGS(W(_lin(L)).parameters(), lr=-1.0)),
 ]
 # fmt: on
