@@ -25,6 +25,18 @@ SETTINGS: dict[str, tuple[str, dict[str, Any]]] = {
         {"line_search_fn": "strong_wolfe", "history_size": 3, "max_iter": 8, "lr": 0.8},
     ),
     "wolfe_quartic": ("quartic", {"line_search_fn": "strong_wolfe"}),
+    # a long first step overshoots (the search brackets and shrinks), a short one grows
+    "wolfe_overshoot": ("rosenbrock", {"line_search_fn": "strong_wolfe", "lr": 30.0}),
+    "wolfe_overshoot_quartic": ("quartic", {"line_search_fn": "strong_wolfe", "lr": 50.0}),
+    "wolfe_coarse": (
+        "quartic",
+        {"line_search_fn": "strong_wolfe", "lr": 200.0, "tolerance_change": 1e-2, "max_iter": 6},
+    ),
+    "wolfe_grow": ("quartic", {"line_search_fn": "strong_wolfe", "lr": 0.01, "max_iter": 5}),
+    "wolfe_out_of_evals": (
+        "rosenbrock",
+        {"line_search_fn": "strong_wolfe", "lr": 30.0, "max_iter": 3, "max_eval": 3},
+    ),
     "converged": ("quartic", {"tolerance_grad": 1e3}),  # returns at the first evaluation
     "tolerance_change": ("quartic", {"tolerance_change": 1e-2, "max_iter": 50}),
 }
@@ -103,7 +115,7 @@ def _close(mine: Any, theirs: Any, rtol: float, path: str = "") -> None:
 @pytest.mark.parametrize("name", list(SETTINGS))
 def test_each_step_matches_torch(torch_module: ModuleType, name: str) -> None:
     mine, theirs = _run(microtorch, name, "float64"), _run(torch_module, name, "float64")
-    _close(mine, theirs, rtol=1e-9)
+    _close(mine, theirs, rtol=1e-8)  # (ro = 1 / y.s loses digits as y.s shrinks)
 
 
 @pytest.mark.torch
