@@ -6,6 +6,7 @@ load_state_dict, reprs, and the constructors' errors."""
 from __future__ import annotations
 
 import copy
+import warnings
 from types import ModuleType
 from typing import Any
 
@@ -198,3 +199,16 @@ def test_minimises_a_quadratic() -> None:
             loss.backward()
             opt.step()
         assert ((w - 1.0) ** 2).sum().item() < first
+
+
+@pytest.mark.parametrize("name", ["Adadelta", "Adamax", "NAdam", "RAdam"])
+def test_inf_and_nan_gradients_raise_no_numpy_warning(name: str) -> None:
+    # as PyTorch, the weights turn inf or nan without a word (numpy would warn)
+    p = microtorch.tensor([1.0, 2.0, np.inf], requires_grad=True)
+    opt = getattr(microtorch.optim, name)([p], weight_decay=0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (p * microtorch.tensor([np.inf, np.nan, 0.0])).sum().backward()
+        opt.step()
+        p.grad.fill_(np.inf)
+        opt.step()

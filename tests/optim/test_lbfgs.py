@@ -4,6 +4,7 @@ history; the stopping rules), state_dict layout, repr, and its errors."""
 
 from __future__ import annotations
 
+import warnings
 from types import ModuleType
 from typing import Any
 
@@ -202,3 +203,19 @@ def test_errors_match_torch(torch_module: ModuleType) -> None:
         ]
 
     assert [_message(c) for c in calls(microtorch)] == [_message(c) for c in calls(torch_module)]
+
+
+def test_an_inf_loss_raises_no_numpy_warning() -> None:
+    w = microtorch.tensor([1.0, np.inf], requires_grad=True)
+    for line_search_fn in (None, "strong_wolfe"):
+        opt = microtorch.optim.LBFGS([w], line_search_fn=line_search_fn, max_iter=3)
+
+        def closure(opt: Any = opt) -> Any:
+            opt.zero_grad()
+            loss = (w * w).sum()
+            loss.backward()
+            return loss
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            opt.step(closure)
