@@ -4,6 +4,7 @@ and PyTorch's errors for shuffle, sampler and batch_sampler)."""
 
 from __future__ import annotations
 
+import warnings
 from types import ModuleType
 from typing import Any
 
@@ -193,3 +194,39 @@ def test_a_training_loop_over_a_stream() -> None:
             opt.step()
     assert model.weight.item() == pytest.approx(2.0, abs=1e-3)
     assert model.bias.item() == pytest.approx(1.0, abs=1e-3)
+
+
+def _overlong(lib: ModuleType) -> list[Any]:
+    # a dataset whose __len__ says fewer samples than it yields: after len(loader), PyTorch
+    # warns at each batch past that length
+    data = lib.utils.data
+
+    class Liar(data.IterableDataset):
+        def __iter__(self) -> Any:
+            yield from range(5)
+
+        def __len__(self) -> int:
+            return 2
+
+        def __repr__(self) -> str:
+            return "Liar()"
+
+    seen = []
+    for ask_len in (False, True):
+        loader = data.DataLoader(Liar(), batch_size=None)
+        if ask_len:
+            seen.append(len(loader))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            seen.append([_plain(b) for b in loader])
+        seen.append([(w.category.__name__, str(w.message)) for w in caught])
+    return seen
+
+
+@pytest.mark.torch
+def test_a_dataset_longer_than_its_len_warns_as_torch(torch_module: ModuleType) -> None:
+    import torch.utils.data  # noqa: F401
+
+    mine = _overlong(microtorch)
+    assert mine == _overlong(torch_module)
+    assert len(mine[-1]) == 3

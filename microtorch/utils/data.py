@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -141,6 +142,7 @@ class DataLoader:
         self.collate_fn = collate_fn
         self.drop_last = drop_last
         self.generator = generator
+        self._reported_len: int | None = None  # an IterableDataset's len, once len(loader) ran
 
     def _indices(self) -> Iterable[int]:
         if self.sampler is not None:
@@ -162,7 +164,16 @@ class DataLoader:
 
     def __iter__(self) -> Iterator[Any]:
         if isinstance(self.dataset, IterableDataset):
-            yield from self._stream()
+            reported = self._reported_len
+            for count, batch in enumerate(self._stream(), 1):
+                if reported is not None and count > reported:  # PyTorch's warning, its text
+                    warnings.warn(
+                        f"Length of IterableDataset {self.dataset} was reported to be "
+                        f"{reported}(when accessing len(dataloader)), but {count} samples have "
+                        "been fetched. ",
+                        stacklevel=2,
+                    )
+                yield batch
             return
         if self.batch_size is None and self.batch_sampler is None:
             for i in self._indices():  # no batching: one sample at a time, as in PyTorch
@@ -189,7 +200,7 @@ class DataLoader:
 
     def __len__(self) -> int:
         if isinstance(self.dataset, IterableDataset):  # (TypeError if it has no __len__)
-            n = len(self.dataset)  # type: ignore[arg-type]
+            n = self._reported_len = len(self.dataset)  # type: ignore[arg-type]
             if self.batch_size is None:
                 return n
             return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
