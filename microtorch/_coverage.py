@@ -119,8 +119,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "sparse_": "use dense weights",
     },
     "torch.optim": {
-        "Adadelta": "use optim.Adam", "Adamax": "use optim.Adam", "NAdam": "use optim.Adam",
-        "RAdam": "use optim.Adam", "LBFGS": "use optim.Adam or optim.SGD",
     },
     "torch.optim.lr_scheduler": {
     },
@@ -140,8 +138,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "TransformedDistribution": "transform Normal or Uniform samples with tensor operations",
     },
     "torch.utils.data": {
-        "IterableDataset": "subclass Dataset with __len__ and __getitem__",
-        "get_worker_info": "microtorch loads in one process: num_workers=0",
     },
 }  # fmt: skip
 

@@ -870,5 +870,18 @@ CASES: list[Bad | Same] = [
     Bad('nn_transformer_wrong', RuntimeError, 'the batch number of src and tgt must be equal', lambda L: L.nn.Transformer(4, 2, 1, 1, 8, batch_first=True)(W(_x(L, 3, 5, 4)), W(_x(L, 2, 4, 4)))),
     Bad('f_scaled_dot_product_attention_wrong', RuntimeError, '_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True', lambda L: _F(L).scaled_dot_product_attention(W(_x(L, 2, 3)), W(_x(L, 2, 3)), W(_x(L, 2, 3)), attn_mask=W(L.ones(2, 2, dtype=L.bool)), is_causal=True)),
     Bad('f_multi_head_attention_forward_wrong', AssertionError, 'was expecting embedding dimension of 6, but got 4', lambda L: _F(L).multi_head_attention_forward(W(_x(L, 3, 1, 4)), W(_x(L, 3, 1, 4)), W(_x(L, 3, 1, 4)), 6, 2, W(_x(L, 12, 4)), None, None, None, False, 0.0, W(_x(L, 4, 4)), None)),
+    # --- optim (Adadelta, Adamax, NAdam, RAdam)
+    Bad('optim_adadelta_rho', ValueError, 'Invalid rho value: 1.5', lambda L: L.optim.Adadelta(W(_lin(L)).parameters(), rho=1.5)),
+    Bad('optim_adamax_betas', ValueError, 'Invalid beta parameter at index 1: 1.0', lambda L: L.optim.Adamax(W(_lin(L)).parameters(), betas=(0.9, 1.0))),
+    Bad('optim_nadam_momentum_decay', ValueError, 'Invalid momentum_decay value: -0.1', lambda L: L.optim.NAdam(W(_lin(L)).parameters(), momentum_decay=-0.1)),
+    Bad('optim_radam_lr', ValueError, 'Invalid learning rate: -0.001', lambda L: L.optim.RAdam(W(_lin(L)).parameters(), lr=-0.001)),
+    # --- utils.data (IterableDataset, ChainDataset, get_worker_info)
+    Bad('data_iterable_dataset_abstract', TypeError, "Can't instantiate abstract class IterableDataset with abstract method __iter__", lambda L: _data(L).IterableDataset()),
+    Bad('data_chain_dataset_map_style', AssertionError, 'ChainDataset only supports IterableDataset', lambda L: len(_data(L).ChainDataset([_ds(L)]))),
+    Bad('data_get_worker_info_argument', TypeError, 'get_worker_info() takes 0 positional arguments but 1 was given', lambda L: _data(L).get_worker_info(0)),
+    Bad('data_loader_iterable_shuffle', ValueError, 'DataLoader with IterableDataset: expected unspecified shuffle option, but got shuffle=True', lambda L: _data(L).DataLoader(_data(L).ChainDataset([]), shuffle=True)),
+    # --- optim.LBFGS
+    Bad('optim_lbfgs_groups', ValueError, "LBFGS doesn't support per-parameter options (parameter groups)", lambda L: L.optim.LBFGS([{'params': [W(_leaf(L))]}, {'params': [L.ones(1, requires_grad=True)]}])),
+    Bad('optim_lbfgs_lr', ValueError, 'Invalid learning rate: -1.0', lambda L: L.optim.LBFGS(W(_lin(L)).parameters(), lr=-1.0)),
 ]
 # fmt: on
