@@ -10,8 +10,9 @@ from typing import Any
 
 from microtorch import _coverage, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
+from microtorch.api import binary_functions as _binary_functions
 from microtorch.api._checks import expect_tensor as _expect_tensor
-from microtorch.api.bitwise import bitwise_and, bitwise_not, bitwise_or, bitwise_xor, positive
+from microtorch.api.bitwise import bitwise_not, positive
 from microtorch.api.composites import (
     argwhere,
     broadcast_to,
@@ -24,15 +25,15 @@ from microtorch.api.composites import (
     nan_to_num,
     narrow,
     outer,
+    row_stack,
     vstack,
 )
 from microtorch.api.cross import cross
 from microtorch.api.cumulative import cumprod, cumsum, prod
 from microtorch.api.decomposition import svd
 from microtorch.api.diagonal import diag, diag_embed, diagonal, trace
-from microtorch.api.division import floor_divide, fmod, remainder
 from microtorch.api.einsum import einsum
-from microtorch.api.elementwise import logical_and, logical_not, logical_or, masked_fill
+from microtorch.api.elementwise import logical_not, masked_fill
 from microtorch.api.elementwise import where as _where
 from microtorch.api.grids import meshgrid
 from microtorch.api.histogram import histc, histogram
@@ -108,7 +109,6 @@ from microtorch.api.trigonometry import (
     asin,
     asinh,
     atan,
-    atan2,
     atanh,
     cosh,
     sinh,
@@ -272,15 +272,8 @@ __all__ += [
     "histogram",
 ]  # fmt: skip
 # issue 24: legacy tensor types, trigonometry, the in-place twins (torch.sin_(x) ...)
-arcsin, arccos, arctan, arcsinh, arccosh, arctanh, arctan2 = (
-    asin,
-    acos,
-    atan,
-    asinh,
-    acosh,
-    atanh,
-    atan2,
-)
+arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+atan2, arctan2 = _binary_functions.function("atan2"), _binary_functions.function("arctan2")
 arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_ = (
     asin_,
     acos_,
@@ -334,20 +327,33 @@ __all__ += [
     "use_deterministic_algorithms",
 ]  # fmt: skip
 
-# PyTorch's keyword names for the element-wise functions (torch.add(input=x, other=y)): the
-# Tensor methods of the same names, which take them (see tensor.py)
-add, sub, mul, div, pow = Tensor.add, Tensor.sub, Tensor.mul, Tensor.div, Tensor.pow
-maximum, minimum = Tensor.maximum, Tensor.minimum
-eq, ne, lt, le, gt, ge = Tensor.eq, Tensor.ne, Tensor.lt, Tensor.le, Tensor.gt, Tensor.ge
+# The binary functions, with PyTorch's keyword names (torch.add(input=x, other=y)), out= and
+# its argument-parser errors (torch.gt(x, "a"): api/binary_functions.py)
+add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge = (
+    _binary_functions.function(name)
+    for name in ("add", "sub", "mul", "div", "pow", "maximum", "minimum")
+    + ("eq", "ne", "lt", "le", "gt", "ge")
+)
+floor_divide, remainder, fmod, bitwise_and, bitwise_or, bitwise_xor = (
+    _binary_functions.function(name)
+    for name in ("floor_divide", "remainder", "fmod", "bitwise_and", "bitwise_or", "bitwise_xor")
+)
 where = torch_keywords("condition", "input", "other")(_where)
-# PyTorch's other names for the same functions:
-multiply, divide, subtract = mul, div, sub
+# PyTorch's other names for the same functions (its errors use them):
+multiply, divide, subtract = (
+    _binary_functions.function(n) for n in ("multiply", "divide", "subtract")
+)
 
 
 # issue 24's walk of PyTorch's namespaces (docs/api_walk.md): more of its other names
-greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
-true_divide, fix, fix_, row_stack = div, trunc, trunc_, vstack
-logical_xor = Tensor.logical_xor
+greater, greater_equal, less, less_equal, not_equal, true_divide = (
+    _binary_functions.function(name)
+    for name in ("greater", "greater_equal", "less", "less_equal", "not_equal", "true_divide")
+)
+fix, fix_ = trunc, trunc_
+logical_and, logical_or, logical_xor = (
+    _binary_functions.function(n) for n in ("logical_and", "logical_or", "logical_xor")
+)
 pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
 
 
@@ -376,21 +382,13 @@ __all__ += ["ravel", "msort", "isreal", "is_signed", "is_nonzero", "is_same_size
 __all__ += ["detach_", "layout", "strided"]
 
 
-from microtorch.api.pointwise import (  # noqa: E402
-    copysign,
-    deg2rad,
-    fmax,
-    fmin,
-    gcd,
-    hypot,
-    lcm,
-    logaddexp,
-    logaddexp2,
-    rad2deg,
-    sgn,
-)
+from microtorch.api.pointwise import deg2rad, gcd, lcm, rad2deg, sgn  # noqa: E402
 from microtorch.api.twins import deg2rad_, gcd_, lcm_, rad2deg_  # noqa: E402
 
+hypot, logaddexp, logaddexp2, copysign, fmax, fmin = (
+    _binary_functions.function(n)
+    for n in ("hypot", "logaddexp", "logaddexp2", "copysign", "fmax", "fmin")
+)
 __all__ += ["copysign", "deg2rad", "fmax", "fmin", "gcd", "hypot", "lcm", "logaddexp"]
 __all__ += ["logaddexp2", "rad2deg", "sgn", "deg2rad_", "gcd_", "lcm_", "rad2deg_"]
 

@@ -4,9 +4,9 @@
 or a tensor for a name below raises ``NotCoveredError``: a ``NotImplementedError`` whose message
 says what to use instead. It is an ``AttributeError`` as well, so ``hasattr(torch, "compile")``
 and ``getattr(x, name, None)`` answer "absent" as for any missing name, and feature checks such
-as nanoGPT's ``hasattr(F, "scaled_dot_product_attention")`` take their fallback path. (Python
-turns an ``AttributeError`` inside ``from microtorch.nn import Transformer`` into a plain
-``ImportError``; ``nn.Transformer`` written out gives the advice.)
+as ``hasattr(F, "grid_sample")`` take their fallback path. (Python turns an ``AttributeError``
+inside ``from microtorch.nn import Bilinear`` into a plain ``ImportError``; ``nn.Bilinear``
+written out gives the advice.)
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ _SCIPY = "compute it with scipy.special on x.detach().numpy(), without gradients
 _FLOAT = "microtorch has real dtypes only; use torch.float32"
 _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
-_ATTENTION = "write attention with matmul, masked_fill and softmax, as in the nanoGPT lecture"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
 _PLAIN = "write it with tensor operations: {0}"
 _DENSITY = "write its log_prob with tensor operations; draw samples with torch.rand or torch.randn"
@@ -105,9 +104,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
         "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
-        "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
-        "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,
-        "TransformerDecoderLayer": _ATTENTION, "MultiheadAttention": _ATTENTION,
         "CTCLoss": "use PyTorch",
         "TripletMarginLoss": _PLAIN.format("(d(a, p) - d(a, n) + margin).clamp(min=0).mean()"),
         "CosineEmbeddingLoss": "write it with tensor operations",
@@ -122,15 +118,12 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "bfloat16": "microtorch has no bfloat16 dtype: keep the model in float32 (model.float())",
         "compile": "run the model as plain Python", "share_memory": "use a single process",
         "to_empty": "build the model on the CPU",
-        "get_parameter": "use dict(model.named_parameters())",
-        "get_buffer": "use dict(model.named_buffers())",
     },
     "torch.nn.utils": {
         "rnn": _RNN, "weight_norm": "use the plain layer", "spectral_norm": "use the plain layer",
     },
     "torch.nn.functional": {
         "grid_sample": "use PyTorch",
-        "scaled_dot_product_attention": _ATTENTION, "multi_head_attention_forward": _ATTENTION,
         "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
         "ctc_loss": "use PyTorch", "conv_transpose2d": "upsample with indexing and use F.conv2d",
         "unfold": "slice and stack", "fold": "slice and stack",
@@ -139,8 +132,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "sparse_": "use dense weights",
     },
     "torch.optim": {
-        "Adadelta": "use optim.Adam", "Adamax": "use optim.Adam", "NAdam": "use optim.Adam",
-        "RAdam": "use optim.Adam", "LBFGS": "use optim.Adam or optim.SGD",
     },
     "torch.optim.lr_scheduler": {
     },
@@ -160,8 +151,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "TransformedDistribution": "transform Normal or Uniform samples with tensor operations",
     },
     "torch.utils.data": {
-        "IterableDataset": "subclass Dataset with __len__ and __getitem__",
-        "get_worker_info": "microtorch loads in one process: num_workers=0",
     },
 }  # fmt: skip
 

@@ -32,7 +32,7 @@ from microtorch.api import (
 )
 from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
-from microtorch.api.operators import operator
+from microtorch.api.operators import arithmetic_operator, matrix_operator, operator
 from microtorch.api.tensor_methods import TensorMethods
 from microtorch.api.window_methods import WindowMethods
 from microtorch.autograd import backward, views
@@ -520,20 +520,25 @@ class Tensor(TensorMethods, WindowMethods):
             self._grad = self._grad + grad
 
     # --- arithmetic ---------------------------------------------------------------------
-    # The operators are the op functions themselves (one Python call less per operation);
-    # ``2 + x`` records add(x, 2) and ``2 * x`` mul(x, 2), as PyTorch does. The in-place
-    # operators (``x += 1``) and the named methods (``x.sum()``) are in api/tensor_methods.py.
-    __add__ = __radd__ = ew.add
-    __sub__, __truediv__, __pow__ = ew.sub, ew.div, ew.pow
-    __mul__ = __rmul__ = ew.mul
+    # Each operator is the op function behind one check: an operand it does not take (a str,
+    # None, a list) gives NotImplemented, so Python raises its own TypeError, as PyTorch's
+    # operators do (api/operators.py). ``2 + x`` records add(x, 2) and ``2 * x`` mul(x, 2), as
+    # PyTorch does. The in-place operators (``x += 1``) and the named methods (``x.sum()``)
+    # are in api/tensor_methods.py.
+    __add__ = __radd__ = arithmetic_operator(ew.add)
+    __sub__, __truediv__, __pow__ = (arithmetic_operator(f) for f in (ew.sub, ew.div, ew.pow))
+    __mul__ = __rmul__ = arithmetic_operator(ew.mul)
 
-    __matmul__ = linalg.matmul
+    __matmul__ = matrix_operator(linalg.matmul)
 
     __neg__, __abs__ = unary.neg, unary.abs
-    __lt__, __le__, __gt__, __ge__, __eq__, __ne__ = ew.lt, ew.le, ew.gt, ew.ge, ew.eq, ew.ne
-    __rsub__, __rtruediv__, __rpow__ = ew.rsub, ew.rdiv, ew.rpow
+    __lt__, __le__, __gt__, __ge__, __eq__, __ne__ = (
+        arithmetic_operator(f) for f in (ew.lt, ew.le, ew.gt, ew.ge, ew.eq, ew.ne)
+    )
+    __rsub__, __rtruediv__, __rpow__ = (arithmetic_operator(f) for f in (ew.rsub, ew.rdiv, ew.rpow))
     __getitem__ = indexing.getitem
 
+    @matrix_operator
     def __rmatmul__(self, other: Tensor) -> Tensor:
         return linalg.matmul(other, self)
 

@@ -25,6 +25,7 @@ from microtorch.autograd import node as _node
 from microtorch.dtypes import dtype
 
 __all__ = [
+    "DEPRECATED",
     "NO_DIM",
     "Param",
     "expect_bool",
@@ -43,6 +44,10 @@ class _NoDim:
     def __repr__(self) -> str:
         return "NO_DIM"
 
+
+# A signature PyTorch still takes but no longer lists in its errors (``add(x, 2, y)``, alpha
+# second): ``"deprecated: Tensor input, Number alpha, Tensor other"``
+DEPRECATED = "deprecated: "
 
 # The default of a ``dim`` that PyTorch has no None for (``x.max()``, ``x.squeeze()``): an
 # explicit ``dim=None`` is then PyTorch's TypeError, not the call without a dim.
@@ -91,9 +96,11 @@ def _is_size(value: Any) -> bool:
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}  # numpy's names, which PyTorch also takes
 
 
-def _fits(kind: str, value: Any, default: str | None) -> bool:
+def _fits(kind: str, value: Any, default: str | None, numbers: bool = False) -> bool:
     if value is None and default == "None":
         return True
+    if numbers and kind == "Tensor" and isinstance(value, (int, float, np.number, np.bool_)):
+        return True  # (torch.add(x, 2), torch.add(2, x): numbers as tensors)
     if kind == "int":
         return _is_int(value)
     if kind in ("tuple of ints", "int[]"):  # (int[]: a list only, not one int)
@@ -142,7 +149,11 @@ def _plural(n: int, word: str) -> str:
 
 
 def _one(
-    op: str, params: tuple[Param, ...], args: Sequence[Any], kwargs: dict[str, Any]
+    op: str,
+    params: tuple[Param, ...],
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    numbers: bool = False,
 ) -> str | None:
     """PyTorch's error for a call that does not fit the one signature ``params``, or None."""
     positional = [p for p in params if not p.keyword_only]
@@ -172,10 +183,10 @@ def _one(
         if i < len(args):
             if p.name in kwargs:
                 return f"{op}() got multiple values for argument '{p.name}'"
-            if not _fits(p.type, args[i], p.default):
+            if not _fits(p.type, args[i], p.default, numbers):
                 return _type_error(op, p, args[i], i + 1)
         elif p.name in kwargs:
-            if not _fits(p.type, kwargs[p.name], p.default):
+            if not _fits(p.type, kwargs[p.name], p.default, numbers):
                 return _type_error(op, p, kwargs[p.name], None)
         elif p.default is None:
             missing = [q.name for q in params[i:] if q.default is None and q.name not in kwargs]
@@ -190,11 +201,17 @@ def _one(
 
 
 def parser_error(
-    op: str, signatures: Sequence[str], args: Sequence[Any], kwargs: dict[str, Any]
+    op: str,
+    signatures: Sequence[str],
+    args: Sequence[Any],
+    kwargs: dict[str, Any],
+    numbers_as_tensors: bool = False,
 ) -> str | None:
-    """PyTorch's message for ``op(*args, **kwargs)`` against ``signatures``; None if it fits."""
-    parsed_signatures = [parse_signature(s) for s in signatures]
-    errors = [_one(op, params, args, kwargs) for params in parsed_signatures]
+    """PyTorch's message for ``op(*args, **kwargs)`` against ``signatures``; None if it fits.
+    With ``numbers_as_tensors`` a Tensor parameter takes a Python number too, as PyTorch's
+    element-wise functions do."""
+    parsed_signatures = [parse_signature(s.removeprefix(DEPRECATED)) for s in signatures]
+    errors = [_one(op, ps, args, kwargs, numbers_as_tensors) for ps in parsed_signatures]
     if any(e is None for e in errors):
         return None
     unpacking = [e for e in errors if e is not None and "failed to unpack" in e]
@@ -216,7 +233,17 @@ def parser_error(
         if args
         else "".join(f"{k}, " for k in reversed(named))
     )
-    expected = "".join(f" * ({', '.join(_shown(params))})\n" for params in parsed_signatures)
+    shown = [
+        ", ".join(_shown(params))
+        for text, params in zip(signatures, parsed_signatures)
+        if not text.startswith(DEPRECATED)  # (PyTorch matches them but does not list them)
+    ]
+    if len(shown) == 1:
+        return (
+            f"{op}() received an invalid combination of arguments - got ({got}), but expected "
+            f"({shown[0]})"
+        )
+    expected = "".join(f" * ({text})\n" for text in shown)
     return (
         f"{op}() received an invalid combination of arguments - got ({got}), but expected "
         f"one of:\n{expected}"
@@ -237,10 +264,11 @@ def _shown(params: tuple[Param, ...]) -> list[str]:
     return out
 
 
-def parsed(op: str, *signatures: str) -> Callable[[F], F]:
+def parsed(op: str, *signatures: str, numbers_as_tensors: bool = False) -> Callable[[F], F]:
     """Let ``fn`` raise PyTorch's argument-parser ``TypeError`` when a failing call does not
     fit PyTorch's ``signatures`` (each starting with ``Tensor input``); ``fn.method`` is the
-    form a Tensor method binds (``self`` is not counted)."""
+    form a Tensor method binds (``self`` is not counted). ``numbers_as_tensors``: see
+    ``parser_error``."""
     methods = [_method_form(s) for s in signatures]
 
     def decorate(fn: F) -> F:
@@ -249,7 +277,7 @@ def parsed(op: str, *signatures: str) -> Callable[[F], F]:
             try:
                 return fn(*args, **kwargs)
             except Exception as error:
-                reraise(op, signatures, args, kwargs, error)
+                reraise(op, signatures, args, kwargs, error, numbers_as_tensors)
                 raise
 
         @functools.wraps(fn)
@@ -257,7 +285,7 @@ def parsed(op: str, *signatures: str) -> Callable[[F], F]:
             try:
                 return fn(self, *args, **kwargs)
             except Exception as error:
-                reraise(op, methods, args, kwargs, error)
+                reraise(op, methods, args, kwargs, error, numbers_as_tensors)
                 raise
 
         checked.method = method  # type: ignore[attr-defined]
@@ -268,8 +296,9 @@ def parsed(op: str, *signatures: str) -> Callable[[F], F]:
 
 def _method_form(signature: str) -> str:
     # The Tensor method's signature: without ``input`` (it is ``self``) and without ``out=``
-    params = [p for p in parse_signature(signature)[1:] if p.name != "out"]
-    return ", ".join(_shown(tuple(params))).replace(" = ", "=")
+    deprecated = DEPRECATED if signature.startswith(DEPRECATED) else ""
+    params = [p for p in parse_signature(signature.removeprefix(deprecated))[1:] if p.name != "out"]
+    return deprecated + ", ".join(_shown(tuple(params))).replace(" = ", "=")
 
 
 def reraise(
@@ -278,10 +307,11 @@ def reraise(
     args: Sequence[Any],
     kwargs: dict[str, Any],
     error: Exception,
+    numbers_as_tensors: bool = False,
 ) -> None:
     """Inside ``except``: PyTorch's ``TypeError`` if the call does not fit ``signatures``
     (microtorch's fix kept); returns when it fits, for the caller to re-raise ``error``."""
-    message = parser_error(op, signatures, args, kwargs)
+    message = parser_error(op, signatures, args, kwargs, numbers_as_tensors)
     if message is not None:
         raise TypeError(message + _fix(error)) from None
 

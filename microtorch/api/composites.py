@@ -85,6 +85,11 @@ def vstack(tensors: Any) -> Any:
     return join.cat(rows, 0)
 
 
+def row_stack(tensors: Any) -> Any:
+    """``vstack``'s other name."""
+    return vstack(join.tensor_list(tensors, "row_stack"))
+
+
 def column_stack(tensors: Any) -> Any:
     """Tensors joined along dimension 1, 1-d ones as columns."""
     tensors = _nonempty(tensors, "column_stack")
@@ -93,7 +98,7 @@ def column_stack(tensors: Any) -> Any:
 
 
 def _nonempty(tensors: Any, op: str) -> list[Any]:
-    tensors = list(tensors)
+    tensors = join.tensor_list(tensors, op)  # (a list or tuple of tensors: PyTorch's errors)
     if not tensors:
         raise RuntimeError(f"{op} expects a non-empty TensorList")
     return tensors

@@ -111,6 +111,7 @@ def remainder(input: Any, other: Any) -> Any:  # noqa: A002
 
 def fmod(input: Any, other: Any) -> Any:  # noqa: A002
     """C's remainder: the result has the sign of ``input`` (``fmod(-7, 2) == -1``)."""
+    expect_tensor(input, "fmod")  # (torch.fmod(7, x) is refused, unlike remainder)
     return _apply(Fmod, FmodScalar, input, other, "fmod")
 
 

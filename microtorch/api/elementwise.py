@@ -273,8 +273,6 @@ def _compare(ufunc: np.ufunc, a: Operand, b: Operand) -> Any:
     op = op or {"equal": "eq", "not_equal": "ne"}.get(name, ufunc.__name__)
     if not isinstance(a, _node.Tensor):
         expect_tensor(a, op)
-    if op in ("eq", "ne") and not isinstance(b, (_node.Tensor, *_NUMBERS)):
-        return op == "ne"  # x == None is False, as in PyTorch (Python compares identities)
     _check_operand(op, b, "other", 2)
     device = a._device
     if isinstance(b, _node.Tensor) and b._device is not device:
@@ -324,16 +322,19 @@ def logical_not(a: Any) -> Any:
 
 def logical_and(a: Any, b: Any) -> Any:
     """a and b, element by element."""
+    expect_tensor(b, "logical_and", "other", 2)  # (a number too: PyTorch takes tensors only)
     return _compare(np.logical_and, a, b)
 
 
 def logical_or(a: Any, b: Any) -> Any:
     """a or b, element by element."""
+    expect_tensor(b, "logical_or", "other", 2)  # (a number too: PyTorch takes tensors only)
     return _compare(np.logical_or, a, b)
 
 
 def logical_xor(a: Any, b: Any) -> Any:
     """a or b but not both, element by element."""
+    expect_tensor(b, "logical_xor", "other", 2)  # (a number too: PyTorch takes tensors only)
     return _compare(np.logical_xor, a, b)
 
 

@@ -21,14 +21,14 @@ from microtorch.autograd.views import as_view
 from microtorch.dtypes import promote_types
 from microtorch.ops.join import Cat, Split, SplitWithSizes, Stack, Unbind
 
-__all__ = ["cat", "stack", "split", "chunk", "unbind"]
+__all__ = ["cat", "stack", "split", "chunk", "unbind", "tensor_list"]
 
 
 @parsed("cat", "tuple of Tensors tensors, int dim=0, *")
 @torch_keywords("tensors", "dim", numpy_aliases=True, out=True)
 def cat(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Join tensors along an existing dimension."""
-    tensors = _tensor_list(tensors, "cat")
+    tensors = tensor_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
@@ -68,8 +68,9 @@ def _promoted(tensors: list[Any]) -> list[Any]:
     return [t if t._dtype.is_floating_point else as_operand(t, target) for t in tensors]
 
 
-def _tensor_list(tensors: Any, op: str) -> list[Any]:
-    # PyTorch's errors for torch.cat(x, y) (a tensor, not a list) and for lists of lists.
+def tensor_list(tensors: Any, op: str) -> list[Any]:
+    """``tensors`` as a list, with PyTorch's errors unless it is a list or tuple of tensors."""
+    # (torch.cat(x, y): a tensor, not a list; lists of lists)
     if hasattr(tensors, "_data") or not isinstance(tensors, (list, tuple)):
         raise TypeError(
             f"{op}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
@@ -87,7 +88,7 @@ def _tensor_list(tensors: Any, op: str) -> list[Any]:
 @torch_keywords("tensors", "dim", numpy_aliases=True, out=True)
 def stack(tensors: Sequence[Any], dim: int = 0) -> Any:
     """Stack same-shape tensors along a new dimension."""
-    tensors = _tensor_list(tensors, "stack")
+    tensors = tensor_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     (d,) = normalize_dims(dim, tensors[0]._data.ndim + 1)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api import binary_functions as binary
 from microtorch.api import (
     bitwise,
     composites,
@@ -51,7 +52,7 @@ from microtorch.api import shape as shape_ops
 from microtorch.api import unique as unique_ops
 from microtorch.api.arguments import method_of, reraise
 from microtorch.api.inplace import apply_inplace
-from microtorch.api.keywords import torch_keywords, without_torch_keywords
+from microtorch.api.keywords import without_torch_keywords
 from microtorch.api.legacy_types import dtype_of_type
 from microtorch.api.operands import as_operand
 from microtorch.autograd import node as _node
@@ -340,15 +341,13 @@ class TensorMethods:
     # --- methods that mirror the functions in microtorch.ops ----------------------------
     # (with PyTorch's keyword names, x.add(other=y), and out= for torch.add(a, b, out=c);
     # the operators above skip both)
-    add, sub, mul, div, maximum, minimum, eq, ne, lt, le, gt, ge = (
-        torch_keywords("input", "other", out=True)(f)
-        for f in (ew.add, ew.sub, ew.mul, ew.div, ew.maximum, ew.minimum)
-        + (ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge)
+    # (and PyTorch's argument-parser errors, x.add("a"): api/binary_functions.py)
+    add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge = (
+        binary.method(name)
+        for name in ("add", "sub", "mul", "div", "pow", "maximum", "minimum")
+        + ("eq", "ne", "lt", "le", "gt", "ge")
     )
-    pow, masked_fill = (
-        torch_keywords("input", "exponent", out=True)(ew.pow),
-        method_of(ew.masked_fill),
-    )
+    masked_fill = method_of(ew.masked_fill)
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
     # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper
     neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, clamp, reciprocal = (
@@ -391,14 +390,15 @@ class TensorMethods:
     sort, argsort, nonzero = sorting.sort, sorting.argsort, sorting.nonzero
     topk = method_of(sorting.topk)
     # PyTorch's other names for the same methods:
-    absolute, negative, multiply, divide, subtract = abs, neg, mul, div, sub
+    absolute, negative = abs, neg
+    multiply, divide, subtract = (binary.method(n) for n in ("multiply", "divide", "subtract"))
     swapaxes = swapdims = transpose
-    logical_and, logical_or, logical_xor = ew.logical_and, ew.logical_or, ew.logical_xor
-    floor_divide, remainder, fmod = division.floor_divide, division.remainder, division.fmod
+    logical_and, logical_or, logical_xor, floor_divide, remainder, fmod = (
+        binary.method(n)
+        for n in ("logical_and", "logical_or", "logical_xor", "floor_divide", "remainder", "fmod")
+    )
     bitwise_and, bitwise_or, bitwise_xor = (
-        bitwise.bitwise_and,
-        bitwise.bitwise_or,
-        bitwise.bitwise_xor,
+        binary.method(n) for n in ("bitwise_and", "bitwise_or", "bitwise_xor")
     )
     bitwise_not, positive = bitwise.bitwise_not, bitwise.positive
     round, floor, ceil, trunc, sign = (
@@ -425,8 +425,11 @@ class TensorMethods:
         + (trigonometry.atanh,)
     )
     arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
-    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
-    true_divide, fix = div, trunc
+    greater, greater_equal, less, less_equal, not_equal, true_divide = (
+        binary.method(n)
+        for n in ("greater", "greater_equal", "less", "less_equal", "not_equal", "true_divide")
+    )
+    fix = trunc
     eq_, ne_, lt_, le_, gt_, ge_ = twins.eq_, twins.ne_, twins.lt_, twins.le_, twins.gt_, twins.ge_
     greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
     logical_and_, logical_or_, logical_xor_, logical_not_ = (
@@ -436,11 +439,14 @@ class TensorMethods:
         twins.logical_not_,
     )
     true_divide_, fix_ = twins.true_divide_, twins.trunc_
-    deg2rad, rad2deg, hypot, logaddexp, logaddexp2, copysign, fmax, fmin, sgn, gcd, lcm = (
+    deg2rad, rad2deg, sgn, gcd, lcm = (
         without_torch_keywords(f)
-        for f in (pointwise.deg2rad, pointwise.rad2deg, pointwise.hypot, pointwise.logaddexp)
-        + (pointwise.logaddexp2, pointwise.copysign, pointwise.fmax, pointwise.fmin)
-        + (pointwise.sgn, pointwise.gcd, pointwise.lcm)
+        for f in (pointwise.deg2rad, pointwise.rad2deg, pointwise.sgn, pointwise.gcd)
+        + (pointwise.lcm,)
+    )
+    hypot, logaddexp, logaddexp2, copysign, fmax, fmin = (
+        binary.method(n, without_torch_keywords(getattr(pointwise, n)))
+        for n in ("hypot", "logaddexp", "logaddexp2", "copysign", "fmax", "fmin")
     )
     deg2rad_, rad2deg_, hypot_, copysign_, sgn_, gcd_, lcm_ = (
         twins.deg2rad_,
@@ -452,15 +458,7 @@ class TensorMethods:
         twins.lcm_,
     )
 
-    def atan2(self, other: Tensor) -> Tensor:
-        """The angle of the point (other, self), in [-pi, pi]."""
-        if not isinstance(other, _node.Tensor):  # (the method counts other as position 1)
-            raise TypeError(
-                f"atan2(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
-            )
-        return trigonometry.atan2(self, other)
-
-    arctan2 = atan2
+    atan2, arctan2 = binary.method("atan2"), binary.method("arctan2")
 
     # --- the in-place twins of the functions above (api/twins.py) ----------------------
     abs_, neg_, exp_, log_, log1p_, sqrt_ = (

@@ -28,6 +28,7 @@ from microtorch.nn.activation import (
     Tanh,
     Tanhshrink,
 )
+from microtorch.nn.attention import MultiheadAttention
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
 from microtorch.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
@@ -85,6 +86,8 @@ from microtorch.nn.pooling import (
 )
 from microtorch.nn.rnn import GRU, LSTM, RNN, RNNBase
 from microtorch.nn.rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
+from microtorch.nn.transformer import Transformer, TransformerDecoder, TransformerEncoder
+from microtorch.nn.transformer_layers import TransformerDecoderLayer, TransformerEncoderLayer
 from microtorch.nn.upsampling import Upsample, UpsamplingNearest2d
 
 __all__ = [
@@ -105,6 +108,9 @@ __all__ = [
     # pooling, convolution, normalization and the rest of issue 24's layers
     "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d",
     "Conv3d", "Dropout1d", "Dropout3d",
+    # attention and transformers (issue 24)
+    "MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+    "TransformerEncoder", "TransformerEncoderLayer",
 ]  # fmt: skip
 
 

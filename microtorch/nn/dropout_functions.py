@@ -1,5 +1,5 @@
-"""``dropout1d``, ``dropout2d`` and ``dropout3d``: dropout of whole channels (PyTorch's
-``feature_dropout``), with PyTorch 2.13's checks and warnings.
+"""``dropout`` (of elements) and ``dropout1d``, ``dropout2d``, ``dropout3d``: dropout of whole
+channels (PyTorch's ``feature_dropout``), with PyTorch 2.13's checks and warnings.
 
 A channel ``input[n, c]`` is zeroed with probability ``p`` and kept scaled by 1 / (1 - p):
 one draw per (sample, channel) from the seeded generator, recorded as ``MulBackward0``. An
@@ -18,7 +18,7 @@ from microtorch.api._checks import expect_tensor
 from microtorch.creation import default_generator
 from microtorch.tensor import Tensor, plain_tensor
 
-__all__ = ["dropout1d", "dropout2d", "dropout3d"]
+__all__ = ["dropout", "dropout1d", "dropout2d", "dropout3d"]
 
 
 def _check_p(p: float) -> None:
@@ -134,3 +134,26 @@ def dropout3d(
             stacklevel=2,
         )
     return _batch_of_one(input, ndim == 5, p, training, inplace)
+
+
+def dropout(
+    input: Tensor,  # noqa: A002
+    p: float = 0.5,
+    training: bool = True,
+    inplace: bool = False,
+) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p) (training)."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0 or input._data.size == 0:
+        return input
+    if p < 1 and not input._dtype.is_floating_point:  # (scaling by 1 / (1 - p) makes floats)
+        raise RuntimeError(
+            f"result type Float can't be cast to the desired output type "
+            f"{input._dtype._legacy[:-6]} (Fix: dropout needs floats, e.g. x.float())"
+        )
+    dtype = input._data.dtype
+    keep = default_generator._rng.random(input._data.shape) >= p  # the seeded generator
+    scale = keep.astype(dtype) * np.asarray(0.0 if p == 1 else 1 / (1 - p), dtype)
+    mask = plain_tensor(scale, input._device)
+    return input.mul_(mask) if inplace else ew.mul(input, mask)  # MulBackward0, as in PyTorch

@@ -1,10 +1,11 @@
 """``microtorch.nn.functional``: the layers and losses as plain functions (``import ... as F``).
 
 Each function records the same graph PyTorch 2.13 records for the same call, so a student's
-``loss.grad_fn`` reads ``NllLossBackward0`` here as it does in PyTorch. The losses live in
+``loss.grad_fn`` reads ``NllLossBackward0`` here as it does in PyTorch. ``linear`` lives in
+``linear_functions.py``, dropout in ``dropout_functions.py``, the losses in
 ``loss_functions.py``, convolution and pooling in ``conv_functions.py``, batch and layer norm
-in ``norm_functions.py``, the less common activations in ``activation_functions.py``; all
-are re-exported here.
+in ``norm_functions.py``, the less common activations in ``activation_functions.py``,
+attention in ``attention_functions.py`` and ``mha_functions.py``; all are re-exported here.
 """
 
 from __future__ import annotations
@@ -15,14 +16,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from microtorch import _coverage
-from microtorch.api import elementwise as ew
-from microtorch.api import linalg, unary
 from microtorch.api import reduction as red
-from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api import unary
+from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
 from microtorch.autograd.versions import bump_version
-from microtorch.autograd.views import as_view
-from microtorch.creation import default_generator
 from microtorch.nn import layer_ops
 from microtorch.nn.activation_functions import (
     celu,
@@ -41,6 +39,7 @@ from microtorch.nn.activation_functions import (
     softsign,
     tanhshrink,
 )
+from microtorch.nn.attention_functions import scaled_dot_product_attention
 from microtorch.nn.conv_functions import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -49,7 +48,8 @@ from microtorch.nn.conv_functions import (
     conv3d,
     max_pool2d,
 )
-from microtorch.nn.dropout_functions import dropout1d, dropout2d, dropout3d
+from microtorch.nn.dropout_functions import dropout, dropout1d, dropout2d, dropout3d
+from microtorch.nn.linear_functions import linear
 from microtorch.nn.loss_functions import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -60,6 +60,7 @@ from microtorch.nn.loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
+from microtorch.nn.mha_functions import multi_head_attention_forward
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
 from microtorch.nn.pool_functions import (
     adaptive_avg_pool1d,
@@ -76,7 +77,6 @@ from microtorch.nn.vector_functions import (
     pad,
     pairwise_distance,
 )
-from microtorch.ops.shape import UnsafeView
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
@@ -90,48 +90,8 @@ __all__ = [
     "logsigmoid",
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
     "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
+    "scaled_dot_product_attention", "multi_head_attention_forward",
 ]  # fmt: skip
-
-
-def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
-    """y = x @ W.T + b, recorded as PyTorch records it (``AddmmBackward0`` for a batch)."""
-    expect_tensor(input, "linear")
-    expect_tensor(weight, "linear", "weight", 2)
-    ndim = input._data.ndim
-    if ndim == 0:
-        raise RuntimeError(
-            "both arguments to linear need to be at least 1D, but they are 0D and 2D"
-        )
-    k = input._data.shape[-1]
-    if weight._data.shape[-1] != k:
-        rows = int(np.prod(input._data.shape[:-1], dtype=np.int64))
-        o, i = weight._data.shape
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {i}x{o}) (the last "
-            f"dimension of the input, {k}, must equal in_features, {i})"
-        )
-    if input._dtype is not weight._dtype:
-        views_first(input, weight)
-        raise RuntimeError(
-            f"mat1 and mat2 must have the same dtype, but got {input._dtype._legacy[:-6]} and "
-            f"{weight._dtype._legacy[:-6]} (Fix: convert the input, e.g. x.float(), or the "
-            f"layer, e.g. model.to(torch.{input._dtype.name}))"
-        )
-    wt = weight.t()  # TBackward0
-    if bias is not None:
-        if ndim == 2:
-            return linalg.addmm(bias, input, wt)
-        if not input.is_contiguous():  # PyTorch folds only a contiguous input into addmm
-            return linalg.matmul(input, wt) + bias
-        out = linalg.addmm(bias, input.reshape(-1, k), wt)  # inputs are flattened to 2-D
-        return out.view(*input._data.shape[:-1], out._data.shape[-1])
-    if ndim == 2:
-        return linalg.mm(input, wt)
-    if ndim == 1:
-        out = linalg.mm(input.unsqueeze(0), wt)
-        return as_view(layer_ops.SqueezeDims.apply(out, (0,)), out)
-    out = linalg.mm(input.reshape(-1, k), wt)
-    return UnsafeView.apply(out, (*input._data.shape[:-1], out._data.shape[-1]))
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -207,29 +167,6 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Ten
     if dim is None:
         dim = _softmax_dim(input._data.ndim)
     return red.log_softmax(input, dim, dtype)
-
-
-def dropout(
-    input: Tensor,  # noqa: A002
-    p: float = 0.5,
-    training: bool = True,
-    inplace: bool = False,
-) -> Tensor:
-    """Zero each element with probability ``p`` and scale the rest by 1 / (1 - p) (training)."""
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0 or input._data.size == 0:
-        return input
-    if p < 1 and not input._dtype.is_floating_point:  # (scaling by 1 / (1 - p) makes floats)
-        raise RuntimeError(
-            f"result type Float can't be cast to the desired output type "
-            f"{input._dtype._legacy[:-6]} (Fix: dropout needs floats, e.g. x.float())"
-        )
-    dtype = input._data.dtype
-    keep = default_generator._rng.random(input._data.shape) >= p  # the seeded generator
-    scale = keep.astype(dtype) * np.asarray(0.0 if p == 1 else 1 / (1 - p), dtype)
-    mask = plain_tensor(scale, input._device)
-    return input.mul_(mask) if inplace else ew.mul(input, mask)  # MulBackward0, as in PyTorch
 
 
 def embedding(

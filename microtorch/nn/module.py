@@ -291,6 +291,29 @@ class Module:
             module = module._modules[item]
         return module
 
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at a dotted path such as ``'blocks.0.weight'``."""
+        module, name = self._owner_of(target)
+        found = getattr(module, name)
+        if not isinstance(found, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return found
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at a dotted path such as ``'bn.running_mean'``."""
+        module, name = self._owner_of(target)
+        found = getattr(module, name)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return found
+
+    def _owner_of(self, target: str) -> tuple[Module, str]:
+        path, _, name = target.rpartition(".")
+        module = self.get_submodule(path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        return module, name
+
     # --- walking the tree ---------------------------------------------------------------
     def named_modules(
         self, memo: set[Module] | None = None, prefix: str = "", remove_duplicate: bool = True

@@ -1,16 +1,21 @@
-"""``microtorch.optim``: optimizers (``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``) and
-``lr_scheduler``."""
+"""``microtorch.optim``: optimizers (``SGD``, ``Adam``, ``AdamW``, ``Adamax``, ``NAdam``,
+``RAdam``, ``RMSprop``, ``Adagrad``, ``Adadelta``, ``LBFGS``) and ``lr_scheduler``."""
 
 from typing import TYPE_CHECKING
 
 from microtorch import _coverage
 from microtorch.optim import lr_scheduler
 from microtorch.optim.adam import Adam, AdamW
+from microtorch.optim.adam_variants import Adamax, NAdam, RAdam
+from microtorch.optim.lbfgs import LBFGS
 from microtorch.optim.optimizer import Optimizer
-from microtorch.optim.rmsprop import Adagrad, RMSprop
+from microtorch.optim.rmsprop import Adadelta, Adagrad, RMSprop
 from microtorch.optim.sgd import SGD
 
-__all__ = ["SGD", "Adam", "AdamW", "Adagrad", "Optimizer", "RMSprop", "lr_scheduler"]
+__all__ = [
+    "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adadelta", "Adagrad", "LBFGS",
+    "Optimizer", "RMSprop", "lr_scheduler",
+]  # fmt: skip
 
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.

@@ -1,4 +1,5 @@
-"""``RMSprop`` and ``Adagrad``: step sizes scaled by a running size of the gradient."""
+"""``RMSprop``, ``Adagrad`` and ``Adadelta``: step sizes scaled by a running size of the
+gradient."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from microtorch.optim.adam import _lerp
 from microtorch.optim.optimizer import Optimizer
 from microtorch.tensor import Tensor, plain_tensor
 
-__all__ = ["RMSprop", "Adagrad"]
+__all__ = ["RMSprop", "Adagrad", "Adadelta"]
 
 
 def _check(**values: float) -> None:
@@ -155,5 +156,66 @@ class Adagrad(Optimizer):
                 std = np.sqrt(total)
                 std += group["eps"]
                 p._data += (-clr * g) / std  # p.addcdiv_(g, std, value=-clr)
+                bump_version(p)
+        return loss
+
+
+class Adadelta(Optimizer):
+    """Adadelta (Zeiler) with PyTorch's exact update: ``v = rho v + (1 - rho) g^2``, the step
+    ``delta = sqrt(u + eps) / sqrt(v + eps) * g`` (units of ``p``, whatever the gradient's
+    scale), ``u = rho u + (1 - rho) delta^2`` and ``p = p - lr delta``.
+    """
+
+    def __init__(
+        self,
+        params: Iterable[Any],
+        lr: float = 1.0,
+        rho: float = 0.9,
+        eps: float = 1e-6,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        *,
+        capturable: bool = False,
+        maximize: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= rho <= 1.0:
+            raise ValueError(f"Invalid rho value: {rho}")
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(
+            lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize,
+            capturable=capturable, foreach=foreach, differentiable=differentiable,
+        )  # fmt: skip
+        super().__init__(params, defaults)
+
+    def step(self, closure: Callable[[], Any] | None = None) -> Any:
+        """One update of every parameter that has a ``.grad`` (the others are skipped)."""
+        loss = self._closure(closure)
+        for group in self.param_groups:
+            lr, rho, eps = group["lr"], group["rho"], group["eps"]
+            for p in group["params"]:
+                if p._grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["step"] = plain_tensor(np.zeros((), np.float32))
+                    state["square_avg"] = plain_tensor(np.zeros_like(p._data), p._device)
+                    state["acc_delta"] = plain_tensor(np.zeros_like(p._data), p._device)
+                state["step"]._data += 1
+                g = _gradient(p, group)
+                v, u = state["square_avg"]._data, state["acc_delta"]._data
+                v *= rho
+                v += (1 - rho) * g * g  # v.addcmul_(g, g, value=1 - rho)
+                delta = np.sqrt(u + eps)
+                delta /= np.sqrt(v + eps)
+                delta *= g
+                u *= rho
+                u += (1 - rho) * delta * delta
+                p._data += -lr * delta  # p.add_(delta, alpha=-lr)
                 bump_version(p)
         return loss

@@ -1,5 +1,6 @@
-"""Mini-batches: ``Dataset``, ``TensorDataset``, ``Subset``, ``ConcatDataset``, ``random_split``,
-``DataLoader``; the samplers (``WeightedRandomSampler`` ...) are in ``samplers.py``.
+"""Mini-batches: the ``DataLoader`` and ``default_collate``; the datasets (``TensorDataset``,
+``IterableDataset`` ...) are in ``datasets.py``, the samplers (``WeightedRandomSampler`` ...)
+in ``samplers.py``.
 
 ``for xb, yb in DataLoader(TensorDataset(X, y), batch_size=32, shuffle=True):`` works as in
 PyTorch. Shuffling draws from microtorch's seeded generator (or the ``generator`` given), so a
@@ -8,9 +9,9 @@ seeded run sees the same batches every time.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,15 @@ from microtorch import _coverage
 from microtorch.api.join import stack
 from microtorch.creation import Generator, default_generator
 from microtorch.tensor import Tensor, plain_tensor
+from microtorch.utils.datasets import (
+    ChainDataset,
+    ConcatDataset,
+    Dataset,
+    IterableDataset,
+    Subset,
+    TensorDataset,
+    random_split,
+)
 from microtorch.utils.samplers import (
     BatchSampler,
     RandomSampler,
@@ -30,92 +40,17 @@ from microtorch.utils.samplers import (
 )
 
 __all__ = [
-    "Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split", "DataLoader",
-    "default_collate", "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
-    "WeightedRandomSampler", "BatchSampler",
+    "Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset",
+    "random_split", "DataLoader", "default_collate", "get_worker_info", "Sampler",
+    "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+    "BatchSampler",
 ]  # fmt: skip
 
 
-class Dataset:
-    """Base class for map-style datasets: define ``__getitem__`` (and ``__len__``)."""
-
-    def __getitem__(self, index: int) -> Any:
-        raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
-
-    def __add__(self, other: Any) -> ConcatDataset:
-        return ConcatDataset([self, other])
-
-
-class TensorDataset(Dataset):
-    """Sample ``i`` is ``(t[i] for t in tensors)``: inputs and targets side by side."""
-
-    def __init__(self, *tensors: Tensor) -> None:
-        if any(t._data.shape[:1] != tensors[0]._data.shape[:1] for t in tensors):
-            raise AssertionError(
-                "Size mismatch between tensors (every tensor needs the same first dimension, "
-                f"got {[t._data.shape[0] if t._data.ndim else None for t in tensors]})"
-            )
-        self.tensors = tensors
-
-    def __getitem__(self, index: int) -> tuple[Tensor, ...]:
-        return tuple(t[index] for t in self.tensors)
-
-    def __len__(self) -> int:
-        return self.tensors[0]._data.shape[0]
-
-
-class Subset(Dataset):
-    """The samples of ``dataset`` at ``indices``, in that order."""
-
-    def __init__(self, dataset: Any, indices: Sequence[int]) -> None:
-        self.dataset = dataset
-        self.indices = indices
-
-    def __getitem__(self, index: int) -> Any:
-        return self.dataset[self.indices[index]]
-
-    def __len__(self) -> int:
-        return len(self.indices)
-
-
-class ConcatDataset(Dataset):
-    """The samples of several datasets, one after the other."""
-
-    def __init__(self, datasets: Iterable[Any]) -> None:
-        self.datasets = list(datasets)
-        if len(self.datasets) == 0:
-            raise AssertionError("datasets should not be an empty iterable")
-        self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
-
-    def __len__(self) -> int:
-        return self.cumulative_sizes[-1]
-
-    def __getitem__(self, idx: int) -> Any:
-        if idx < 0:
-            if -idx > len(self):
-                raise ValueError("absolute value of index should not exceed dataset length")
-            idx = len(self) + idx
-        which = bisect.bisect_right(self.cumulative_sizes, idx)  # the dataset idx falls in
-        start = self.cumulative_sizes[which - 1] if which > 0 else 0
-        return self.datasets[which][idx - start]
-
-
-def random_split(
-    dataset: Any, lengths: Sequence[float], generator: Generator | None = None
-) -> list[Subset]:
-    """Split into non-overlapping random subsets of the given sizes (or fractions)."""
-    n = len(dataset)
-    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
-        sizes = [int(math.floor(n * f)) for f in lengths]
-        for i in range(n - sum(sizes)):  # the remainder goes round-robin, as in PyTorch
-            sizes[i % len(sizes)] += 1
-    else:
-        sizes = [int(s) for s in lengths]
-    if sum(sizes) != n:
-        raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = (generator or default_generator)._rng.permutation(n).tolist()
-    ends = list(itertools.accumulate(sizes))
-    return [Subset(dataset, order[end - size : end]) for end, size in zip(ends, sizes)]
+def get_worker_info() -> None:
+    """Which loading worker runs this code: always ``None``, the main process (microtorch loads
+    in one process, as PyTorch does with ``num_workers=0``)."""
+    return None
 
 
 def default_collate(batch: Sequence[Any]) -> Any:
@@ -147,11 +82,26 @@ def default_collate(batch: Sequence[Any]) -> Any:
     )
 
 
+def _convert(sample: Any) -> Any:
+    """PyTorch's ``default_convert`` (what a loader without batching applies to each sample):
+    numpy arrays become tensors, tuples lists, containers are converted item by item."""
+    if isinstance(sample, (np.ndarray, np.generic)) and sample.dtype.kind not in "SUOa":
+        return plain_tensor(np.asarray(sample))
+    if isinstance(sample, Mapping):
+        return {key: _convert(value) for key, value in sample.items()}
+    if isinstance(sample, tuple) and hasattr(sample, "_fields"):  # namedtuple
+        return type(sample)(*(_convert(s) for s in sample))
+    if isinstance(sample, (tuple, list)):
+        return [_convert(s) for s in sample]
+    return sample
+
+
 class DataLoader:
     """Iterate over a dataset in mini-batches, optionally shuffled each epoch.
 
     ``num_workers`` and ``pin_memory`` are accepted for compatibility; loading runs in the
-    main process.
+    main process. An ``IterableDataset`` is read in its own order: batches of ``batch_size``
+    consecutive samples (no shuffle, no sampler).
     """
 
     def __init__(
@@ -170,12 +120,19 @@ class DataLoader:
         generator: Generator | None = None,
         **kwargs: Any,
     ) -> None:
+        if isinstance(dataset, IterableDataset):
+            _check_iterable_options(shuffle, sampler, batch_sampler)
         if batch_size is not None and (not isinstance(batch_size, int) or batch_size <= 0):
             raise ValueError(
                 f"batch_size should be a positive integer value, but got batch_size={batch_size}"
             )
         if shuffle and sampler is not None:
             raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_size is None and drop_last and batch_sampler is None:
+            raise ValueError(
+                "batch_size=None option disables auto-batching and is mutually exclusive with "
+                "drop_last"
+            )
         self.dataset = dataset
         self.batch_size = batch_size
         self.shuffle = bool(shuffle)
@@ -185,6 +142,7 @@ class DataLoader:
         self.collate_fn = collate_fn
         self.drop_last = drop_last
         self.generator = generator
+        self._reported_len: int | None = None  # an IterableDataset's len, once len(loader) ran
 
     def _indices(self) -> Iterable[int]:
         if self.sampler is not None:
@@ -205,9 +163,21 @@ class DataLoader:
             yield indices[start : start + size]
 
     def __iter__(self) -> Iterator[Any]:
+        if isinstance(self.dataset, IterableDataset):
+            reported = self._reported_len
+            for count, batch in enumerate(self._stream(), 1):
+                if reported is not None and count > reported:  # PyTorch's warning, its text
+                    warnings.warn(
+                        f"Length of IterableDataset {self.dataset} was reported to be "
+                        f"{reported}(when accessing len(dataloader)), but {count} samples have "
+                        "been fetched. ",
+                        stacklevel=2,
+                    )
+                yield batch
+            return
         if self.batch_size is None and self.batch_sampler is None:
             for i in self._indices():  # no batching: one sample at a time, as in PyTorch
-                yield self.dataset[int(i)]
+                yield (self.collate_fn or _convert)(self.dataset[int(i)])
             return
         rows = _tensor_rows(self.dataset) if self.collate_fn is None else None
         collate = self.collate_fn or default_collate
@@ -215,13 +185,51 @@ class DataLoader:
             batch = None if rows is None else _pick_rows(*rows, idx)
             yield collate([self.dataset[int(i)] for i in idx]) if batch is None else batch
 
+    def _stream(self) -> Iterator[Any]:
+        # An IterableDataset's samples in its order, batch_size at a time (PyTorch's fetcher)
+        samples = iter(self.dataset)
+        if self.batch_size is None:
+            yield from map(self.collate_fn or _convert, samples)
+            return
+        collate = self.collate_fn or default_collate
+        while True:
+            batch = list(itertools.islice(samples, self.batch_size))
+            if not batch or (self.drop_last and len(batch) < self.batch_size):
+                return  # (a short batch means the stream has ended)
+            yield collate(batch)
+
     def __len__(self) -> int:
+        if isinstance(self.dataset, IterableDataset):  # (TypeError if it has no __len__)
+            n = self._reported_len = len(self.dataset)  # type: ignore[arg-type]
+            if self.batch_size is None:
+                return n
+            return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
         if self.batch_sampler is not None:
             return len(self.batch_sampler)  # type: ignore[arg-type]
         n = len(self.sampler) if self.sampler is not None else len(self.dataset)  # type: ignore[arg-type]
         if self.batch_size is None:
             return n
         return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
+
+
+def _check_iterable_options(shuffle: Any, sampler: Any, batch_sampler: Any) -> None:
+    # An IterableDataset decides its own order: PyTorch refuses what would choose another.
+    hint = " (Fix: shuffle or sample inside the dataset's __iter__, or use a map-style Dataset)"
+    if shuffle not in {False, None}:
+        raise ValueError(
+            "DataLoader with IterableDataset: expected unspecified shuffle option, but got "
+            f"shuffle={shuffle}" + hint
+        )
+    if sampler is not None:
+        raise ValueError(
+            "DataLoader with IterableDataset: expected unspecified sampler option, but got "
+            f"sampler={sampler}" + hint
+        )
+    if batch_sampler is not None:
+        raise ValueError(
+            "DataLoader with IterableDataset: expected unspecified batch_sampler option, but "
+            f"got batch_sampler={batch_sampler}" + hint
+        )
 
 
 def _tensor_rows(dataset: Any) -> tuple[tuple[Tensor, ...], np.ndarray | None] | None:

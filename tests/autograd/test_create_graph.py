@@ -256,6 +256,8 @@ NAME_DIFFERENCES = {
     "matmul_3d_3d": "batched matmul's formula reshapes (UnsafeViewBackward0)",
     "matmul_2d_3d": "as matmul_3d_3d", "matmul_batch_broadcast": "as matmul_3d_3d",
     "bmm": "as matmul_3d_3d",
+    "scaled_dot_product_attention": "as matmul_3d_3d; and the scaling's formula grad * c records "
+    "MulBackward0 (c an array), PyTorch's mul.Scalar MulBackward1",
     # issue 24's new ops (merged alongside issue 23): values equal torch's, formulas not yet
     # written with PyTorch's ops (TODO issue 23: align these formulas' node names)
     "asin": "grad / sqrt(1 - x * x) records DivBackward0, SqrtBackward0; PyTorch's rsqrt, mul "

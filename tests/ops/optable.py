@@ -646,6 +646,12 @@ OPS: list[OpSpec] = [
         "unbind", lambda L, x: x.unbind(1), lambda x: tuple(np.moveaxis(x, 1, 0)), (S23,),
         "UnbindBackward0",
     ),
+    OpSpec(
+        "scaled_dot_product_attention",
+        lambda L, q, k, v: L.nn.functional.scaled_dot_product_attention(q, k, v),
+        lambda q, k, v: _softmax(q @ np.swapaxes(k, -1, -2) / 2.0, -1) @ v,
+        ((2, 3, 4), (2, 5, 4), (2, 5, 3)), "UnsafeViewBackward0", next_functions=("BmmBackward0",),
+    ),
 ]
 # fmt: on
 

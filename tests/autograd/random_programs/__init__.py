@@ -34,6 +34,7 @@ from .compare import Mismatch, Outcome, Side, compare_outcomes, compare_state
 from .deliberate import DELIBERATE, Deliberate, deliberate
 from .programs import CAUSES, Result, cause, describe, generate, run_program, shrink, sweep
 from .statements import (
+    ATTENTION,
     FAMILIES,
     GRADIENTS_OF_GRADIENTS,
     ISSUE_24_FUNCTIONS,
@@ -45,6 +46,7 @@ from .statements import (
 )
 
 __all__ = [
+    "ATTENTION",
     "CAUSES",
     "DELIBERATE",
     "FAMILIES",

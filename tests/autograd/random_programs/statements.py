@@ -753,6 +753,28 @@ def _layers_twice(g: Gen) -> str | None:
     return f"{g.new()} = {g.choice(forms)}"
 
 
+def _attention(g: Gen) -> str | None:
+    # issue 24: attention on a (L, E) tensor as queries, keys and values: the math path (2-d,
+    # 3-d, dropout 0, a bool or float mask) and PyTorch's fused node (4-d, one head size)
+    a = g.pick(lambda t: t.dim() == 2 and min(t.shape) > 1 and _varies(t))
+    if a is None:
+        return None
+    n, e = g.t(a).shape
+    sdpa = "F.scaled_dot_product_attention"
+    q4 = f"{a}.view(1, 1, {n}, {e})"
+    forms = [
+        f"{sdpa}({a}, {a}, {a})",
+        f"{sdpa}({a}, {a} * 0.5, {a}.exp(), scale=0.7)",
+        f"{sdpa}({a}.unsqueeze(0), {a}.unsqueeze(0), {a}.unsqueeze(0), is_causal=True)",
+        f"{sdpa}({a}, {a}, {a}[:, :1], attn_mask=torch.ones({n}, {n}, dtype=torch.bool).tril())",
+        f"{sdpa}({a}, {a}, {a}, attn_mask=torch.zeros({n}, {n}, dtype={a}.dtype).fill_(0.5))",
+        f"{sdpa}({q4}, {q4}, {q4})",
+        f"{sdpa}({q4}, {q4} * 2, {q4}.tanh(), is_causal=True)",
+        f"{sdpa}({q4}, {q4}, {q4}, attn_mask=torch.ones({n}, {n}, dtype=torch.bool).triu())",
+    ]
+    return f"{g.new()} = {g.choice(forms)}"
+
+
 # --- issue 24: every op on empty, size-1, integer and bool tensors; wrong argument types ----
 EDGE_SHAPES: tuple[tuple[int, ...], ...] = ((0,), (0, 3), (3, 0), (1,), (1, 1), (1, 3), (3, 1), ())
 
@@ -886,6 +908,12 @@ WRONG_ARGUMENTS = (
     "torch.arange('a')", "torch.arange(3, dtype='int64')", "f'{{{a}:.3f}}'",
     "torch.reshape({a}, (2.0,))", "torch.chunk({a}, 1.5)", "torch.permute({a}, 1.5)",
     "torch.flatten({a}, 1.5)", "torch.unsqueeze({a}, None)", "torch.transpose({a}, 0, 'a')",
+    # wrong operands: the operators leave them to Python, the functions get the parser's texts
+    "{a} + None", "{a} * 'a'", "{a} - [1.0]", "{a} > 'a'", "{a} == None", "{a} @ 2.0",
+    "2.5 ** {a}", "None < {a}", "torch.gt({a}, 'a')", "{a}.add('a')", "torch.add({a})",
+    "torch.mul({a})", "torch.eq({a}, [1.0])", "{a}.logical_and(2)", "torch.fmod(2, {a})",
+    "torch.maximum({a}, 2.0)", "{a}.pow(None)", "torch.greater({a}, None)", "torch.vstack({a})",
+    "torch.div({a}, 'a')", "{a}.true_divide([1])", "torch.remainder({a}, 'a')",
 )  # fmt: skip
 
 
@@ -951,6 +979,7 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "int_bool_ops": (0.8, _int_bool_ops),
     "wrong_arguments": (0.4, _wrong_arguments),
     "special_ops": (0.6, _special_ops),
+    "attention": (0.6, _attention),
 }
 
 # Families that still find mismatches on the current code, with what they find. Switch one on
@@ -980,8 +1009,13 @@ PASSING_FAMILIES: tuple[str, ...] = tuple(
     if f not in PENDING_ISSUE_12
     and f not in PENDING_OTHER
     and f not in RARELY_DIFFERENT
-    and f not in ("grad_of_grad", "layers_twice", "special_ops")
+    and f not in ("grad_of_grad", "layers_twice", "special_ops", "attention")
 )
+# Attention (issue 24): a sweep of its own as well, among the everyday statements
+ATTENTION: tuple[str, ...] = (
+    "leaf", "arith", "unary", "matmul", "reduce", "select", "view", "inplace", "backward",
+    "attention",
+)  # fmt: skip
 
 
 def families(spec: str) -> tuple[str, ...]:
