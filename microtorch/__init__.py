@@ -37,6 +37,7 @@ from microtorch.api.elementwise import logical_not, masked_fill
 from microtorch.api.elementwise import where as _where
 from microtorch.api.grids import meshgrid
 from microtorch.api.histogram import histc, histogram
+from microtorch.api.index_along import index_add, index_copy, index_fill
 from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
@@ -53,6 +54,7 @@ from microtorch.api.legacy_types import (
 )
 from microtorch.api.linalg import addmm, bmm, dot, matmul, mm, mv, norm
 from microtorch.api.logarithms import log2, log10
+from microtorch.api.quantile import nanquantile, quantile
 from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
 from microtorch.api.rearrange import (
     expm1,
@@ -90,6 +92,7 @@ from microtorch.api.sequences import diff, repeat_interleave
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
+from microtorch.api.special_functions import exp2, exp2_, logit, logit_, sinc, sinc_, xlogy, xlogy_
 from microtorch.api.statistics import (
     bincount,
     kthvalue,
@@ -311,6 +314,8 @@ __all__ += ["argwhere", "broadcast_to", "clamp_max", "clamp_min", "column_stack"
 __all__ += ["conj", "imag", "is_complex", "is_conj", "real", "resolve_conj"]
 __all__ += ["hstack", "movedim", "moveaxis", "nan_to_num", "narrow", "outer", "vstack"]
 __all__ += ["is_tensor", "range", "gather", "scatter", "scatter_add", "scatter_reduce"]
+__all__ += ["index_add", "index_copy", "index_fill", "nanquantile", "quantile"]
+__all__ += ["exp2", "exp2_", "logit", "logit_", "sinc", "sinc_", "xlogy", "xlogy_"]
 __all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
 __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "repeat_interleave"]
 __all__ += ["bernoulli", "einsum", "normal"]
@@ -404,10 +409,10 @@ __all__ += ["testing"]
 from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
 
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import accelerator, backends, functional, linalg, random  # noqa: E402
+from microtorch import accelerator, backends, functional, linalg, random, special  # noqa: E402
 from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
 
-__all__ += ["functional", "linalg", "profiler"]
+__all__ += ["functional", "linalg", "profiler", "special"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
 
 

@@ -19,11 +19,11 @@ __all__ = ["NOT_COVERED", "NotCoveredError", "missing", "module_getattr"]
 
 _CPU = "microtorch runs on the CPU only: use device='cpu'"
 _NUMPY = "compute it with numpy on x.detach().numpy(), without gradients"
+_SCIPY = "compute it with scipy.special on x.detach().numpy(), without gradients"
 _FLOAT = "microtorch has real dtypes only; use torch.float32"
 _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
-_HOOK = "register a hook on the output tensor: out.register_hook(fn)"
 _PLAIN = "write it with tensor operations: {0}"
 _DENSITY = "write its log_prob with tensor operations; draw samples with torch.rand or torch.randn"
 # whole categories microtorch does not cover, each with its reason and what to do instead
@@ -43,7 +43,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "complex128": _COMPLEX, "cdouble": _COMPLEX, "complex": _COMPLEX, "polar": _COMPLEX,
         "view_as_real": _COMPLEX, "view_as_complex": _COMPLEX, "angle": _COMPLEX,
         "xpu": _CPU,
-        "fft": _NUMPY, "special": _NUMPY,
+        "fft": _NUMPY,
         "jit": "run the model as plain Python", "compile": "run the model as plain Python",
         "sparse": "use dense tensors", "mps": _CPU, "amp": "train in float32",
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
@@ -53,8 +53,24 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "cdist": _PLAIN.format("((a[:, None] - b[None]) ** 2).sum(-1).sqrt()"),
         "inverse": _NUMPY, "det": _NUMPY,
         "as_strided": "use view, reshape or expand",
-        "quantile": "sort and index",
         "bfloat16": "use torch.float32", "complex64": _FLOAT, "cfloat": _FLOAT,
+    },
+    "torch.special": {
+        "bessel_j0": _SCIPY,
+        "bessel_j1": _SCIPY,
+        "digamma": _SCIPY,
+        "erfcx": _SCIPY,
+        "gammaln": _SCIPY,
+        "i0": _SCIPY,
+        "i0e": _SCIPY,
+        "i1": _SCIPY,
+        "i1e": _SCIPY,
+        "log_ndtr": _SCIPY,
+        "multigammaln": _SCIPY,
+        "ndtri": _SCIPY,
+        "polygamma": _SCIPY,
+        "psi": _SCIPY,
+        "zeta": _SCIPY,
     },
     "torch.Tensor": {
         "to_dense": _SPARSE, "coalesce": _SPARSE, "sparse_mask": _SPARSE,
@@ -64,9 +80,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "share_memory_": "use a single process",
         "untyped_storage": "use x.numpy() to reach the memory", "apply_": _LOOP,
         "bfloat16": "use x.float()",
-        "index_add_": _SCATTER,
-        "unfold": "slice and stack",
-        "quantile": "sort and index",
         "as_strided": "use view, reshape or expand",
     },
     "torch.linalg": {
@@ -100,10 +113,10 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "Fold": "slice and stack", "Unfold": "slice and stack",
     },
     "torch.nn.Module": {
-        "half": "keep the model in float32 (model.float())", "bfloat16": "keep it in float32",
-        "type": "use model.float() or model.double()", "compile": "run the model as plain Python",
-        "register_full_backward_hook": _HOOK, "register_backward_hook": _HOOK,
-        "register_full_backward_pre_hook": _HOOK, "share_memory": "use a single process",
+        "half": "its layers run in float32 or float64, not float16 (torch.half): keep the model "
+        "in float32 (model.float())",
+        "bfloat16": "microtorch has no bfloat16 dtype: keep the model in float32 (model.float())",
+        "compile": "run the model as plain Python", "share_memory": "use a single process",
         "to_empty": "build the model on the CPU",
     },
     "torch.nn.utils": {

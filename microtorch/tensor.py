@@ -34,6 +34,7 @@ from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
 from microtorch.api.operators import arithmetic_operator, matrix_operator, operator
 from microtorch.api.tensor_methods import TensorMethods
+from microtorch.api.window_methods import WindowMethods
 from microtorch.autograd import backward, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.grad_mode import state as _grad_state
@@ -76,7 +77,7 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
-class Tensor(TensorMethods):
+class Tensor(TensorMethods, WindowMethods):
     """A multi-dimensional array that can record the operations applied to it."""
 
     __slots__ = (

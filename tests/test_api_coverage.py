@@ -147,6 +147,7 @@ def _public() -> set[str]:
         "torch.backends.cudnn": microtorch.backends.cudnn,
         "torch.backends.mps": microtorch.backends.mps, "torch.random": microtorch.random,
         "torch.linalg": microtorch.linalg, "torch.functional": microtorch.functional,
+        "torch.special": microtorch.special,
         "torch.profiler": microtorch.profiler,
         "torch.autograd.profiler": microtorch.autograd.profiler,
         "torch.distributions": microtorch.distributions,

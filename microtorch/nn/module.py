@@ -16,11 +16,13 @@ from typing import Any
 import numpy as np
 
 from microtorch import _coverage
+from microtorch.api.legacy_types import dtype_of_type
 from microtorch.autograd.function import _scope_stack
 from microtorch.autograd.versions import bump_version
 from microtorch.device import as_device
 from microtorch.dtypes import dtype
 from microtorch.nn import state_dict as _state
+from microtorch.nn.backward_hooks import BackwardHook, register_old_hooks
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor, plain_tensor
 
@@ -86,6 +88,9 @@ class Module:
         d["_modules"] = {}
         d["_forward_hooks"] = {}
         d["_forward_pre_hooks"] = {}
+        d["_backward_hooks"] = {}
+        d["_backward_pre_hooks"] = {}
+        d["_is_full_backward_hook"] = None
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         """The computation; every subclass defines it."""
@@ -108,7 +113,12 @@ class Module:
         _calling.append(self)
         _scope_stack.append(name)
         try:
-            if self._forward_pre_hooks or self._forward_hooks:
+            if (
+                self._forward_pre_hooks
+                or self._forward_hooks
+                or self.__dict__.get("_backward_hooks")
+                or self.__dict__.get("_backward_pre_hooks")
+            ):
                 return self._call_with_hooks(args, kwargs)
             return self.forward(*args, **kwargs)
         finally:
@@ -120,11 +130,23 @@ class Module:
             new = hook(self, args)
             if new is not None:
                 args = new if isinstance(new, tuple) else (new,)
+        d = self.__dict__
+        backward, pre = list(d.get("_backward_hooks", {}).values()), []
+        pre = list(d.get("_backward_pre_hooks", {}).values())
+        full = backward if d.get("_is_full_backward_hook") else []
+        hook_call = None
+        if full or pre:  # (see nn/backward_hooks.py)
+            hook_call = BackwardHook(self, full, pre)
+            args = hook_call.setup_input_hook(args)
         result = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             new = hook(self, args, result)
             if new is not None:
                 result = new
+        if hook_call is not None:
+            result = hook_call.setup_output_hook(result)
+        if backward and not full:
+            register_old_hooks(self, backward, args, result)
         return result
 
     def _path_of(self, child: Module) -> str:
@@ -145,6 +167,27 @@ class Module:
     def register_forward_pre_hook(self, hook: Callable[..., Any]) -> _Handle:
         """Call ``hook(module, args)`` before each forward; it may return new args."""
         return _Handle.add(self._forward_pre_hooks, hook)
+
+    def register_full_backward_hook(self, hook: Callable[..., Any]) -> _Handle:
+        """Call ``hook(module, grad_input, grad_output)`` when the gradients of this module's
+        inputs are computed; a tuple it returns replaces ``grad_input``."""
+        if self.__dict__.get("_is_full_backward_hook") is False:
+            raise RuntimeError(_BOTH_HOOKS)
+        self.__dict__["_is_full_backward_hook"] = True
+        return _Handle.add(self.__dict__.setdefault("_backward_hooks", {}), hook)
+
+    def register_full_backward_pre_hook(self, hook: Callable[..., Any]) -> _Handle:
+        """Call ``hook(module, grad_output)`` when the gradients of this module's outputs are
+        computed; a tuple it returns replaces ``grad_output``."""
+        return _Handle.add(self.__dict__.setdefault("_backward_pre_hooks", {}), hook)
+
+    def register_backward_hook(self, hook: Callable[..., Any]) -> _Handle:
+        """Deprecated (use ``register_full_backward_hook``): ``hook(module, grad_input,
+        grad_output)`` with the gradients of the output's ``grad_fn`` only."""
+        if self.__dict__.get("_is_full_backward_hook") is True:
+            raise RuntimeError(_BOTH_HOOKS)
+        self.__dict__["_is_full_backward_hook"] = False
+        return _Handle.add(self.__dict__.setdefault("_backward_hooks", {}), hook)
 
     # --- registration -------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -437,6 +480,18 @@ class Module:
         """Floating parameters and buffers to float64."""
         return self._apply(lambda a: a.astype(np.float64) if a.dtype.kind == "f" else a)
 
+    def type(self, dst_type: Any) -> Module:
+        """Every parameter and buffer (integer ones too) to ``dst_type``: ``torch.float32``,
+        ``torch.float64`` or their legacy types (``torch.DoubleTensor``, ``"torch.FloatTensor"``).
+        """
+        target = dtype_of_type(dst_type)
+        if target.name not in ("float32", "float64"):
+            raise NotImplementedError(
+                f"microtorch's Module.type converts a model to float32 or float64, not "
+                f"{target.name} (Fix: model.float() or model.double())"
+            )
+        return self._apply(lambda a: a.astype(target.numpy))
+
     def cpu(self) -> Module:
         """Already on the cpu: returns the module itself."""
         return self
@@ -470,6 +525,12 @@ class Module:
 
     def __dir__(self) -> list[str]:
         return sorted(set(dir(type(self))) | set(self.__dict__))
+
+
+_BOTH_HOOKS = (
+    "Cannot use both regular backward hooks and full backward hooks on a single Module. Please "
+    "use only one of them."
+)
 
 
 class _Handle:

@@ -157,7 +157,7 @@ NOT_TRIED = {
     "accelerator", "get_default_device",
     # issue 24: modules, the legacy tensor types (classes, as Tensor), and PyTorch's other
     # names for functions the table tries (arcsin is asin, clip_ is clamp_, moveaxis movedim)
-    "backends", "linalg", "profiler", "random", "BoolTensor", "ByteTensor", "CharTensor",
+    "backends", "linalg", "profiler", "random", "special", "BoolTensor", "ByteTensor", "CharTensor",
     "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor",
     "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "arccos_",
     "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_", "clip_", "negative_", "moveaxis",
