@@ -13,14 +13,32 @@ from microtorch import _coverage
 from microtorch.distributions import constraints
 from microtorch.distributions.bernoulli import Bernoulli
 from microtorch.distributions.categorical import Categorical
+from microtorch.distributions.continuous import Cauchy, Exponential, Laplace
 from microtorch.distributions.distribution import Distribution
 from microtorch.distributions.kl import kl_divergence, register_kl
 from microtorch.distributions.normal import Normal
+from microtorch.distributions.transformed import (
+    Gumbel,
+    HalfNormal,
+    Independent,
+    LogNormal,
+    TransformedDistribution,
+)
+from microtorch.distributions.transforms import (
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    SigmoidTransform,
+    Transform,
+)
 from microtorch.distributions.uniform import Uniform
 
 __all__ = [
-    "Bernoulli", "Categorical", "Distribution", "Normal", "Uniform", "constraints",
-    "kl_divergence", "register_kl",
+    "AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "ComposeTransform",
+    "Distribution", "ExpTransform", "Exponential", "Gumbel", "HalfNormal", "Independent",
+    "Laplace", "LogNormal", "Normal", "SigmoidTransform", "Transform", "TransformedDistribution",
+    "Uniform", "constraints", "kl_divergence", "register_kl",
 ]  # fmt: skip
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.

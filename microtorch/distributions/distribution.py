@@ -99,6 +99,29 @@ class Distribution:
     def log_prob(self, value: Tensor) -> Tensor:
         raise NotImplementedError
 
+    def cdf(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def icdf(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def expand(self, batch_shape: tuple[int, ...], _instance: Any = None) -> Any:
+        """The same distribution for a larger batch: each parameter ``expand``-ed (no copy),
+        no argument checks run again."""
+        new = type(self).__new__(type(self)) if _instance is None else _instance
+        batch_shape = Size(batch_shape)
+        new.__dict__.update(self.__dict__)
+        for name in (*self.arg_constraints, *self._expand_also):
+            value = self.__dict__.get(name)
+            if isinstance(value, Tensor):
+                trailing = tuple(value.shape[len(self._batch_shape) :])
+                new.__dict__[name] = value.expand(tuple(batch_shape) + trailing)
+        Distribution.__init__(new, batch_shape, self._event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    _expand_also: tuple[str, ...] = ("_param",)  # tensors expanded besides the parameters
+
     def entropy(self) -> Tensor:
         raise NotImplementedError
 
