@@ -33,6 +33,7 @@ def _leaves(lib: ModuleType) -> list[Any]:
 POSITIVE = RNG.uniform(0.1, 3.0, (4, 2, 3))
 REAL = RNG.standard_normal((4, 2, 3)) * 2
 UNIT = RNG.uniform(0.05, 0.95, (4, 2, 3))
+COUNTS = RNG.integers(0, 9, (4, 2, 3)).astype(np.float64)
 
 # name -> (build from the leaves [loc, scale, probs, conc, vec], values to score, gradient rtol)
 Build = Callable[[ModuleType, list], Any]
@@ -72,6 +73,16 @@ CASES: dict[str, tuple[Build, np.ndarray, float]] = {
         2.0 - POSITIVE,
         1e-12,
     ),
+    "poisson": (lambda L, p: L.distributions.Poisson(p[1]), COUNTS, 1e-12),
+    "poisson_number": (lambda L, p: L.distributions.Poisson(2.5), COUNTS[0], 1e-12),
+    "geometric_probs": (lambda L, p: L.distributions.Geometric(p[2]), COUNTS, 1e-12),
+    "geometric_logits": (lambda L, p: L.distributions.Geometric(logits=p[0]), COUNTS, 1e-12),
+    "binomial_probs": (lambda L, p: L.distributions.Binomial(9, p[2]), COUNTS, 1e-10),
+    "binomial_logits": (
+        lambda L, p: L.distributions.Binomial(L.tensor([[9.0], [12.0]]), logits=p[0]),
+        COUNTS,
+        1e-10,
+    ),
 }
 
 PROPERTIES = ("mean", "mode", "variance", "stddev")
@@ -105,7 +116,7 @@ def _facts(lib: ModuleType, name: str) -> dict[str, Any]:
         total.backward()
     facts: dict[str, Any] = {
         "repr": repr(d).replace("microtorch.", "torch."),
-        "support": repr(d.support),
+        "support": repr(d.support).replace("microtorch.", "torch."),
         "batch_shape": tuple(d.batch_shape), "event_shape": tuple(d.event_shape),
         "sample_shape": tuple(d.sample((4, 1)).shape),
         "sample_dtype": str(d.sample().dtype).replace("microtorch.", "torch."),

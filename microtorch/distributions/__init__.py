@@ -14,6 +14,7 @@ from microtorch.distributions import constraints
 from microtorch.distributions.bernoulli import Bernoulli
 from microtorch.distributions.categorical import Categorical
 from microtorch.distributions.continuous import Cauchy, Exponential, Laplace
+from microtorch.distributions.discrete import Binomial, Geometric, Poisson
 from microtorch.distributions.distribution import Distribution
 from microtorch.distributions.kl import kl_divergence, register_kl
 from microtorch.distributions.normal import Normal
@@ -35,10 +36,11 @@ from microtorch.distributions.transforms import (
 from microtorch.distributions.uniform import Uniform
 
 __all__ = [
-    "AbsTransform", "AffineTransform", "Bernoulli", "Categorical", "Cauchy", "ComposeTransform",
-    "Distribution", "ExpTransform", "Exponential", "Gumbel", "HalfNormal", "Independent",
-    "Laplace", "LogNormal", "Normal", "SigmoidTransform", "Transform", "TransformedDistribution",
-    "Uniform", "constraints", "kl_divergence", "register_kl",
+    "AbsTransform", "AffineTransform", "Bernoulli", "Binomial", "Categorical", "Cauchy",
+    "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Geometric", "Gumbel",
+    "HalfNormal", "Independent", "Laplace", "LogNormal", "Normal", "Poisson", "SigmoidTransform",
+    "Transform", "TransformedDistribution", "Uniform", "constraints", "kl_divergence",
+    "register_kl",
 ]  # fmt: skip
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.
