@@ -16,6 +16,7 @@ from microtorch.distributions.categorical import Categorical
 from microtorch.distributions.continuous import Cauchy, Exponential, Laplace
 from microtorch.distributions.discrete import Binomial, Geometric, Poisson
 from microtorch.distributions.distribution import Distribution
+from microtorch.distributions.gamma import Beta, Dirichlet, Gamma, StudentT
 from microtorch.distributions.kl import kl_divergence, register_kl
 from microtorch.distributions.normal import Normal
 from microtorch.distributions.transformed import (
@@ -36,11 +37,11 @@ from microtorch.distributions.transforms import (
 from microtorch.distributions.uniform import Uniform
 
 __all__ = [
-    "AbsTransform", "AffineTransform", "Bernoulli", "Binomial", "Categorical", "Cauchy",
-    "ComposeTransform", "Distribution", "ExpTransform", "Exponential", "Geometric", "Gumbel",
-    "HalfNormal", "Independent", "Laplace", "LogNormal", "Normal", "Poisson", "SigmoidTransform",
-    "Transform", "TransformedDistribution", "Uniform", "constraints", "kl_divergence",
-    "register_kl",
+    "AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy",
+    "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential", "Gamma",
+    "Geometric", "Gumbel", "HalfNormal", "Independent", "Laplace", "LogNormal", "Normal",
+    "Poisson", "SigmoidTransform", "StudentT", "Transform", "TransformedDistribution", "Uniform",
+    "constraints", "kl_divergence", "register_kl",
 ]  # fmt: skip
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.
