@@ -34,6 +34,9 @@ POSITIVE = RNG.uniform(0.1, 3.0, (4, 2, 3))
 REAL = RNG.standard_normal((4, 2, 3)) * 2
 UNIT = RNG.uniform(0.05, 0.95, (4, 2, 3))
 SIMPLEX = RNG.dirichlet(np.ones(4), (3, 2))
+ONE_HOT = np.eye(4)[RNG.integers(0, 4, (3, 2))]
+ONE_HOT_2 = np.eye(2)[RNG.integers(0, 2, (3, 2))]
+MULTI = np.stack([RNG.multinomial(7, [0.25] * 4, (3,)) for _ in range(2)], 1).astype(float)
 COUNTS = RNG.integers(0, 9, (4, 2, 3)).astype(np.float64)
 
 # name -> (build from the leaves [loc, scale, probs, conc, vec], values to score, gradient rtol)
@@ -100,6 +103,30 @@ CASES: dict[str, tuple[Build, np.ndarray, float]] = {
     ),
     "studentt": (lambda L, p: L.distributions.StudentT(p[3], p[0], p[1]), REAL, 1e-6),
     "studentt_df": (lambda L, p: L.distributions.StudentT(p[3] * 2), REAL, 1e-6),
+    "onehot_probs": (lambda L, p: L.distributions.OneHotCategorical(p[4]), ONE_HOT, 1e-12),
+    "onehot_logits": (
+        lambda L, p: L.distributions.OneHotCategorical(logits=p[0][:, :2]),
+        ONE_HOT_2,
+        1e-12,
+    ),
+    "multinomial": (lambda L, p: L.distributions.Multinomial(7, p[4]), MULTI, 1e-10),
+    "multinomial_logits": (
+        lambda L, p: L.distributions.Multinomial(7, logits=p[4].log()),
+        MULTI,
+        1e-10,
+    ),
+    "relaxed_onehot": (
+        lambda L, p: L.distributions.RelaxedOneHotCategorical(p[1][0, 0], p[4]),
+        SIMPLEX,
+        1e-10,
+    ),
+    "relaxed_onehot_logits": (
+        lambda L, p: L.distributions.RelaxedOneHotCategorical(
+            L.tensor(0.3, dtype=L.float64), logits=p[4]
+        ),
+        SIMPLEX,
+        1e-10,
+    ),
 }
 
 PROPERTIES = ("mean", "mode", "variance", "stddev")

@@ -19,6 +19,11 @@ from microtorch.distributions.distribution import Distribution
 from microtorch.distributions.gamma import Beta, Dirichlet, Gamma, StudentT
 from microtorch.distributions.kl import kl_divergence, register_kl
 from microtorch.distributions.normal import Normal
+from microtorch.distributions.one_hot import (
+    Multinomial,
+    OneHotCategorical,
+    RelaxedOneHotCategorical,
+)
 from microtorch.distributions.transformed import (
     Gumbel,
     HalfNormal,
@@ -39,9 +44,10 @@ from microtorch.distributions.uniform import Uniform
 __all__ = [
     "AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy",
     "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential", "Gamma",
-    "Geometric", "Gumbel", "HalfNormal", "Independent", "Laplace", "LogNormal", "Normal",
-    "Poisson", "SigmoidTransform", "StudentT", "Transform", "TransformedDistribution", "Uniform",
-    "constraints", "kl_divergence", "register_kl",
+    "Geometric", "Gumbel", "HalfNormal", "Independent", "Laplace", "LogNormal", "Multinomial",
+    "Normal", "OneHotCategorical", "Poisson", "RelaxedOneHotCategorical", "SigmoidTransform",
+    "StudentT", "Transform", "TransformedDistribution", "Uniform", "constraints", "kl_divergence",
+    "register_kl",
 ]  # fmt: skip
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.
