@@ -103,6 +103,7 @@ CASES: dict[str, tuple[Build, np.ndarray, float]] = {
     ),
     "studentt": (lambda L, p: L.distributions.StudentT(p[3], p[0], p[1]), REAL, 1e-6),
     "studentt_df": (lambda L, p: L.distributions.StudentT(p[3] * 2), REAL, 1e-6),
+    "chi2": (lambda L, p: L.distributions.Chi2(p[3]), POSITIVE, 1e-6),
     "onehot_probs": (lambda L, p: L.distributions.OneHotCategorical(p[4]), ONE_HOT, 1e-12),
     "onehot_logits": (
         lambda L, p: L.distributions.OneHotCategorical(logits=p[0][:, :2]),
@@ -206,3 +207,244 @@ def test_deterministic_parts_match_torch(torch_module: ModuleType, name: str) ->
             np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=key)
         else:
             assert got == want, key
+
+
+def _kl(lib: ModuleType) -> list[Any]:
+    D = lib.distributions
+    leaves = _leaves(lib)
+    loc, scale, probs, conc, vec = leaves
+    counts = lib.tensor([[9.0], [12.0]], dtype=lib.float64)
+    pairs = [
+        (D.Exponential(scale), D.Exponential(conc)),
+        (D.Laplace(loc, scale), D.Laplace(loc * 0.3, conc)),
+        (D.Cauchy(loc, scale), D.Cauchy(-loc, conc)),
+        (D.Gumbel(loc, scale), D.Gumbel(loc + 1, conc)),
+        (D.HalfNormal(scale), D.HalfNormal(conc)),
+        (D.Poisson(scale), D.Poisson(conc)),
+        (D.Geometric(probs), D.Geometric(logits=loc)),
+        (D.Binomial(counts, probs), D.Binomial(9, logits=loc)),
+        (D.Gamma(conc, scale), D.Gamma(scale, conc)),
+        (D.Beta(conc, scale), D.Beta(scale, conc)),
+        (D.Dirichlet(vec), D.Dirichlet(vec * 2 + 0.1)),
+        (D.OneHotCategorical(vec), D.OneHotCategorical(logits=vec)),
+        (D.Independent(D.Normal(loc, scale), 1), D.Independent(D.Normal(loc * 2, conc), 1)),
+        (D.LogNormal(loc, scale), D.LogNormal(-loc, conc)),
+    ]
+    out = []
+    for p, q in pairs:
+        kl = D.kl_divergence(p, q)
+        out.append(kl.detach().numpy())
+        kl.masked_fill(kl.isinf(), 0.0).sum().backward()
+    out.append([None if t.grad is None else t.grad.numpy() for t in leaves])
+    return out
+
+
+def test_kl_divergence_matches_torch(torch_module: ModuleType) -> None:
+    mine, theirs = _kl(microtorch), _kl(torch_module)
+    for i, (a, b) in enumerate(zip(mine[:-1], theirs[:-1])):
+        assert a.dtype == b.dtype and a.shape == b.shape, i
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, err_msg=str(i))
+    for a, b in zip(mine[-1], theirs[-1]):
+        assert (a is None) == (b is None)
+        if b is not None:  # (digamma's gradient: PyTorch's trigamma is good to ~1e-8)
+            np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-9)
+    for lib in (microtorch, torch_module):
+        D = lib.distributions
+        with pytest.raises(NotImplementedError, match="q.total_count > p.total_count"):
+            D.kl_divergence(D.Binomial(3, lib.tensor(0.5)), D.Binomial(5, lib.tensor(0.5)))
+        with pytest.raises(NotImplementedError):
+            D.kl_divergence(
+                D.Independent(D.Normal(lib.zeros(2, 3), 1.0), 1),
+                D.Independent(D.Normal(lib.zeros(2, 3), 1.0), 2),
+            )
+
+
+def test_rsample_gradients_match_torch_for_the_same_draws(torch_module: ModuleType) -> None:
+    # Where the draw is a transform of a standard one, the same standard draw through torch's
+    # formula gives the same gradients.
+    microtorch.manual_seed(0)
+    weights = RNG.uniform(-1, 1, (20, 2, 3))
+    checks = [
+        ("Exponential", lambda L, p: L.distributions.Exponential(p[1]), lambda L, p, x: x * p[1]),
+        ("Laplace", lambda L, p: L.distributions.Laplace(p[0], p[1]), None),
+        ("Cauchy", lambda L, p: L.distributions.Cauchy(p[0], p[1]), None),
+        ("LogNormal", lambda L, p: L.distributions.LogNormal(p[0], p[1]), None),
+        ("HalfNormal", lambda L, p: L.distributions.HalfNormal(p[1]), None),
+        ("Gumbel", lambda L, p: L.distributions.Gumbel(p[0], p[1]), None),
+    ]
+    for name, build, _ in checks:
+        leaves = _leaves(microtorch)
+        draws = build(microtorch, leaves).rsample((20,))
+        (draws * microtorch.tensor(weights)).sum().backward()
+        x = draws.detach().numpy()
+        tleaves = _leaves(torch_module)
+        d = build(torch_module, tleaves)
+        # the standard draw behind x, pushed through torch's distribution: the quantile of x
+        u = d.cdf(torch_module.tensor(x)).detach()
+        same = d.icdf(u) if name != "HalfNormal" else d.icdf(u)
+        (same * torch_module.tensor(weights)).sum().backward()
+        for a, b in zip(leaves, tleaves):
+            if b.grad is not None:
+                np.testing.assert_allclose(a.grad.numpy(), b.grad.numpy(), rtol=1e-7, err_msg=name)
+
+
+def test_gamma_rsample_gradient_is_the_implicit_one(torch_module: ModuleType) -> None:
+    microtorch.manual_seed(3)
+    conc = _t(microtorch, CONC)
+    x = microtorch.distributions.Gamma(conc, 1.0).rsample((50,))
+    x.sum().backward()
+    assert x.grad_fn.name() == "DivBackward0"
+    t = torch_module
+    want = t._standard_gamma_grad(t.tensor(CONC).expand(50, 2, 3), t.tensor(x.detach().numpy()))
+    # (PyTorch's formula is an approximation good to about 1e-5; ours sums P's series)
+    np.testing.assert_allclose(conc.grad.numpy(), want.sum(0).numpy(), rtol=2e-4)
+
+
+def test_rsample_gradients_are_unbiased() -> None:
+    # d/dtheta E[x] by averaging rsample gradients, against the derivative of the mean
+    microtorch.manual_seed(4)
+    n = 20_000
+    D = microtorch.distributions
+    c = microtorch.tensor([0.7, 3.0], dtype=microtorch.float64, requires_grad=True)
+    D.Gamma(c, 2.0).rsample((n,)).mean(0).sum().backward()
+    np.testing.assert_allclose(c.grad.numpy(), [0.5, 0.5], rtol=0.03)
+    a = microtorch.tensor([0.8, 2.0], dtype=microtorch.float64, requires_grad=True)
+    D.Beta(a, 1.5).rsample((n,)).mean(0).sum().backward()
+    want = 1.5 / (a.detach().numpy() + 1.5) ** 2
+    np.testing.assert_allclose(a.grad.numpy(), want, rtol=0.05)
+    v = microtorch.tensor([0.5, 1.0, 2.0], dtype=microtorch.float64, requires_grad=True)
+    D.Dirichlet(v).rsample((n,))[:, 0].mean().backward()
+    total = 3.5
+    want = np.array([1 / total - 0.5 / total**2, -0.5 / total**2, -0.5 / total**2])
+    np.testing.assert_allclose(v.grad.numpy(), want, rtol=0.05, atol=0.005)
+    df = microtorch.tensor([5.0], dtype=microtorch.float64, requires_grad=True)
+    x = D.StudentT(df).rsample((n,))
+    assert x.requires_grad and tuple(x.shape) == (n, 1)
+    t = microtorch.tensor([0.5], dtype=microtorch.float64, requires_grad=True)
+    y = D.RelaxedOneHotCategorical(t, logits=microtorch.zeros(3, dtype=microtorch.float64))
+    assert y.rsample((4,)).requires_grad
+
+
+def test_samples_have_the_distributions_statistics() -> None:
+    microtorch.manual_seed(1)
+    D, T = microtorch.distributions, microtorch.tensor
+    n = 40_000
+    families = [
+        D.Exponential(T([0.5, 2.0])), D.Laplace(T([0.0, 1.0]), 2.0), D.Gumbel(T([0.0, 1.0]), 2.0),
+        D.HalfNormal(T([1.0, 3.0])), D.LogNormal(T([0.0, 0.5]), 0.5), D.Poisson(T([0.5, 7.0])),
+        D.Geometric(T([0.2, 0.7])), D.Binomial(T([5.0, 20.0]), T([0.3, 0.6])),
+        D.Gamma(T([0.5, 4.0]), T([1.0, 2.0])), D.Beta(T([0.5, 3.0]), T([2.0, 1.0])),
+        D.Dirichlet(T([[0.5, 1.0, 2.0]])), D.StudentT(T([5.0, 10.0]), 1.0, 2.0),
+        D.Multinomial(6, T([0.2, 0.3, 0.5])), D.OneHotCategorical(T([0.2, 0.3, 0.5])),
+    ]  # fmt: skip
+    for d in families:
+        x = d.sample((n,))
+        assert tuple(x.shape) == (n, *d.batch_shape, *d.event_shape)
+        assert d.support.check(x).all().item(), d
+        np.testing.assert_allclose(
+            x.mean(0).numpy(), d.mean.numpy(), rtol=0.03, atol=0.02, err_msg=repr(d)
+        )
+        np.testing.assert_allclose(
+            x.var(0).numpy(), d.variance.numpy(), rtol=0.08, atol=0.01, err_msg=repr(d)
+        )
+    c = D.Cauchy(T([0.0, 1.0]), 2.0).sample((n,))
+    np.testing.assert_allclose(c.median(0).values.numpy(), [0.0, 1.0], atol=0.06)
+    r = D.RelaxedOneHotCategorical(T(0.1), T([0.2, 0.8])).sample((n,))
+    assert (r >= 0).all().item() and ((r.sum(-1) - 1).abs() < 1e-5).all().item()
+    assert abs((r[:, 1] > 0.5).float().mean().item() - 0.8) < 0.02
+
+
+def test_errors_match_torch(torch_module: ModuleType) -> None:
+    from tests.nn.test_losses import _message
+
+    def calls(lib: ModuleType) -> list:
+        D, t = lib.distributions, lib.tensor
+        return [
+            lambda: D.Exponential(-1.0),
+            lambda: D.Exponential(1.0).log_prob(t(-1.0)),
+            lambda: D.Laplace(0.0, 0.0),
+            lambda: D.Cauchy(t([0.0, 1.0]), t([1.0, -1.0])),
+            lambda: D.Gumbel(0.0, -2.0),
+            lambda: D.HalfNormal(-1.0),
+            lambda: D.HalfNormal(1.0).log_prob(t(-1.0)),
+            lambda: D.LogNormal(0.0, -1.0),
+            lambda: D.LogNormal(0.0, 1.0).log_prob(t(-1.0)),
+            lambda: D.Poisson(-1.0),
+            lambda: D.Poisson(1.0).log_prob(t(1.5)),
+            lambda: D.Geometric(t([0.0, 0.5])),
+            lambda: D.Geometric(),
+            lambda: D.Binomial(5, t(1.5)),
+            lambda: D.Binomial(t(2.5), t(0.5)),
+            lambda: D.Binomial(5, t(0.5)).log_prob(t(6.0)),
+            lambda: D.Binomial(t([3.0, 4.0]), t(0.5)).entropy(),
+            lambda: D.Gamma(0.0, 1.0),
+            lambda: D.Beta(t(1.0), t(-1.0)),
+            lambda: D.Beta(1.0, 2.0).log_prob(t(1.5)),
+            lambda: D.Dirichlet(t(1.0)),
+            lambda: D.Dirichlet(t([1.0, -1.0])),
+            lambda: D.Dirichlet(t([1.0, 1.0])).log_prob(t([0.5, 0.6])),
+            lambda: D.StudentT(t(-1.0)),
+            lambda: D.Multinomial(2.5, t([0.5, 0.5])),
+            lambda: D.Multinomial(2, t([0.5, 0.5])).log_prob(t([2.0, 1.0])),
+            lambda: D.OneHotCategorical(t([0.5, -0.5])),
+            lambda: D.OneHotCategorical(t([0.5, 0.5])).log_prob(t([1.0, 1.0])),
+            lambda: D.RelaxedOneHotCategorical(t(0.5)),
+            lambda: D.Independent(D.Normal(0.0, 1.0), 1),
+            lambda: D.TransformedDistribution(D.Normal(0.0, 1.0), "exp"),
+            lambda: D.TransformedDistribution(D.Normal(0.0, 1.0), ["exp"]),
+            lambda: D.Exponential(1.0).rsample(3),
+            lambda: D.Poisson(1.0).rsample(),
+            lambda: D.ExpTransform(cache_size=2),
+        ]
+
+    mine = [_message(c) for c in calls(microtorch)]
+    theirs = [_message(c) for c in calls(torch_module)]
+    for i, (a, b) in enumerate(zip(mine, theirs)):
+        assert a == b, i
+
+
+def test_validate_args_false_and_expand(torch_module: ModuleType) -> None:
+    for lib in (microtorch, torch_module):
+        D = lib.distributions
+        d = D.Gamma(-1.0, 1.0, validate_args=False)
+        assert d.log_prob(lib.tensor(0.5)).item() == -np.inf
+        e = D.Beta(lib.tensor([1.0, 2.0]), 1.0).expand((3, 2))
+        assert tuple(e.batch_shape) == (3, 2) and tuple(e.sample().shape) == (3, 2)
+        s = D.StudentT(lib.tensor([3.0])).expand((4, 1))
+        assert tuple(s.rsample().shape) == (4, 1)
+
+
+def test_transforms_match_torch(torch_module: ModuleType) -> None:
+    def facts(lib: ModuleType) -> list[Any]:
+        D = lib.distributions
+        x = _t(lib, LOC)
+        out = []
+        for t in [
+            D.ExpTransform(), D.SigmoidTransform(), D.AffineTransform(1.0, -2.0),
+            D.AffineTransform(_t(lib, SCALE[0]), _t(lib, SCALE[1]), event_dim=1),
+            D.ComposeTransform([D.ExpTransform(), D.AffineTransform(0.5, 3.0)]),
+            D.ExpTransform().inv, D.AbsTransform(),
+        ]:  # fmt: skip
+            y = t(x)
+            ladj = t.log_abs_det_jacobian(x, y) if t.bijective else None
+            back = t.inv(y)
+            out.append((
+                repr(t), repr(t.domain), repr(t.codomain), t.bijective,
+                y.detach().numpy(), back.detach().numpy(),
+                None if ladj is None else ladj.detach().numpy(),
+                tuple(t.forward_shape((2, 3))),
+            ))  # fmt: skip
+        out.append(D.ExpTransform() == D.ExpTransform().inv.inv)
+        out.append(D.AffineTransform(1.0, 2.0) == D.AffineTransform(1.0, 2.0))
+        return out
+
+    mine, theirs = facts(microtorch), facts(torch_module)
+    for a, b in zip(mine, theirs):
+        if isinstance(b, tuple):
+            for u, v in zip(a, b):
+                if isinstance(v, np.ndarray):
+                    np.testing.assert_allclose(u, v, rtol=1e-12, atol=1e-300)
+                else:
+                    assert u == v
+        else:
+            assert a == b

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 
 from microtorch import _coverage
 from microtorch.distributions import constraints
+from microtorch.distributions import kl_more as _kl_more  # noqa: F401  (registers pairs)
 from microtorch.distributions.bernoulli import Bernoulli
 from microtorch.distributions.categorical import Categorical
 from microtorch.distributions.continuous import Cauchy, Exponential, Laplace
 from microtorch.distributions.discrete import Binomial, Geometric, Poisson
 from microtorch.distributions.distribution import Distribution
-from microtorch.distributions.gamma import Beta, Dirichlet, Gamma, StudentT
+from microtorch.distributions.gamma import Beta, Chi2, Dirichlet, Gamma, StudentT
 from microtorch.distributions.kl import kl_divergence, register_kl
 from microtorch.distributions.normal import Normal
 from microtorch.distributions.one_hot import (
@@ -43,11 +44,11 @@ from microtorch.distributions.uniform import Uniform
 
 __all__ = [
     "AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy",
-    "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential", "Gamma",
-    "Geometric", "Gumbel", "HalfNormal", "Independent", "Laplace", "LogNormal", "Multinomial",
-    "Normal", "OneHotCategorical", "Poisson", "RelaxedOneHotCategorical", "SigmoidTransform",
-    "StudentT", "Transform", "TransformedDistribution", "Uniform", "constraints", "kl_divergence",
-    "register_kl",
+    "Chi2", "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential",
+    "Gamma", "Geometric", "Gumbel", "HalfNormal", "Independent", "Laplace", "LogNormal",
+    "Multinomial", "Normal", "OneHotCategorical", "Poisson", "RelaxedOneHotCategorical",
+    "SigmoidTransform", "StudentT", "Transform", "TransformedDistribution", "Uniform",
+    "constraints", "kl_divergence", "register_kl",
 ]  # fmt: skip
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.

@@ -29,7 +29,8 @@ class Constraint:
     event_dim = 0
 
     def check(self, value: Tensor) -> Tensor:
-        return plain_tensor(self._inside(_values(value)))
+        with np.errstate(all="ignore"):  # (inf - inf in a sum is nan: outside, no warning)
+            return plain_tensor(self._inside(_values(value)))
 
     def _inside(self, v: np.ndarray) -> np.ndarray:
         raise NotImplementedError

@@ -10,6 +10,7 @@ other samples than PyTorch's, with the same distribution.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from microtorch.autograd.grad_mode import no_grad
@@ -46,9 +47,11 @@ class Distribution:
             self._validate_args = validate_args
         if self._validate_args:
             for param, constraint in self.arg_constraints.items():
-                if param not in self.__dict__:
+                if param not in self.__dict__ and isinstance(
+                    getattr(type(self), param, None), cached_property
+                ):
                     continue  # (probs given: logits is computed later, and is then valid)
-                value = self.__dict__[param]
+                value = getattr(self, param)
                 if not constraint.check(value)._data.all():
                     raise ValueError(
                         f"Expected parameter {param} ({type(value).__name__} of shape "

@@ -31,7 +31,7 @@ from microtorch.nn.functional import one_hot
 from microtorch.ops.gamma_sampling import StandardGamma, gammainc64
 from microtorch.tensor import Size, Tensor
 
-__all__ = ["Beta", "Dirichlet", "Gamma", "StudentT"]
+__all__ = ["Beta", "Chi2", "Dirichlet", "Gamma", "StudentT"]
 
 
 def standard_gamma(concentration: Tensor) -> Tensor:
@@ -66,6 +66,7 @@ class Gamma(Distribution):
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _expand_also = ("concentration", "rate")  # (for Chi2, whose parameter is df)
 
     def __init__(self, concentration: Any, rate: Any, validate_args: bool | None = None) -> None:
         self.concentration, self.rate = broadcast_all(concentration, rate)
@@ -110,6 +111,19 @@ class Gamma(Distribution):
     def entropy(self) -> Tensor:
         c = self.concentration
         return c - self.rate.log() + lgamma(c) + (1.0 - c) * digamma(c)
+
+
+class Chi2(Gamma):
+    """The sum of the squares of ``df`` standard normal draws: ``Gamma(df / 2, 1 / 2)``."""
+
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df: Any, validate_args: bool | None = None) -> None:
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    @property
+    def df(self) -> Tensor:
+        return self.concentration * 2
 
 
 class Dirichlet(Distribution):
@@ -250,7 +264,7 @@ class StudentT(Distribution):
         self, df: Any, loc: Any = 0.0, scale: Any = 1.0, validate_args: bool | None = None
     ) -> None:
         self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
-        self._chi2 = Gamma(0.5 * self.df, 0.5)  # (Chi2(df))
+        self._chi2 = Chi2(self.df)
         super().__init__(self.df.shape, validate_args=validate_args)
 
     def expand(self, batch_shape: tuple[int, ...], _instance: Any = None) -> Any:

@@ -240,7 +240,16 @@ class ComposeTransform(Transform):
         return f"{type(self).__name__}(\n    {inner}\n)"
 
 
-class ExpTransform(Transform):
+class _SameKind(Transform):
+    """A transform without parameters: equal to any other of its class (as in PyTorch)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self))
+
+    __hash__ = Transform.__hash__
+
+
+class ExpTransform(_SameKind):
     """y = exp(x), so log |dy/dx| = x."""
 
     domain = constraints.real
@@ -258,7 +267,7 @@ class ExpTransform(Transform):
         return x
 
 
-class SigmoidTransform(Transform):
+class SigmoidTransform(_SameKind):
     """y = sigmoid(x) (kept between the dtype's tiny and 1 - eps), so
     log |dy/dx| = -softplus(-x) - softplus(x)."""
 
@@ -280,7 +289,7 @@ class SigmoidTransform(Transform):
         return -softplus(-x) - softplus(x)
 
 
-class AbsTransform(Transform):
+class AbsTransform(_SameKind):
     """y = |x| (not invertible: ``inv`` gives the positive root)."""
 
     domain = constraints.real
@@ -305,6 +314,19 @@ class AffineTransform(Transform):
     @property
     def event_dim(self) -> int:
         return self._event_dim
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AffineTransform):
+            return False
+        for a, b in ((self.loc, other.loc), (self.scale, other.scale)):
+            if isinstance(a, Tensor) or isinstance(b, Tensor):
+                if not (a == b).all().item():
+                    return False
+            elif a != b:
+                return False
+        return True
+
+    __hash__ = Transform.__hash__
 
     @property
     def domain(self) -> constraints.Constraint:  # type: ignore[override]
