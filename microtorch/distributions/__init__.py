@@ -25,20 +25,14 @@ from microtorch.distributions.one_hot import (
     OneHotCategorical,
     RelaxedOneHotCategorical,
 )
-from microtorch.distributions.transformed import (
-    Gumbel,
-    HalfNormal,
-    Independent,
-    LogNormal,
-    TransformedDistribution,
-)
-from microtorch.distributions.transforms import (
+from microtorch.distributions.transformed import Independent, TransformedDistribution
+from microtorch.distributions.transformed_families import Gumbel, HalfNormal, LogNormal
+from microtorch.distributions.transforms import ComposeTransform, Transform
+from microtorch.distributions.transforms_basic import (
     AbsTransform,
     AffineTransform,
-    ComposeTransform,
     ExpTransform,
     SigmoidTransform,
-    Transform,
 )
 from microtorch.distributions.uniform import Uniform
 

@@ -14,12 +14,8 @@ from microtorch.distributions.discrete import Binomial, Geometric, Poisson
 from microtorch.distributions.gamma import Beta, Dirichlet, Gamma
 from microtorch.distributions.kl import kl_divergence, register_kl
 from microtorch.distributions.one_hot import OneHotCategorical
-from microtorch.distributions.transformed import (
-    Gumbel,
-    HalfNormal,
-    Independent,
-    TransformedDistribution,
-)
+from microtorch.distributions.transformed import Independent, TransformedDistribution
+from microtorch.distributions.transformed_families import Gumbel, HalfNormal
 from microtorch.distributions.transforms import sum_rightmost
 from microtorch.distributions.utils import digamma, lgamma
 from microtorch.tensor import Tensor

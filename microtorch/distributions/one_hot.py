@@ -22,7 +22,7 @@ from microtorch.distributions.categorical import Categorical
 from microtorch.distributions.discrete import Binomial
 from microtorch.distributions.distribution import Distribution
 from microtorch.distributions.transformed import TransformedDistribution
-from microtorch.distributions.transforms import ExpTransform
+from microtorch.distributions.transforms_basic import ExpTransform
 from microtorch.distributions.utils import broadcast_all, clamp_probs, lgamma
 from microtorch.nn.functional import one_hot
 from microtorch.tensor import Size, Tensor
