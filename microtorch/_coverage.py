@@ -134,10 +134,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
     "torch.autograd": {
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",
     },
-    "torch.distributions": {
-        "MultivariateNormal": "use Normal with one scale per dimension and sum its log_prob "
-        "over the last dimension",
-    },
+    "torch.distributions": {},
     "torch.utils.data": {
         "IterableDataset": "subclass Dataset with __len__ and __getitem__",
         "get_worker_info": "microtorch loads in one process: num_workers=0",

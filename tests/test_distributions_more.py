@@ -39,6 +39,19 @@ ONE_HOT_2 = np.eye(2)[RNG.integers(0, 2, (3, 2))]
 MULTI = np.stack([RNG.multinomial(7, [0.25] * 4, (3,)) for _ in range(2)], 1).astype(float)
 COUNTS = RNG.integers(0, 9, (4, 2, 3)).astype(np.float64)
 
+
+def _spd(L: ModuleType, m: Any) -> Any:
+    """A symmetric positive-definite 3x3 matrix (batched) made from the rows of ``m``."""
+    a = m[..., :3].unsqueeze(-1) * m[..., :3].unsqueeze(-2)
+    return a + L.eye(3, dtype=L.float64) * (1.0 + m[..., :1].unsqueeze(-1))
+
+
+def _tril(L: ModuleType, m: Any) -> Any:
+    """A lower-triangular 3x3 matrix with a positive diagonal, from the (2, 3) ``m``."""
+    full = L.cat([m, m[:1] * 0.5], 0)  # (3, 3)
+    return full.tril(-1) * 0.3 + L.diag_embed(full[0] + 0.5)
+
+
 # name -> (build from the leaves [loc, scale, probs, conc, vec], values to score, gradient rtol)
 Build = Callable[[ModuleType, list], Any]
 CASES: dict[str, tuple[Build, np.ndarray, float]] = {
@@ -127,6 +140,21 @@ CASES: dict[str, tuple[Build, np.ndarray, float]] = {
         ),
         SIMPLEX,
         1e-10,
+    ),
+    "mvn_covariance": (
+        lambda L, p: L.distributions.MultivariateNormal(p[0], _spd(L, p[4])),
+        REAL,
+        1e-9,
+    ),
+    "mvn_scale_tril": (
+        lambda L, p: L.distributions.MultivariateNormal(p[0][0], scale_tril=_tril(L, p[3])),
+        REAL,
+        1e-9,
+    ),
+    "mvn_precision": (
+        lambda L, p: L.distributions.MultivariateNormal(p[0], precision_matrix=_spd(L, p[1])),
+        REAL,
+        1e-9,
     ),
 }
 
@@ -229,6 +257,10 @@ def _kl(lib: ModuleType) -> list[Any]:
         (D.OneHotCategorical(vec), D.OneHotCategorical(logits=vec)),
         (D.Independent(D.Normal(loc, scale), 1), D.Independent(D.Normal(loc * 2, conc), 1)),
         (D.LogNormal(loc, scale), D.LogNormal(-loc, conc)),
+        (
+            D.MultivariateNormal(loc, _spd(lib, vec)),
+            D.MultivariateNormal(loc[0] * 2, scale_tril=_tril(lib, conc)),
+        ),
     ]
     out = []
     for p, q in pairs:
@@ -336,6 +368,7 @@ def test_samples_have_the_distributions_statistics() -> None:
         D.Gamma(T([0.5, 4.0]), T([1.0, 2.0])), D.Beta(T([0.5, 3.0]), T([2.0, 1.0])),
         D.Dirichlet(T([[0.5, 1.0, 2.0]])), D.StudentT(T([5.0, 10.0]), 1.0, 2.0),
         D.Multinomial(6, T([0.2, 0.3, 0.5])), D.OneHotCategorical(T([0.2, 0.3, 0.5])),
+        D.MultivariateNormal(T([1.0, -1.0]), T([[2.0, 0.6], [0.6, 0.5]])),
     ]  # fmt: skip
     for d in families:
         x = d.sample((n,))
@@ -395,6 +428,12 @@ def test_errors_match_torch(torch_module: ModuleType) -> None:
             lambda: D.Exponential(1.0).rsample(3),
             lambda: D.Poisson(1.0).rsample(),
             lambda: D.ExpTransform(cache_size=2),
+            lambda: D.MultivariateNormal(lib.zeros(2)),
+            lambda: D.MultivariateNormal(t(0.0), lib.eye(2)),
+            lambda: D.MultivariateNormal(lib.zeros(2), lib.ones(2)),
+            lambda: D.MultivariateNormal(lib.zeros(2), t([[1.0, 2.0], [2.0, 1.0]])),
+            lambda: D.MultivariateNormal(lib.zeros(2), scale_tril=t([[1.0, 1.0], [0.0, 1.0]])),
+            lambda: D.MultivariateNormal(lib.zeros(2), lib.eye(2)).log_prob(lib.zeros(3)),
         ]
 
     mine = [_message(c) for c in calls(microtorch)]
@@ -412,6 +451,9 @@ def test_validate_args_false_and_expand(torch_module: ModuleType) -> None:
         assert tuple(e.batch_shape) == (3, 2) and tuple(e.sample().shape) == (3, 2)
         s = D.StudentT(lib.tensor([3.0])).expand((4, 1))
         assert tuple(s.rsample().shape) == (4, 1)
+        m = D.MultivariateNormal(lib.zeros(2), lib.eye(2)).expand((3,))
+        assert tuple(m.rsample((5,)).shape) == (5, 3, 2)
+        assert tuple(m.covariance_matrix.shape) == (3, 2, 2)
 
 
 def test_transforms_match_torch(torch_module: ModuleType) -> None:

@@ -19,6 +19,7 @@ from microtorch.distributions.discrete import Binomial, Geometric, Poisson
 from microtorch.distributions.distribution import Distribution
 from microtorch.distributions.gamma import Beta, Chi2, Dirichlet, Gamma, StudentT
 from microtorch.distributions.kl import kl_divergence, register_kl
+from microtorch.distributions.multivariate_normal import MultivariateNormal
 from microtorch.distributions.normal import Normal
 from microtorch.distributions.one_hot import (
     Multinomial,
@@ -40,9 +41,9 @@ __all__ = [
     "AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy",
     "Chi2", "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential",
     "Gamma", "Geometric", "Gumbel", "HalfNormal", "Independent", "Laplace", "LogNormal",
-    "Multinomial", "Normal", "OneHotCategorical", "Poisson", "RelaxedOneHotCategorical",
-    "SigmoidTransform", "StudentT", "Transform", "TransformedDistribution", "Uniform",
-    "constraints", "kl_divergence", "register_kl",
+    "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical", "Poisson",
+    "RelaxedOneHotCategorical", "SigmoidTransform", "StudentT", "Transform",
+    "TransformedDistribution", "Uniform", "constraints", "kl_divergence", "register_kl",
 ]  # fmt: skip
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.

@@ -886,6 +886,7 @@ CASES: list[Bad | Same] = [
     Bad('distr_sigmoidtransform', ValueError, 'cache_size must be 0 or 1', lambda L: L.distributions.SigmoidTransform(cache_size=2)),
     Bad('distr_abstransform', ValueError, 'cache_size must be 0 or 1', lambda L: L.distributions.AbsTransform(cache_size=2)),
     Bad('distr_affinetransform', ValueError, 'cache_size must be 0 or 1', lambda L: L.distributions.AffineTransform(0.0, 1.0, cache_size=2)),
+    Bad('distr_multivariatenormal', ValueError, 'Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified.', lambda L: L.distributions.MultivariateNormal(W(L.zeros(2)))),
     Bad('distr_composetransform', ValueError, 'cache_size must be 0 or 1', lambda L: L.distributions.ComposeTransform([], cache_size=2)),
 ]
 # fmt: on
