@@ -490,3 +490,23 @@ def test_transforms_match_torch(torch_module: ModuleType) -> None:
                     assert u == v
         else:
             assert a == b
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda L, a, b: L.distributions.Gamma(a, b).log_prob(L.tensor([0.3, 2.0], dtype=L.float64)),
+        lambda L, a, b: L.distributions.Gamma(a, b).entropy(),
+        lambda L, a, b: L.distributions.Beta(a, b).log_prob(L.tensor([0.3, 0.8], dtype=L.float64)),
+        lambda L, a, b: L.distributions.StudentT(a, b, b).log_prob(L.tensor(0.4, dtype=L.float64)),
+        lambda L, a, b: L.distributions.Dirichlet(L.stack([a, b], -1)).entropy(),
+        lambda L, a, b: L.distributions.Binomial(5, logits=a - b).log_prob(L.tensor(2.0)),
+        lambda L, a, b: L.distributions.MultivariateNormal(
+            a, L.diag_embed(b) + 0.3 * (a.unsqueeze(-1) * a.unsqueeze(-2))
+        ).log_prob(L.tensor([0.2, -0.1], dtype=L.float64)),
+    ],
+)
+def test_gradients_by_finite_differences(build: Callable[..., Any]) -> None:
+    a = microtorch.tensor([0.8, 2.5], dtype=microtorch.float64, requires_grad=True)
+    b = microtorch.tensor([1.3, 0.6], dtype=microtorch.float64, requires_grad=True)
+    assert microtorch.autograd.gradcheck(lambda x, y: build(microtorch, x, y), (a, b))

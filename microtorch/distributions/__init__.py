@@ -1,10 +1,15 @@
-"""``microtorch.distributions``: ``Normal``, ``Uniform``, ``Bernoulli`` and ``Categorical``
-with PyTorch's ``sample``, ``rsample``, ``log_prob``, ``entropy``, shapes and validation;
-``kl_divergence`` between two of one family.
+"""``microtorch.distributions``: PyTorch's distributions with their ``sample``, ``rsample``,
+``log_prob``, ``cdf``/``icdf``, ``entropy``, moments, shapes, ``expand`` and validation:
+Normal, Uniform, Bernoulli, Categorical; Exponential, Laplace, Cauchy; Gamma, Chi2, Beta,
+Dirichlet, StudentT; Poisson, Geometric, Binomial; OneHotCategorical, Multinomial,
+RelaxedOneHotCategorical; MultivariateNormal; Independent and TransformedDistribution (with
+LogNormal, HalfNormal and Gumbel built on it, and the Exp, Affine, Sigmoid, Abs and Compose
+transforms); ``kl_divergence`` between two of one family.
 
 Samples come from microtorch's seeded generator (``torch.manual_seed``), not PyTorch's: the
 same seed draws other numbers than PyTorch, from the same distribution. Everything else
-(``log_prob``, ``entropy``, means, shapes, gradients through ``rsample``) is PyTorch's.
+(``log_prob``, ``entropy``, means, shapes, gradients through ``rsample`` for a given draw) is
+PyTorch's; the gamma family's rsample gradients are exact where PyTorch approximates them.
 """
 
 from typing import TYPE_CHECKING
