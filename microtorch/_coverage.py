@@ -138,18 +138,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
     "torch.autograd": {
         "forward_ad": "use reverse mode: y.backward() or torch.autograd.grad",
     },
-    "torch.distributions": {
-        "Beta": _DENSITY, "Binomial": _DENSITY, "Cauchy": _DENSITY, "Dirichlet": _DENSITY,
-        "Exponential": _DENSITY, "Gamma": _DENSITY, "Geometric": _DENSITY, "Gumbel": _DENSITY,
-        "HalfNormal": _DENSITY, "Laplace": _DENSITY, "LogNormal": _DENSITY,
-        "Multinomial": _DENSITY, "Poisson": _DENSITY, "StudentT": _DENSITY,
-        "MultivariateNormal": "use Normal with one scale per dimension and sum its log_prob "
-        "over the last dimension",
-        "Independent": "sum the log_prob of the base distribution over the event dimensions",
-        "OneHotCategorical": "use Categorical and F.one_hot",
-        "RelaxedOneHotCategorical": "use F.softmax of noisy logits",
-        "TransformedDistribution": "transform Normal or Uniform samples with tensor operations",
-    },
+    "torch.distributions": {},
     "torch.utils.data": {
     },
 }  # fmt: skip

@@ -11,8 +11,10 @@ import numpy as np
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
-    "Constraint", "boolean", "greater_than", "independent", "integer_interval", "interval",
-    "less_than", "positive", "real", "simplex", "unit_interval",
+    "Constraint", "boolean", "greater_than", "greater_than_eq", "independent",
+    "integer_interval", "interval", "less_than", "lower_cholesky", "multinomial",
+    "nonnegative", "nonnegative_integer", "one_hot", "positive", "positive_definite",
+    "positive_integer", "real", "real_vector", "simplex", "unit_interval",
 ]  # fmt: skip
 
 
@@ -21,10 +23,14 @@ def _values(x: Any) -> np.ndarray:
 
 
 class Constraint:
-    """A region of values; ``check(value)`` says, element by element, who is inside."""
+    """A region of values; ``check(value)`` says, element by element, who is inside.
+    ``event_dim``: how many rightmost dimensions make one value (0 for numbers)."""
+
+    event_dim = 0
 
     def check(self, value: Tensor) -> Tensor:
-        return plain_tensor(self._inside(_values(value)))
+        with np.errstate(all="ignore"):  # (inf - inf in a sum is nan: outside, no warning)
+            return plain_tensor(self._inside(_values(value)))
 
     def _inside(self, v: np.ndarray) -> np.ndarray:
         raise NotImplementedError
@@ -51,6 +57,20 @@ class GreaterThan(Constraint):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(lower_bound={self.lower_bound})"
+
+
+class GreaterThanEq(GreaterThan):
+    """Greater than or equal to ``lower_bound``."""
+
+    def _inside(self, v: np.ndarray) -> np.ndarray:
+        return np.asarray(v >= _values(self.lower_bound))
+
+
+class IntegerGreaterThan(GreaterThan):
+    """Whole numbers greater than or equal to ``lower_bound``."""
+
+    def _inside(self, v: np.ndarray) -> np.ndarray:
+        return np.asarray((v % 1 == 0) & (v >= _values(self.lower_bound)))
 
 
 class LessThan(Constraint):
@@ -97,8 +117,53 @@ class Boolean(Constraint):
 class Simplex(Constraint):
     """Vectors (the last dimension) of non-negative numbers that sum to 1."""
 
+    event_dim = 1
+
     def _inside(self, v: np.ndarray) -> np.ndarray:
         return np.asarray(np.all(v >= 0, axis=-1) & (np.abs(v.sum(-1) - 1) < 1e-6))
+
+
+class OneHot(Constraint):
+    """Vectors (the last dimension) of 0s and 1s with a single 1."""
+
+    event_dim = 1
+
+    def _inside(self, v: np.ndarray) -> np.ndarray:
+        return np.asarray(np.all((v == 0) | (v == 1), axis=-1) & (v.sum(-1) == 1))
+
+
+class Multinomial(Constraint):
+    """Vectors of non-negative whole counts that add up to at most ``upper_bound``."""
+
+    event_dim = 1
+
+    def __init__(self, upper_bound: Any) -> None:
+        self.upper_bound = upper_bound
+
+    def _inside(self, v: np.ndarray) -> np.ndarray:
+        return np.asarray(np.all(v >= 0, axis=-1) & (v.sum(-1) <= self.upper_bound))
+
+
+class LowerCholesky(Constraint):
+    """Lower-triangular square matrices with a positive diagonal."""
+
+    event_dim = 2
+
+    def _inside(self, v: np.ndarray) -> np.ndarray:
+        lower = np.all(np.triu(v, 1) == 0, axis=(-2, -1))
+        return np.asarray(lower & np.all(np.diagonal(v, 0, -2, -1) > 0, axis=-1))
+
+
+class PositiveDefinite(Constraint):
+    """Symmetric matrices whose eigenvalues are all positive."""
+
+    event_dim = 2
+
+    def _inside(self, v: np.ndarray) -> np.ndarray:
+        symmetric = np.all(np.isclose(v, np.swapaxes(v, -1, -2), atol=1e-6), axis=(-2, -1))
+        ok = symmetric & np.all(np.isfinite(v), axis=(-2, -1))
+        eig = np.linalg.eigvalsh(np.where(ok[..., None, None], v, np.eye(v.shape[-1])))
+        return np.asarray(ok & np.all(eig > 0, axis=-1))
 
 
 class IndependentConstraint(Constraint):
@@ -107,6 +172,7 @@ class IndependentConstraint(Constraint):
     def __init__(self, base_constraint: Constraint, reinterpreted_batch_ndims: int) -> None:
         self.base_constraint = base_constraint
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
+        self.event_dim = base_constraint.event_dim + reinterpreted_batch_ndims
 
     def _inside(self, v: np.ndarray) -> np.ndarray:
         inside = self.base_constraint._inside(v)
@@ -118,7 +184,16 @@ class IndependentConstraint(Constraint):
 
 
 real = Real()
+real_vector = IndependentConstraint(real, 1)
 positive = GreaterThan(0.0)
+nonnegative = GreaterThanEq(0.0)
+nonnegative_integer = IntegerGreaterThan(0)
+positive_integer = IntegerGreaterThan(1)
+one_hot = OneHot()
+lower_cholesky = LowerCholesky()
+positive_definite = PositiveDefinite()
+multinomial = Multinomial
+greater_than_eq = GreaterThanEq
 unit_interval = Interval(0.0, 1.0)
 boolean = Boolean()
 simplex = Simplex()

@@ -10,6 +10,7 @@ other samples than PyTorch's, with the same distribution.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from microtorch.autograd.grad_mode import no_grad
@@ -46,9 +47,11 @@ class Distribution:
             self._validate_args = validate_args
         if self._validate_args:
             for param, constraint in self.arg_constraints.items():
-                if param not in self.__dict__:
+                if param not in self.__dict__ and isinstance(
+                    getattr(type(self), param, None), cached_property
+                ):
                     continue  # (probs given: logits is computed later, and is then valid)
-                value = self.__dict__[param]
+                value = getattr(self, param)
                 if not constraint.check(value)._data.all():
                     raise ValueError(
                         f"Expected parameter {param} ({type(value).__name__} of shape "
@@ -98,6 +101,29 @@ class Distribution:
 
     def log_prob(self, value: Tensor) -> Tensor:
         raise NotImplementedError
+
+    def cdf(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def icdf(self, value: Tensor) -> Tensor:
+        raise NotImplementedError
+
+    def expand(self, batch_shape: tuple[int, ...], _instance: Any = None) -> Any:
+        """The same distribution for a larger batch: each parameter ``expand``-ed (no copy),
+        no argument checks run again."""
+        new = type(self).__new__(type(self)) if _instance is None else _instance
+        batch_shape = Size(batch_shape)
+        new.__dict__.update(self.__dict__)
+        for name in (*self.arg_constraints, *self._expand_also):
+            value = self.__dict__.get(name)
+            if isinstance(value, Tensor):
+                trailing = tuple(value.shape[len(self._batch_shape) :])
+                new.__dict__[name] = value.expand(tuple(batch_shape) + trailing)
+        Distribution.__init__(new, batch_shape, self._event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    _expand_also: tuple[str, ...] = ("_param",)  # tensors expanded besides the parameters
 
     def entropy(self) -> Tensor:
         raise NotImplementedError

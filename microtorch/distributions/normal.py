@@ -6,6 +6,7 @@ import math
 from numbers import Number
 from typing import Any
 
+from microtorch.api.special import erf, erfinv
 from microtorch.creation import randn
 from microtorch.distributions import constraints
 from microtorch.distributions.distribution import Distribution
@@ -70,6 +71,14 @@ class Normal(Distribution):
             - self.scale.log()
             - math.log(math.sqrt(2 * math.pi))
         )
+
+    def cdf(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 * (1 + erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def icdf(self, value: Tensor) -> Tensor:
+        return self.loc + self.scale * erfinv(2 * value - 1) * math.sqrt(2)
 
     def entropy(self) -> Tensor:
         return 0.5 + 0.5 * math.log(2 * math.pi) + self.scale.log()

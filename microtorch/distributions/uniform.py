@@ -59,5 +59,13 @@ class Uniform(Distribution):
         inside = self.low.le(value).type_as(self.low) * self.high.gt(value).type_as(self.low)
         return inside.log() - (self.high - self.low).log()
 
+    def cdf(self, value: Tensor) -> Tensor:
+        if self._validate_args:
+            self._validate_sample(value)
+        return ((value - self.low) / (self.high - self.low)).clamp(min=0, max=1)
+
+    def icdf(self, value: Tensor) -> Tensor:
+        return value * (self.high - self.low) + self.low
+
     def entropy(self) -> Tensor:
         return (self.high - self.low).log()

@@ -9,11 +9,15 @@ from typing import Any
 import numpy as np
 
 from microtorch.api.unary import clamp
-from microtorch.creation import tensor
+from microtorch.creation import default_generator, tensor
 from microtorch.dtypes import get_default_dtype
+from microtorch.ops.gamma_functions import Digamma, Lgamma
 from microtorch.tensor import Tensor
 
-__all__ = ["broadcast_all", "clamp_probs", "logits_to_probs", "probs_to_logits"]
+__all__ = [
+    "broadcast_all", "clamp_probs", "digamma", "lgamma", "logits_to_probs", "numpy_draw",
+    "probs_to_logits",
+]  # fmt: skip
 
 
 def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
@@ -57,3 +61,19 @@ def logits_to_probs(logits: Tensor, is_binary: bool = False) -> Tensor:
     if is_binary:
         return logits.sigmoid()
     return logits.softmax(-1)
+
+
+def numpy_draw(draw: Any, shape: tuple[int, ...], dtype: Any) -> Tensor:
+    """``draw(rng, shape)`` from microtorch's seeded generator, as a tensor of ``dtype``."""
+    values = np.asarray(draw(default_generator._rng, tuple(shape)), dtype=np.float64)
+    return tensor(values, dtype=dtype)
+
+
+def lgamma(x: Tensor) -> Tensor:
+    """log|Gamma(x)| with its gradient digamma(x) (``LgammaBackward0``)."""
+    return Lgamma.apply(x)
+
+
+def digamma(x: Tensor) -> Tensor:
+    """d/dx log Gamma(x) with its gradient trigamma(x) (``DigammaBackward0``)."""
+    return Digamma.apply(x)
