@@ -1,0 +1,69 @@
+"""The nodes a second (and third) backward records, against torch 2.13 (issue 23's audit).
+
+``test_create_graph.py`` compares the first recorded gradient's graph; here the gradient is
+differentiated again with ``create_graph=True`` and the graph of *that* gradient is compared:
+it is where the formulas' own backwards (``MulBackward1``'s, ``DivBackward1``'s, a loss's
+``...BackwardBackward0``) record themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import microtorch
+
+torch = pytest.importorskip("torch")
+
+
+def _tree(fn: Any, depth: int) -> Any:
+    if fn is None or depth == 0:
+        return None if fn is None else fn.name()
+    return (fn.name(), tuple(_tree(f, depth - 1) for f, _ in fn.next_functions))
+
+
+def _second_graphs(lib: Any, program: Any) -> list[Any]:
+    """The graphs (3 levels) of d/d(x, v) of sum(w * grad(y, x, v)), all recorded."""
+    x = lib.tensor([0.5, 1.5, -2.0], dtype=lib.float64, requires_grad=True)
+    y = program(x)
+    v = lib.tensor([1.0, 2.0, 3.0][: y.numel()], dtype=lib.float64, requires_grad=True)
+    (g,) = lib.autograd.grad(y, x, v.reshape(y.shape), create_graph=True)
+    w = lib.tensor([0.3, -1.0, 2.0], dtype=lib.float64)
+    hs = lib.autograd.grad((g * w).sum(), (x, v), create_graph=True, allow_unused=True)
+    return [None if h is None else (h.requires_grad, _tree(h.grad_fn, 3)) for h in hs]
+
+
+# programs whose first backward records a Scalar op (MulBackward1, DivBackward1...): that
+# op's own backward multiplies or divides by the same number, so records the Scalar op again
+SCALAR_PROGRAMS = {
+    "pow2": lambda x: x**2, "pow3": lambda x: x**3, "mean": lambda x: x.mean(),
+    "mul_number": lambda x: (x * x) * 2.5, "div_number": lambda x: (x * x) / 2.5,
+    "add_number": lambda x: (x * x) + 2.5, "sub_number": lambda x: (x * x) - 2.5,
+    "rsub_number": lambda x: 2.5 - x * x, "rdiv_number": lambda x: 2.5 / x,
+    "exp": lambda x: x.exp(), "sin": lambda x: x.sin(), "reciprocal": lambda x: x.reciprocal(),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(SCALAR_PROGRAMS))
+def test_second_backward_of_scalar_ops_records_torchs_nodes(name: str) -> None:
+    program = SCALAR_PROGRAMS[name]
+    assert _second_graphs(microtorch, program) == _second_graphs(torch, program)
+
+
+def test_third_derivative_through_scalar_ops_matches_torch() -> None:
+    def run(lib: Any) -> list[Any]:
+        x = lib.tensor([0.5, 1.5, -2.0], dtype=lib.float64, requires_grad=True)
+        y = ((x**3) * 2.5 / 1.5).mean()
+        out = []
+        g = x
+        for _ in range(3):
+            (g,) = lib.autograd.grad(g.sum() if g is not x else y, x, create_graph=True)
+            out.append((g.detach().numpy().tolist(), g.grad_fn.name()))
+        return out
+
+    mine, theirs = run(microtorch), run(torch)
+    for (m, m_name), (t, t_name) in zip(mine, theirs):
+        np.testing.assert_allclose(m, t, rtol=1e-12)
+        assert m_name == t_name
