@@ -316,19 +316,17 @@ def _nn_recorded(lib: Any, name: str) -> Any:
 # PyTorch's node takes inputs microtorch's op does not save (nll_loss's self), or not the
 # ones it saves (binary_cross_entropy's weight), or the loss's formula is written differently
 NN_NAME_DIFFERENCES = {
-    "bce_target_grad": "BinaryCrossEntropyBackwardBackward0's inputs: PyTorch's order differs",
-    "bce_weight_none": "BinaryCrossEntropyBackwardBackward0: microtorch's has a weight slot",
+    "bce_target_grad": "the target's gradient: PyTorch's is a composite of its own "
+    "(binary_cross_entropy_target_backward: -logit(p) * grad / n, DivBackward1 on top); "
+    "microtorch's one formula gives both gradients in one BinaryCrossEntropyBackwardBackward0",
     "bce_with_logits": "the formula: microtorch's sigmoid - target, then times grad / n",
     "bce_with_logits_pos_weight": "as bce_with_logits",
     "bce_with_logits_target_grad": "as bce_with_logits",
     "bce_with_logits_weight_sum": "as bce_with_logits",
-    "cross_entropy": "NllLossBackwardBackward0: PyTorch's takes self, nll_loss saves none",
-    "cross_entropy_ignore": "as cross_entropy", "cross_entropy_module": "as cross_entropy",
-    "cross_entropy_none": "as cross_entropy", "cross_entropy_sum": "as cross_entropy",
-    "cross_entropy_weight": "as cross_entropy", "nll_loss": "as cross_entropy",
-    "nll_loss_weight_none": "as cross_entropy",
     "l1_loss": "np.sign records no node; PyTorch's SgnBackward0", "l1_loss_sum": "as l1_loss",
-    "mse_loss_target_grad": "MseLossBackwardBackward0's inputs in another order",
+    "mse_loss_target_grad": "PyTorch records one MseLossBackwardBackward0 per input that "
+    "requires grad, the target's with self and target swapped (grad, target, self); "
+    "microtorch's one formula gives both gradients in one node (grad, self, target)",
     "group_norm": "without weight, PyTorch's composite formula (infinitely_differentiable_"
     "native_group_norm_backward) ends in a sum where microtorch's ends in a product",
 }  # fmt: skip

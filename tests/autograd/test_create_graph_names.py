@@ -67,3 +67,44 @@ def test_third_derivative_through_scalar_ops_matches_torch() -> None:
     for (m, m_name), (t, t_name) in zip(mine, theirs):
         np.testing.assert_allclose(m, t, rtol=1e-12)
         assert m_name == t_name
+
+
+# --- a loss's ...BackwardBackward0: PyTorch's inputs (grad_output, self[, target]), the class
+# weight a constant of the node, not an input of it
+LOSSES = {
+    "nll_weight": lambda L, p, y: L.nn.functional.nll_loss(
+        p, L.tensor([1, 0, 2]), weight=L.tensor([0.5, 2.0, 1.5], dtype=L.float64)
+    ),
+    "nll_ignore_sum": lambda L, p, y: L.nn.functional.nll_loss(
+        p, L.tensor([1, -100, 2]), reduction="sum"
+    ),
+    "bce_weight": lambda L, p, y: L.nn.functional.binary_cross_entropy(
+        p.sigmoid(), y, weight=L.tensor([0.5, 2.0, 1.5], dtype=L.float64), reduction="none"
+    ),
+    "bce": lambda L, p, y: L.nn.functional.binary_cross_entropy(p.sigmoid(), y),
+}
+
+
+def _loss_second(lib: Any, name: str) -> list[Any]:
+    rng = np.random.default_rng(4)
+    p = lib.tensor(rng.standard_normal((3, 3)), dtype=lib.float64, requires_grad=True)
+    y = lib.tensor(rng.random((3, 3)), dtype=lib.float64)  # (a target that requires grad:
+    # NN_NAME_DIFFERENCES' bce_target_grad)
+    out = LOSSES[name](lib, p, y)
+    v = lib.tensor(rng.standard_normal(tuple(out.shape)), dtype=lib.float64, requires_grad=True)
+    (g,) = lib.autograd.grad(out, p, v, create_graph=True)
+    names = [_tree(g.grad_fn, 2)]
+    s = (g * lib.tensor(rng.standard_normal(tuple(g.shape)))).sum()
+    second = lib.autograd.grad(s, (p, v), allow_unused=True)
+    return [names, [None if h is None else h.detach().numpy().tolist() for h in second]]
+
+
+@pytest.mark.parametrize("name", sorted(LOSSES))
+def test_loss_double_backward_nodes_and_values_match_torch(name: str) -> None:
+    mine, theirs = _loss_second(microtorch, name), _loss_second(torch, name)
+    assert mine[0] == theirs[0]
+    for m, t in zip(mine[1], theirs[1]):
+        if m is None or t is None:
+            assert np.allclose(m or 0.0, t or 0.0)
+        else:
+            np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-12)

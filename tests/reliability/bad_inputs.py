@@ -861,5 +861,7 @@ CASES: list[Bad | Same] = [
     Bad('f_adaptive_avg_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)", lambda L: _F(L).adaptive_avg_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_max_pool1d)", lambda L: _F(L).adaptive_max_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool2d_wrong', RuntimeError, 'adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [3]', lambda L: _F(L).adaptive_max_pool2d(W(_x(L, 3)), 2)),
+    # --- cg
+    Bad('cg_bce_weight_requires_grad', RuntimeError, "The function 'binary_cross_entropy' is not differentiable with respect to argument 'weight'. This input cannot have requires_grad True.", lambda L: _F(L).binary_cross_entropy(W(_t(L, 0.5)), W(_t(L, 1.0)), weight=L.ones(1, requires_grad=True))),
 ]
 # fmt: on
