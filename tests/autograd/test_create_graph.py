@@ -231,8 +231,6 @@ def _recorded_graph(lib: Any, spec: OpSpec, xs: list[np.ndarray]) -> list[Any]:
 # values are equal, the recorded ops differ), or PyTorch's node takes an input microtorch's
 # op does not save.
 NAME_DIFFERENCES = {
-    "div": "b's gradient reuses a's, -(grad / b) * a / b: a pass less than PyTorch's "
-    "-grad * ((a / b) / b)",
     "abs": "sign as (a > 0) - (a < 0) (np.sign(nan) is nan, PyTorch's sgn 0): comparisons "
     "record no node; PyTorch's SgnBackward0",
     "maximum": "np.where(a > b, grad, 0) and a tie's half; PyTorch's masked_fill_ of a where",
@@ -260,8 +258,11 @@ NAME_DIFFERENCES = {
     # written with PyTorch's ops (TODO issue 23: align these formulas' node names)
     "asin": "grad / sqrt(1 - x * x) records DivBackward0, SqrtBackward0; PyTorch's rsqrt, mul "
     "(numpy has no rsqrt: 1 / sqrt would be a pass more)",
-    "acos": "as asin", "atan": "grad / (1 + x * x): DivBackward0; PyTorch's own grouping",
-    "asinh": "as asin", "acosh": "as asin", "atanh": "as atan", "atan2": "as atan",
+    "acos": "as asin", "asinh": "as asin", "acosh": "as asin",
+    "atanh": "PyTorch's grad * 1 / (1 - x.pow(2)) multiplies by 1 first (MulBackward1): a pass "
+    "that changes no value, left out of microtorch's grad / (1 - x**2)",
+    "atan2": "PyTorch's atan2_backward takes the reciprocal of x*x + y*y and masked_fills it "
+    "where it is 0; microtorch's divides (numpy has no masked_fill)",
     "gather": "np.add.at records IndexPutImplBackward0; PyTorch's ScatterAddBackward0",
     "scatter": "the written places masked by indexing (IndexBackward0); PyTorch's gather",
     "scatter_value": "as scatter", "scatter_add": "as scatter", "scatter_reduce_sum": "as scatter",
@@ -270,8 +271,6 @@ NAME_DIFFERENCES = {
     "flip": "np.flip is a view, copied for PyTorch's layout (CloneBackward0 on top); "
     "PyTorch's FlipBackward0",
     "repeat": "reshape then sum (ViewBackward0 on top); PyTorch's sum then view",
-    "lerp_tensor": "1 - w is rsub of a number (RsubBackward1); PyTorch subtracts w from a 1-tensor",
-    "addcdiv": "value / t2 records ReciprocalBackward0, MulBackward0; PyTorch divides a tensor",
     "diagonal": "the gradient written at the diagonal's places (IndexPutBackward0); PyTorch's "
     "diagonal_backward", "diag_matrix": "as diagonal", "trace": "as diagonal",
     "diag_embed": "the diagonal read by indexing (IndexBackward0); PyTorch's diagonal view",

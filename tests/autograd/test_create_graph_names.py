@@ -108,3 +108,65 @@ def test_loss_double_backward_nodes_and_values_match_torch(name: str) -> None:
             assert np.allclose(m or 0.0, t or 0.0)
         else:
             np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-12)
+
+
+# --- the guard: a formula must not keep an input-dependent array on ctx (``ctx.norm =
+# np.sqrt(...)``): with create_graph=True it would be a constant of the recorded graph, and the
+# second derivative would silently miss its dependence on the input. Values a formula needs
+# go through ctx.save_for_backward (recorded as Tensors); ctx keeps shapes, axes and numbers.
+def _kept_arrays(outs: Any) -> list[str]:
+    found, seen = [], set()
+    stack = [o.grad_fn for o in outs if isinstance(o, microtorch.Tensor)]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend(f for f, _ in node.next_functions)
+        fields = [*getattr(type(node), "__slots__", ()), *getattr(node, "__dict__", {})]
+        for field in fields:
+            value = getattr(node, field, None)
+            for v in value if isinstance(value, (tuple, list)) else (value,):
+                if isinstance(v, np.ndarray) and v.dtype.kind in "fc":
+                    found.append(f"{node.name()}.{field}")
+    return found
+
+
+def _op_outputs(name: str) -> Any:
+    from tests.nn.cases import CASES, X  # noqa: PLC0415
+    from tests.ops.optable import OPS, inputs_for  # noqa: PLC0415
+
+    if name in CASES:
+        out = CASES[name](microtorch, microtorch.tensor(X, requires_grad=True))
+    else:
+        spec = next(s for s in OPS if s.name == name)
+        xs = inputs_for(spec, seed=3)
+        out = spec.call(microtorch, *[microtorch.tensor(x, requires_grad=True) for x in xs])
+    return out if isinstance(out, tuple) else (out,)
+
+
+def _all_names() -> list[str]:
+    from tests.nn.cases import CASES  # noqa: PLC0415
+    from tests.ops.optable import OPS  # noqa: PLC0415
+
+    return sorted({s.name for s in OPS} | set(CASES))
+
+
+def test_no_formula_keeps_an_input_dependent_array_on_ctx() -> None:
+    kept = {name: found for name in _all_names() if (found := _kept_arrays(_op_outputs(name)))}
+    assert kept == {}
+
+
+def test_the_guard_sees_an_array_kept_on_ctx() -> None:
+    class Scaled(microtorch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            ctx.norm = np.sqrt((x.detach().numpy() ** 2).sum(keepdims=True))  # (the mistake)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g * 2
+
+    out = Scaled.apply(microtorch.tensor([1.0, 2.0], requires_grad=True))
+    assert _kept_arrays([out]) == ["ScaledBackward.norm"]
