@@ -246,8 +246,8 @@ NAME_DIFFERENCES = {
     "cat_dim1": "as cat",
     "stack": "np.moveaxis then unbind (PermuteBackward0 first); PyTorch selects per input",
     "stack_last": "as stack",
-    "var": "PyTorch's formula: grad * (2 / (n - 1)) * (x - mean); microtorch's divides last",
-    "var_dim": "as var", "std": "as var, with PyTorch's masked_fill for std == 0",
+    "std": "PyTorch's grad / (2 * std) masked_fill'ed where std == 0, then var's formula; "
+    "microtorch's one np.where of a division (numpy has no masked_fill)",
     "std_dim_keepdim": "as std",
     "matmul_2d_1d": "matmul's vector case: PyTorch multiplies by the unviewed vector",
     "mv": "as matmul_2d_1d", "matmul_3d_1d": "as matmul_2d_1d",

@@ -170,3 +170,19 @@ def test_the_guard_sees_an_array_kept_on_ctx() -> None:
 
     out = Scaled.apply(microtorch.tensor([1.0, 2.0], requires_grad=True))
     assert _kept_arrays([out]) == ["ScaledBackward.norm"]
+
+
+# --- third derivatives of every op of the op table against torch (test_create_graph.py's
+# THIRD holds a few; here all the others)
+def _third_specs() -> list[Any]:
+    from tests.autograd.test_create_graph import THIRD  # noqa: PLC0415
+    from tests.ops.optable import OPS  # noqa: PLC0415
+
+    return [s for s in OPS if s.name not in THIRD]
+
+
+@pytest.mark.parametrize("spec", _third_specs(), ids=str)
+def test_third_derivative_of_every_op_matches_torch(spec: Any) -> None:
+    from tests.autograd.test_create_graph import _check  # noqa: PLC0415
+
+    _check(spec, 3)
