@@ -350,5 +350,6 @@ class Logsumexp(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
-        return g * np.exp(a - _expand_back(out, a.shape, ctx.axes, ctx.keepdim))
+        if not ctx.keepdim:  # the reduced dimensions back as size 1; broadcasting does the rest
+            grad_output, out = np.expand_dims(grad_output, ctx.axes), np.expand_dims(out, ctx.axes)
+        return grad_output * np.exp(a - out)

@@ -241,7 +241,6 @@ NAME_DIFFERENCES = {
     "max": "the gradient shared among ties by np.where; PyTorch's masked_fill of a division",
     "min": "as max", "amax": "as max", "amax_dim": "as max", "amax_dims": "as max",
     "amin_dim_keepdim": "as max",
-    "logsumexp": "the gradient broadcast by np.broadcast_to (ExpandBackward0); PyTorch unsqueezes",
     "cat": "the gradient split by np.split (SplitWithSizesBackward0); PyTorch slices per input",
     "cat_dim1": "as cat",
     "stack": "np.moveaxis then unbind (PermuteBackward0 first); PyTorch selects per input",
