@@ -261,8 +261,8 @@ def _broadcast_to(a: Any, shape: Any) -> Any:
 
 
 def _outer(a: Any, b: Any) -> Any:
-    ta, tb = tensor_of(a), tensor_of(b)
-    return record(ta.reshape((-1, 1)) * tb.reshape((1, -1)))
+    ta, tb = tensor_of(a), tensor_of(b)  # (a vector b as it is: broadcasting, as PyTorch's)
+    return record(ta.reshape((-1, 1)) * (tb if tb.ndim == 1 else tb.reshape((1, -1))))
 
 
 def _count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:

@@ -248,8 +248,6 @@ NAME_DIFFERENCES = {
     "std": "PyTorch's grad / (2 * std) masked_fill'ed where std == 0, then var's formula; "
     "microtorch's one np.where of a division (numpy has no masked_fill)",
     "std_dim_keepdim": "as std",
-    "matmul_2d_1d": "matmul's vector case: PyTorch multiplies by the unviewed vector",
-    "mv": "as matmul_2d_1d", "matmul_3d_1d": "as matmul_2d_1d",
     "matmul_3d_3d": "batched matmul's formula reshapes (UnsafeViewBackward0)",
     "matmul_2d_3d": "as matmul_3d_3d", "matmul_batch_broadcast": "as matmul_3d_3d",
     "bmm": "as matmul_3d_3d",
