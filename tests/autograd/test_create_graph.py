@@ -243,8 +243,6 @@ NAME_DIFFERENCES = {
     "amin_dim_keepdim": "as max",
     "cat": "the gradient split by np.split (SplitWithSizesBackward0); PyTorch slices per input",
     "cat_dim1": "as cat",
-    "stack": "np.moveaxis then unbind (PermuteBackward0 first); PyTorch selects per input",
-    "stack_last": "as stack",
     "std": "PyTorch's grad / (2 * std) masked_fill'ed where std == 0, then var's formula; "
     "microtorch's one np.where of a division (numpy has no masked_fill)",
     "std_dim_keepdim": "as std",
