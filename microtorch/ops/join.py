@@ -47,7 +47,7 @@ class Stack(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         before = (slice(None),) * ctx.dim  # grad_output[:, ..., i]: input i's slice (a view)
-        return tuple([grad_output[(*before, i)] for i in range(grad_output.shape[ctx.dim])])
+        return tuple([grad_output[before + (i,)] for i in range(grad_output.shape[ctx.dim])])
 
 
 class Split(NumpyFunction):
