@@ -98,6 +98,17 @@ def _flip_args(fn: Callable[..., Any], flipped: Callable[..., Any]) -> Callable[
     return call
 
 
+def _number_first(fn: Callable[..., Any]) -> Callable[..., Any]:
+    # number - tensor, number / tensor in a formula: PyTorch's C++ writes them as a tensor
+    # filled with the number, then sub_ / div_ (SubBackward0, DivBackward0: no edge for it)
+    def call(a: Any, b: Any) -> Any:
+        if type(a) in (int, float) and isinstance(b, _node.Tensor) and b._dtype.is_floating_point:
+            a = _node.plain_tensor(np.full(b._data.shape, a, b._data.dtype))
+        return fn(a, b)
+
+    return call
+
+
 def _scalar(fn: Callable[..., Any], op: Any, both_ways: bool = False) -> Callable[..., Any]:
     # tensor (op) Python number inside a formula: PyTorch's formulas record the Scalar form
     # (``2 * result`` is mul.Scalar, MulBackward1); for + and *, number (op) tensor too
@@ -250,8 +261,8 @@ def _broadcast_to(a: Any, shape: Any) -> Any:
 
 
 def _outer(a: Any, b: Any) -> Any:
-    ta, tb = tensor_of(a), tensor_of(b)
-    return record(ta.reshape((-1, 1)) * tb.reshape((1, -1)))
+    ta, tb = tensor_of(a), tensor_of(b)  # (a vector b as it is: broadcasting, as PyTorch's)
+    return record(ta.reshape((-1, 1)) * (tb if tb.ndim == 1 else tb.reshape((1, -1))))
 
 
 def _count_nonzero(a: Any, axis: Any = None, keepdims: bool = False) -> Any:
@@ -324,9 +335,9 @@ def _same(a: Any, *args: Any, **kwargs: Any) -> Any:
 
 _UFUNCS: dict[Any, Callable[..., Any]] = {
     np.add: _scalar(ew.add, AddScalar, both_ways=True),
-    np.subtract: _scalar(_flip_args(ew.sub, ew.rsub), SubScalar),
+    np.subtract: _scalar(_number_first(_flip_args(ew.sub, ew.rsub)), SubScalar),
     np.multiply: _scalar(ew.mul, MulScalar, both_ways=True),
-    np.true_divide: _scalar(_flip_args(ew.div, ew.rdiv), DivScalar),
+    np.true_divide: _scalar(_number_first(_flip_args(ew.div, ew.rdiv)), DivScalar),
     np.power: _flip_args(ew.pow, ew.rpow),
     np.maximum: _against_number(ew.maximum),
     np.minimum: _against_number(ew.minimum),

@@ -280,7 +280,7 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, 
             UserWarning,
             stacklevel=3,
         )
-    return axes, correction
+    return axes, correction, dim is None
 
 
 @parsed(
@@ -299,8 +299,8 @@ def var(
     correction: int | None = None,
 ) -> Any:
     """Variance, with Bessel's correction (divide by n - 1) by default, as PyTorch."""
-    axes, c = _var_args(a, dim, unbiased, correction, "var")
-    return Var.apply(a, axes, keepdim, c)
+    axes, c, whole = _var_args(a, dim, unbiased, correction, "var")
+    return Var.apply(a, axes, keepdim, c, whole)
 
 
 @parsed(
@@ -319,7 +319,7 @@ def std(
     correction: int | None = None,
 ) -> Any:
     """Standard deviation: the square root of ``var``."""
-    axes, c = _var_args(a, dim, unbiased, correction, "std")
+    axes, c, _ = _var_args(a, dim, unbiased, correction, "std")
     return Std.apply(a, axes, keepdim, c)
 
 

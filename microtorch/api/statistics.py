@@ -152,7 +152,7 @@ def var_mean(
 ) -> tuple[Any, Any]:
     """``(var(a), mean(a))`` over ``dim``, one node for both (Bessel's correction by default)."""
     _floats_only(a, "var_mean")
-    axes, c = _var_args(a, dim, unbiased, correction, "var_mean")
+    axes, c, _ = _var_args(a, dim, unbiased, correction, "var_mean")
     return VarMean.apply(a, axes, keepdim, c)
 
 
@@ -168,7 +168,7 @@ def std_mean(
 ) -> tuple[Any, Any]:
     """``(std(a), mean(a))`` over ``dim``, one node for both (Bessel's correction by default)."""
     _floats_only(a, "std_mean")
-    axes, c = _var_args(a, dim, unbiased, correction, "std_mean")
+    axes, c, _ = _var_args(a, dim, unbiased, correction, "std_mean")
     return StdMean.apply(a, axes, keepdim, c)
 
 

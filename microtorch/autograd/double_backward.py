@@ -8,7 +8,10 @@ backward is found by running the same formula once more on ``RecordedArray``s of
 and back-propagating through what that recorded. So each formula is still written once.
 
 The node's inputs are the gradients that came into the op, then the values the op saved (as
-PyTorch's: ``TanhBackwardBackward0`` takes ``grad_output`` and tanh's result).
+PyTorch's: ``TanhBackwardBackward0`` takes ``grad_output`` and tanh's result). A saved value
+PyTorch's node keeps as a constant, not as an input (a loss's class ``weight``), is named by
+its place in ``saved_tensors`` in the op's ``double_backward_constants``: the formula gets it,
+the node has no edge for it.
 """
 
 from __future__ import annotations
@@ -80,8 +83,11 @@ class FormulaBackward(NumpyFunction):
         outs = [_node.tensor_of(g) for g in grads if g is not None]
         found = vjp(outs, grad_outputs, mark)
         result = []
-        for t in inputs:  # one gradient per edge: the floating-point tensors
+        constants = _constants(ctx.op_node, ctx.n_grads)
+        for i, t in enumerate(inputs):  # one gradient per edge: the floating-point tensors
             if t is None or not isinstance(t, _node.Tensor) or not t._dtype.is_floating_point:
+                continue
+            if i in constants:
                 continue
             edge = gradient_edge(t)
             g = None if edge is None else found.pop((edge, t._output_nr), None)
@@ -89,6 +95,11 @@ class FormulaBackward(NumpyFunction):
                 g = _node.carried(np.zeros_like(t._data))
             result.append(g)
         return tuple(result)
+
+
+def _constants(op_node: Any, n_grads: int) -> set[int]:
+    # the places, among the node's inputs, of the saved values that are constants of it
+    return {n_grads + k for k in getattr(op_node._function, "double_backward_constants", ())}
 
 
 def vjp(outs: list[Any], grads: list[Any], mark: int) -> dict[tuple[Node, int], Any]:
@@ -158,8 +169,13 @@ def record_formula(cls: Any, ctx: Any, grad_outputs: list[Any]) -> tuple[Any, ..
     if fn is None:
         name = cls.double_backward_name
         fn = _nodes[name] = type(name, (FormulaBackward,), {"node_name": name})
+    constants = _constants(ctx, len(grad_outputs))
+    args = [
+        t._data if i in constants and isinstance(t, _node.Tensor) else t
+        for i, t in enumerate(inputs)
+    ]
     with grad_mode.enable_grad():
-        out = fn.apply(ctx, len(grad_outputs), *inputs)
+        out = fn.apply(ctx, len(grad_outputs), *args)  # (a constant as an array: no edge)
     outs = out if type(out) is tuple else (out,)
     node = outs[0].grad_fn
     node._saved = tuple(  # what its backward runs the formula on again (checked, freed)

@@ -351,6 +351,11 @@ def binary_cross_entropy(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}) is deprecated. Please ensure they have the same size."
         )
+    if weight is not None and weight.requires_grad:
+        raise RuntimeError(
+            "The function 'binary_cross_entropy' is not differentiable with respect to argument "
+            "'weight'. This input cannot have requires_grad True. (Fix: pass weight.detach().)"
+        )
     if target._dtype is not input._dtype:
         raise RuntimeError(
             f"Found dtype {target._dtype._legacy[:-6]} but expected {input._dtype._legacy[:-6]} "

@@ -43,6 +43,7 @@ class NllLoss(NumpyFunction):
 
     node_name = "NllLossBackward0"
     double_backward_name = "NllLossBackwardBackward0"
+    double_backward_constants = (2,)  # (PyTorch's node: inputs grad_output and logp; weight kept)
 
     ctx_fields = ("shape", "reduction", "ignore_index")
 
@@ -52,7 +53,7 @@ class NllLoss(NumpyFunction):
         index, w, kept = _picks(target, weight, ignore_index, x)
         picked = _take(x, index)  # logp[i, t_i]
         losses = np.where(kept, -picked * w, np.zeros((), x.dtype))  # ignored: 0, even if inf
-        ctx.save_for_backward(target, weight)
+        ctx.save_for_backward(logp, target, weight)  # (logp: PyTorch's self, for its node)
         ctx.shape, ctx.reduction, ctx.ignore_index = logp.shape, reduction, ignore_index
         if reduction == "none":
             return losses.reshape(target.shape)
@@ -62,7 +63,7 @@ class NllLoss(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        target, weight = ctx.saved_tensors
+        _, target, weight = ctx.saved_tensors
         shape = ctx.shape if len(ctx.shape) > 1 else (1, *ctx.shape)
         grad = np.zeros_like(grad_output, shape=shape)
         index, w, kept = _picks(target, weight, ctx.ignore_index, grad)
@@ -207,6 +208,7 @@ class BinaryCrossEntropy(NumpyFunction):
 
     node_name = "BinaryCrossEntropyBackward0"
     double_backward_name = "BinaryCrossEntropyBackwardBackward0"
+    double_backward_constants = (2,)  # (PyTorch's node: grad_output, p and y; weight kept)
 
     @staticmethod
     def forward(ctx, p, y, weight, reduction):

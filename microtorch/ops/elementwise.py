@@ -124,11 +124,10 @@ class Div(NumpyFunction):
     def backward(ctx, grad_output):
         b, a = ctx.saved_tensors  # (b first: PyTorch checks b before a for in-place changes)
         need_a, need_b = ctx.needs_input_grad
-        ga = grad_output / b
         return (
-            unbroadcast(ga, ctx.input_shape(0)) if need_a else None,
-            unbroadcast(-ga * a / b, ctx.input_shape(1)) if need_b else None,
-        )
+            unbroadcast(grad_output / b, ctx.input_shape(0)) if need_a else None,
+            unbroadcast(-grad_output * ((a / b) / b), ctx.input_shape(1)) if need_b else None,
+        )  # (b's in PyTorch's grouping: the same roundings, and the same recorded ops)
 
 
 class PowScalar(NumpyFunction):

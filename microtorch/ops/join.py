@@ -46,7 +46,8 @@ class Stack(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return tuple(np.moveaxis(grad_output, ctx.dim, 0))
+        before = (slice(None),) * ctx.dim  # grad_output[:, ..., i]: input i's slice (a view)
+        return tuple([grad_output[before + (i,)] for i in range(grad_output.shape[ctx.dim])])
 
 
 class Split(NumpyFunction):

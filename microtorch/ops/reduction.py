@@ -221,12 +221,12 @@ class Var(NumpyFunction):
     """z = sum((a - mean(a))**2) / (n - c), so dz/da = 2 (a - mean(a)) / (n - c)."""
 
     node_name = "VarBackward0"
-    ctx_fields = ("axes", "keepdim", "divisor")
+    ctx_fields = ("axes", "keepdim", "divisor", "whole")
 
     @staticmethod
-    def forward(ctx, a, axes, keepdim, correction):
+    def forward(ctx, a, axes, keepdim, correction, whole=False):
         ctx.save_for_backward(a)
-        ctx.axes, ctx.keepdim = axes, keepdim
+        ctx.axes, ctx.keepdim, ctx.whole = axes, keepdim, whole  # whole: no dim given
         ctx.divisor = builtins.max(_count(a.shape, axes) - correction, 0)
         var = _sum_of_squares(a, axes, keepdim) / ctx.divisor  # n <= correction: nan
         return row_major(np.asarray(var.astype(a.dtype, copy=False)))
@@ -234,9 +234,15 @@ class Var(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        centred = a - _mean(a, ctx.axes)
-        g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
-        return g * 2 * centred / ctx.divisor
+        if ctx.divisor == 0:  # n <= correction: 2 / 0 is inf (nan where a is its mean)
+            g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
+            return g * 2 * (a - _mean(a, ctx.axes)) / ctx.divisor
+        if ctx.whole:  # (PyTorch's grouping, so its roundings and its recorded ops)
+            g, mean = grad_output, np.mean(a)
+        else:
+            g = grad_output if ctx.keepdim else np.expand_dims(grad_output, ctx.axes)
+            mean = np.mean(a, axis=ctx.axes, keepdims=True)
+        return (2.0 / ctx.divisor) * g * (a - mean)
 
 
 class Std(NumpyFunction):
@@ -344,5 +350,6 @@ class Logsumexp(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        g = _expand_back(grad_output, a.shape, ctx.axes, ctx.keepdim)
-        return g * np.exp(a - _expand_back(out, a.shape, ctx.axes, ctx.keepdim))
+        if not ctx.keepdim:  # the reduced dimensions back as size 1; broadcasting does the rest
+            grad_output, out = np.expand_dims(grad_output, ctx.axes), np.expand_dims(out, ctx.axes)
+        return grad_output * np.exp(a - out)

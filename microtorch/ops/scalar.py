@@ -55,7 +55,7 @@ class MulScalar(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return grad_output * np.asarray(ctx.c, grad_output.dtype)
+        return grad_output * ctx.c  # (a number again: recorded, it is MulBackward1 too)
 
 
 class DivScalar(NumpyFunction):
@@ -70,4 +70,4 @@ class DivScalar(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return grad_output / np.asarray(ctx.c, grad_output.dtype)
+        return grad_output / ctx.c  # (a number again: recorded, it is DivBackward1 too)

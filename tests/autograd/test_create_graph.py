@@ -231,8 +231,6 @@ def _recorded_graph(lib: Any, spec: OpSpec, xs: list[np.ndarray]) -> list[Any]:
 # values are equal, the recorded ops differ), or PyTorch's node takes an input microtorch's
 # op does not save.
 NAME_DIFFERENCES = {
-    "div": "b's gradient reuses a's, -(grad / b) * a / b: a pass less than PyTorch's "
-    "-grad * ((a / b) / b)",
     "abs": "sign as (a > 0) - (a < 0) (np.sign(nan) is nan, PyTorch's sgn 0): comparisons "
     "record no node; PyTorch's SgnBackward0",
     "maximum": "np.where(a > b, grad, 0) and a tie's half; PyTorch's masked_fill_ of a where",
@@ -243,16 +241,11 @@ NAME_DIFFERENCES = {
     "max": "the gradient shared among ties by np.where; PyTorch's masked_fill of a division",
     "min": "as max", "amax": "as max", "amax_dim": "as max", "amax_dims": "as max",
     "amin_dim_keepdim": "as max",
-    "logsumexp": "the gradient broadcast by np.broadcast_to (ExpandBackward0); PyTorch unsqueezes",
     "cat": "the gradient split by np.split (SplitWithSizesBackward0); PyTorch slices per input",
     "cat_dim1": "as cat",
-    "stack": "np.moveaxis then unbind (PermuteBackward0 first); PyTorch selects per input",
-    "stack_last": "as stack",
-    "var": "PyTorch's formula: grad * (2 / (n - 1)) * (x - mean); microtorch's divides last",
-    "var_dim": "as var", "std": "as var, with PyTorch's masked_fill for std == 0",
+    "std": "PyTorch's grad / (2 * std) masked_fill'ed where std == 0, then var's formula; "
+    "microtorch's one np.where of a division (numpy has no masked_fill)",
     "std_dim_keepdim": "as std",
-    "matmul_2d_1d": "matmul's vector case: PyTorch multiplies by the unviewed vector",
-    "mv": "as matmul_2d_1d", "matmul_3d_1d": "as matmul_2d_1d",
     "matmul_3d_3d": "batched matmul's formula reshapes (UnsafeViewBackward0)",
     "matmul_2d_3d": "as matmul_3d_3d", "matmul_batch_broadcast": "as matmul_3d_3d",
     "bmm": "as matmul_3d_3d",
@@ -262,8 +255,11 @@ NAME_DIFFERENCES = {
     # written with PyTorch's ops (TODO issue 23: align these formulas' node names)
     "asin": "grad / sqrt(1 - x * x) records DivBackward0, SqrtBackward0; PyTorch's rsqrt, mul "
     "(numpy has no rsqrt: 1 / sqrt would be a pass more)",
-    "acos": "as asin", "atan": "grad / (1 + x * x): DivBackward0; PyTorch's own grouping",
-    "asinh": "as asin", "acosh": "as asin", "atanh": "as atan", "atan2": "as atan",
+    "acos": "as asin", "asinh": "as asin", "acosh": "as asin",
+    "atanh": "PyTorch's grad * 1 / (1 - x.pow(2)) multiplies by 1 first (MulBackward1): a pass "
+    "that changes no value, left out of microtorch's grad / (1 - x**2)",
+    "atan2": "PyTorch's atan2_backward takes the reciprocal of x*x + y*y and masked_fills it "
+    "where it is 0; microtorch's divides (numpy has no masked_fill)",
     "gather": "np.add.at records IndexPutImplBackward0; PyTorch's ScatterAddBackward0",
     "scatter": "the written places masked by indexing (IndexBackward0); PyTorch's gather",
     "scatter_value": "as scatter", "scatter_add": "as scatter", "scatter_reduce_sum": "as scatter",
@@ -272,8 +268,6 @@ NAME_DIFFERENCES = {
     "flip": "np.flip is a view, copied for PyTorch's layout (CloneBackward0 on top); "
     "PyTorch's FlipBackward0",
     "repeat": "reshape then sum (ViewBackward0 on top); PyTorch's sum then view",
-    "lerp_tensor": "1 - w is rsub of a number (RsubBackward1); PyTorch subtracts w from a 1-tensor",
-    "addcdiv": "value / t2 records ReciprocalBackward0, MulBackward0; PyTorch divides a tensor",
     "diagonal": "the gradient written at the diagonal's places (IndexPutBackward0); PyTorch's "
     "diagonal_backward", "diag_matrix": "as diagonal", "trace": "as diagonal",
     "diag_embed": "the diagonal read by indexing (IndexBackward0); PyTorch's diagonal view",
@@ -318,19 +312,17 @@ def _nn_recorded(lib: Any, name: str) -> Any:
 # PyTorch's node takes inputs microtorch's op does not save (nll_loss's self), or not the
 # ones it saves (binary_cross_entropy's weight), or the loss's formula is written differently
 NN_NAME_DIFFERENCES = {
-    "bce_target_grad": "BinaryCrossEntropyBackwardBackward0's inputs: PyTorch's order differs",
-    "bce_weight_none": "BinaryCrossEntropyBackwardBackward0: microtorch's has a weight slot",
+    "bce_target_grad": "the target's gradient: PyTorch's is a composite of its own "
+    "(binary_cross_entropy_target_backward: -logit(p) * grad / n, DivBackward1 on top); "
+    "microtorch's one formula gives both gradients in one BinaryCrossEntropyBackwardBackward0",
     "bce_with_logits": "the formula: microtorch's sigmoid - target, then times grad / n",
     "bce_with_logits_pos_weight": "as bce_with_logits",
     "bce_with_logits_target_grad": "as bce_with_logits",
     "bce_with_logits_weight_sum": "as bce_with_logits",
-    "cross_entropy": "NllLossBackwardBackward0: PyTorch's takes self, nll_loss saves none",
-    "cross_entropy_ignore": "as cross_entropy", "cross_entropy_module": "as cross_entropy",
-    "cross_entropy_none": "as cross_entropy", "cross_entropy_sum": "as cross_entropy",
-    "cross_entropy_weight": "as cross_entropy", "nll_loss": "as cross_entropy",
-    "nll_loss_weight_none": "as cross_entropy",
     "l1_loss": "np.sign records no node; PyTorch's SgnBackward0", "l1_loss_sum": "as l1_loss",
-    "mse_loss_target_grad": "MseLossBackwardBackward0's inputs in another order",
+    "mse_loss_target_grad": "PyTorch records one MseLossBackwardBackward0 per input that "
+    "requires grad, the target's with self and target swapped (grad, target, self); "
+    "microtorch's one formula gives both gradients in one node (grad, self, target)",
     "group_norm": "without weight, PyTorch's composite formula (infinitely_differentiable_"
     "native_group_norm_backward) ends in a sum where microtorch's ends in a product",
 }  # fmt: skip

@@ -942,5 +942,7 @@ CASES: list[Bad | Same] = [
     Bad('distr_affinetransform', ValueError, 'cache_size must be 0 or 1', lambda L: L.distributions.AffineTransform(0.0, 1.0, cache_size=2)),
     Bad('distr_multivariatenormal', ValueError, 'Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified.', lambda L: L.distributions.MultivariateNormal(W(L.zeros(2)))),
     Bad('distr_composetransform', ValueError, 'cache_size must be 0 or 1', lambda L: L.distributions.ComposeTransform([], cache_size=2)),
+    # --- cg
+    Bad('cg_bce_weight_requires_grad', RuntimeError, "The function 'binary_cross_entropy' is not differentiable with respect to argument 'weight'. This input cannot have requires_grad True.", lambda L: _F(L).binary_cross_entropy(W(_t(L, 0.5)), W(_t(L, 1.0)), weight=L.ones(1, requires_grad=True))),
 ]
 # fmt: on
