@@ -1,5 +1,5 @@
 """Factorizations and what is built on them: ``linalg.qr``, ``eigh``, ``eigvalsh``,
-``eig``/``eigvals`` (complex: not supported), ``pinv``, ``lstsq``, ``matrix_rank`` and
+``pinv``, ``lstsq``, ``matrix_rank`` and
 ``torch.cdist``.
 
 The public functions: argument checks and PyTorch's errors around the formulas in
@@ -21,7 +21,7 @@ from microtorch.ops._broadcast import broadcast_error
 from microtorch.ops.linalg_factor import Cdist, LinalgEigh, LinalgLstsq, LinalgPinv, LinalgQr
 
 __all__ = [
-    "qr", "eigh", "eigvalsh", "eig", "eigvals", "pinv", "lstsq", "matrix_rank", "cdist",
+    "qr", "eigh", "eigvalsh", "pinv", "lstsq", "matrix_rank", "cdist",
 ]  # fmt: skip
 
 linalg_qr_result = return_type("linalg_qr", ("Q", "R"))
@@ -73,26 +73,6 @@ def eigvalsh(A: Any, UPLO: str = "L") -> Any:  # noqa: N803
     """The eigenvalues (ascending) of each symmetric matrix."""
     _eigh_checks(A, "linalg_eigvalsh", UPLO)
     return LinalgEigh.apply(A, UPLO, False)
-
-
-def _complex(A: Any, op: str) -> NotImplementedError:
-    expect_tensor(A, f"linalg_{op}", "input")
-    check_square(A, f"linalg.{op}")
-    return NotImplementedError(
-        f"microtorch has no complex dtypes, and torch.linalg.{op} always returns complex "
-        "tensors (complex64/complex128), even for real eigenvalues (Fix: for a symmetric "
-        "matrix use torch.linalg.eigh / eigvalsh, whose results are real)"
-    )
-
-
-def eig(A: Any) -> Any:  # noqa: N803
-    """Not supported: PyTorch's result is complex (see ``eigh`` for symmetric matrices)."""
-    raise _complex(A, "eig")
-
-
-def eigvals(A: Any) -> Any:  # noqa: N803
-    """Not supported: PyTorch's result is complex (see ``eigvalsh``)."""
-    raise _complex(A, "eigvals")
 
 
 def _tolerances(atol: Any, rtol: Any) -> tuple[float, float | None]:
