@@ -165,16 +165,12 @@ def lstsq(A: Any, B: Any, rcond: float | None = None, *, driver: str | None = No
     vector = b.ndim == a.ndim - 1
     if b.shape[-1 if vector else -2] != a.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
-    from microtorch.api import shape as S  # noqa: PLC0415 - (shape ops, only for a vector B)
-
-    bm = S.unsqueeze(B, -1) if vector else B
+    batch = b.shape[:-1] if vector else b.shape[:-2]
     try:
-        np.broadcast_shapes(a.shape[:-2], bm._data.shape[:-2])
+        np.broadcast_shapes(a.shape[:-2], batch)
     except ValueError:
-        raise broadcast_error(a.shape[:-2], bm._data.shape[:-2]) from None
-    x, residuals = LinalgLstsq.apply(A, bm)
-    if vector:
-        x = S.squeeze(x, -1)
+        raise broadcast_error(a.shape[:-2], batch) from None
+    x, residuals = LinalgLstsq.apply(A, B, vector)
     rank = matrix_rank(A) if A._dtype.name in ("float32", "float64") else None
     empty = _node.plain_tensor(np.zeros((0,), a.dtype))
     return linalg_lstsq_result(x, residuals, rank, empty)

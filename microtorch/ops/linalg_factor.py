@@ -157,23 +157,25 @@ class LinalgLstsq(NumpyFunction):
     dL/dA is pinv's gradient for dL/dP = G B^T."""
 
     node_name = "LinalgLstsqBackward0"
-    ctx_fields = ("shapes",)
+    ctx_fields = ("shapes", "vector")
 
     @staticmethod
-    def forward(ctx, a, b):
+    def forward(ctx, a, b, vector):
         p = pinv_of(a, 0.0, None, False)
-        x = (p @ b).astype(a.dtype)
-        ctx.save_for_backward(a, b, p)
-        ctx.shapes = (a.shape, b.shape)
-        return x, np.zeros((0,), a.dtype)
+        bm = b[..., None] if vector else b  # (a vector B: one column)
+        x = (p @ bm).astype(a.dtype)
+        ctx.save_for_backward(a, bm, p)
+        ctx.shapes, ctx.vector = (a.shape, b.shape), vector
+        return x[..., 0] if vector else x, np.zeros((0,), a.dtype)
 
     @staticmethod
     def backward(ctx, grad_x, grad_residuals):
         a, b, p = ctx.saved_tensors
-        ga = _pinv_grad(a, p, grad_x @ _mt(b))
-        gb = _mt(p) @ grad_x
+        gx = grad_x[..., None] if ctx.vector else grad_x
+        ga = _pinv_grad(a, p, gx @ _mt(b))
+        gb = _mt(p) @ gx
         sa, sb = ctx.shapes
-        return unbroadcast(ga, sa), unbroadcast(gb, sb)
+        return unbroadcast(ga, sa), unbroadcast(gb[..., 0] if ctx.vector else gb, sb)
 
 
 def _pnorm(diff: np.ndarray, p: float) -> np.ndarray:

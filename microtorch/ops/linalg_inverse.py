@@ -169,7 +169,7 @@ class LinalgMatrixExp(NumpyFunction):
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return matrix_exp(a).astype(a.dtype)
+        return matrix_exp(a.astype(np.float64)).astype(a.dtype)  # (float32: rounded once)
 
     @staticmethod
     def backward(ctx, grad_output):
