@@ -33,21 +33,26 @@ def cofactor_t(a: np.ndarray) -> np.ndarray:
 
 
 class LinalgDet(NumpyFunction):
-    """d = det(A), so dd/dA = d * inv(A)^T (the cofactor matrix; see ``cofactor_t``)."""
+    """d = det(A), so dd/dA = d * inv(A)^T (the cofactor matrix; see ``cofactor_t`` for a
+    singular A)."""
 
     node_name = "LinalgDetBackward0"
 
     @staticmethod
     def forward(ctx, a):
-        ctx.save_for_backward(a)
-        return np.asarray(np.linalg.det(a), dtype=a.dtype) if a.size else _empty_det(a)
+        d = np.asarray(np.linalg.det(a), dtype=a.dtype) if a.size else _empty_det(a)
+        ctx.save_for_backward(a, d)
+        return d
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
+        a, d = ctx.saved_tensors
         if not a.size:
             return np.zeros_like(a)
-        return (grad_output[..., None, None] * cofactor_t(a)).astype(a.dtype)
+        g = grad_output[..., None, None]
+        if (d == 0).any():  # (no inverse: the cofactors from the SVD)
+            return (g * cofactor_t(a)).astype(a.dtype)
+        return g * d[..., None, None] * _mt(np.linalg.inv(a))
 
 
 def _empty_det(a: np.ndarray) -> np.ndarray:
@@ -68,7 +73,12 @@ class LinalgSlogdet(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_sign, grad_logabsdet):
         (a,) = ctx.saved_tensors
-        return (grad_logabsdet[..., None, None] * _mt(np.linalg.inv(a))).astype(a.dtype)
+        g = grad_logabsdet[..., None, None]
+        try:
+            return g * _mt(np.linalg.inv(a))
+        except np.linalg.LinAlgError:  # singular: cofactors / det, inf or nan (as PyTorch)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return g * cofactor_t(a) / np.linalg.det(a)[..., None, None]
 
 
 class LinalgInvEx(NumpyFunction):
@@ -78,9 +88,9 @@ class LinalgInvEx(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a):
-        y = np.linalg.inv(a) if a.size else np.zeros_like(a)
-        ctx.save_for_backward(y)
-        return y.astype(a.dtype)
+        y = (np.linalg.inv(a) if a.size else np.zeros_like(a)).astype(a.dtype, copy=False)
+        ctx.save_for_backward(y)  # (the output itself: a second derivative goes through it)
+        return y
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -101,13 +111,16 @@ class LinalgSolveEx(NumpyFunction):
     def forward(ctx, a, b, left, vector):
         bb = b[..., None] if vector else b
         x = np.linalg.solve(a, bb) if left else _mt(np.linalg.solve(_mt(a), _mt(bb)))
-        ctx.save_for_backward(a, x)
+        out = x.astype(a.dtype, copy=False)
+        out = out[..., 0] if vector else out
+        ctx.save_for_backward(a, out)  # (the output itself: a second derivative goes through it)
         ctx.left, ctx.vector, ctx.shapes = left, vector, (a.shape, b.shape)
-        return (x[..., 0] if vector else x).astype(a.dtype)
+        return out
 
     @staticmethod
     def backward(ctx, grad_output):
         a, x = ctx.saved_tensors
+        x = x[..., None] if ctx.vector else x
         g = grad_output[..., None] if ctx.vector else grad_output
         if ctx.left:
             gb = np.linalg.solve(_mt(a), g)
