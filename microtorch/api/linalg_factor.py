@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.decomposition import LinAlgError
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.linalg_square import check_float, check_square
 from microtorch.api.return_types import return_type
@@ -75,6 +76,15 @@ def eigvalsh(A: Any, UPLO: str = "L") -> Any:  # noqa: N803
     return LinalgEigh.apply(A, UPLO, False)
 
 
+def _no_nan(a: Any) -> None:
+    # (the singular value decomposition underneath: PyTorch's error for nan)
+    if np.isnan(a._data).any():
+        raise LinAlgError(
+            "linalg.svd: The algorithm failed to converge because the input matrix contained "
+            "non-finite values."
+        )
+
+
 def _tolerances(atol: Any, rtol: Any) -> tuple[float, float | None]:
     for t in (atol, rtol):
         if isinstance(t, _node.Tensor):
@@ -109,6 +119,8 @@ def pinv(
             f"linalg.pinv({A._dtype._legacy[:-6]}{{[{dims}]}}): expected a tensor with 2 or "
             "more dimensions of float, double, cfloat or cdouble types"
         )
+    if not hermitian:
+        _no_nan(A)
     return LinalgPinv.apply(A, *_tolerances(atol, rtol), bool(hermitian))
 
 
@@ -127,11 +139,16 @@ def matrix_rank(
         )
     if A._dtype.name not in ("float32", "float64"):
         raise RuntimeError("This function doesn't handle types other than float and double")
+    if not hermitian:
+        _no_nan(A)
     a = A._data
     tol_a, tol_r = _tolerances(atol, rtol)
     if tol_r is None:
         tol_r = 0.0 if tol_a > 0 else np.finfo(a.dtype).eps * max(a.shape[-2:])
-    if hermitian:
+    if not np.isfinite(a).all():
+        s = np.full((*a.shape[:-2], min(a.shape[-2:])), np.nan, a.dtype)  # (inf: nan values)
+        big = s[..., :1]
+    elif hermitian:
         s = np.abs(np.linalg.eigvalsh(a))
         big = s.max(axis=-1, keepdims=True) if s.shape[-1] else s
     else:
@@ -161,6 +178,7 @@ def lstsq(A: Any, B: Any, rcond: float | None = None, *, driver: str | None = No
             f"input's dtype {A._dtype._legacy[:-6]} and other's dtype {B._dtype._legacy[:-6]}"
         )
     _at_least_2d(A, "torch.linalg.lstsq")
+    _no_nan(A)
     a, b = A._data, B._data
     vector = b.ndim == a.ndim - 1
     if b.shape[-1 if vector else -2] != a.shape[-2]:

@@ -102,6 +102,8 @@ def _zero_pivot(m: np.ndarray) -> int:
     # zero pivot, 0 if none
     m = m.astype(np.float64, copy=True)
     n = m.shape[0]
+    if not np.isfinite(m).all():
+        return 0  # (LAPACK goes on with inf and nan: PyTorch's result is nan, no error)
     for k in range(n):
         p = k + int(np.argmax(np.abs(m[k:, k])))
         if m[p, k] == 0:

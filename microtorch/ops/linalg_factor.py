@@ -108,6 +108,8 @@ def pinv_of(a: np.ndarray, atol: float, rtol: float | None, hermitian: bool) -> 
     """pinv(A): singular values (|eigenvalues| if ``hermitian``) above
     max(atol, rtol * largest) are inverted, the rest dropped."""
     m, n = a.shape[-2:]
+    if not np.isfinite(a).all():  # (inf: the decomposition's values are nan, as PyTorch's)
+        return np.full((*a.shape[:-2], n, m), np.nan, a.dtype)
     if rtol is None:
         rtol = 0.0 if atol > 0 else np.finfo(a.dtype).eps * max(m, n)
     if hermitian:

@@ -162,6 +162,8 @@ class LinalgCholeskyEx(NumpyFunction):
 def matrix_exp(a: np.ndarray) -> np.ndarray:
     """exp(A) = sum A^k / k!, by scaling (A / 2^s small), a degree-18 Taylor sum, squaring."""
     norm = np.abs(a).sum(axis=-2).max() if a.size else 0.0
+    if not np.isfinite(norm):  # (inf or nan in A: PyTorch's result is nan throughout)
+        return np.full(a.shape, np.nan, a.dtype)
     s = max(0, int(np.ceil(np.log2(norm / 0.25)))) if norm > 0.25 else 0
     x = a / 2.0**s
     out = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape).copy()
