@@ -53,7 +53,8 @@ from microtorch.api.legacy_types import (
 from microtorch.api.linalg import addmm, bmm, dot, matmul, mm, mv, norm
 from microtorch.api.linalg_compose import broadcast_tensors, cartesian_prod, tensordot
 from microtorch.api.linalg_factor import cdist
-from microtorch.api.linalg_square import det, inverse, slogdet
+from microtorch.api.linalg_square import inverse, slogdet
+from microtorch.api.linalg_square import torch_det as det
 from microtorch.api.logarithms import log2, log10
 from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
 from microtorch.api.rearrange import (

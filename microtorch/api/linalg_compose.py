@@ -211,7 +211,7 @@ def _ord_text(ord: Any) -> str:  # noqa: A002
     return str(ord)
 
 
-@torch_keywords(out=True)
+@torch_keywords("input", out=True)
 def matrix_norm(
     A: Any,  # noqa: N803
     ord: float | str = "fro",  # noqa: A002
@@ -253,7 +253,7 @@ def matrix_norm(
     return amax(sums, d1, keepdim) if ord > 0 else amin(sums, d1, keepdim)
 
 
-@torch_keywords(out=True)
+@torch_keywords("input", out=True)
 def linalg_norm(
     A: Any,  # noqa: N803
     ord: float | str | None = None,  # noqa: A002

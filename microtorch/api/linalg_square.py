@@ -29,8 +29,8 @@ from microtorch.ops.linalg_inverse import (
 )
 
 __all__ = [
-    "det", "slogdet", "linalg_slogdet", "inverse", "inv", "solve", "cholesky", "matrix_exp",
-    "matrix_power", "check_square", "check_float",
+    "det", "torch_det", "slogdet", "linalg_slogdet", "inverse", "inv", "solve", "cholesky",
+    "matrix_exp", "matrix_power", "check_square", "check_float",
 ]  # fmt: skip
 
 slogdet_result = return_type("slogdet", ("sign", "logabsdet"))
@@ -78,11 +78,21 @@ def _prepare(a: Any, op: str, name: str = "det") -> None:
     check_float(a, op)
 
 
-@torch_keywords("input", out=True)
+@torch_keywords(out=True)
 def det(A: Any) -> Any:  # noqa: N803 - PyTorch's name
-    """The determinant of each square matrix (``torch.det``, ``torch.linalg.det``)."""
+    """The determinant of each square matrix (``torch.linalg.det``)."""
     _prepare(A, "linalg.det")
     return LinalgDet.apply(A)
+
+
+@torch_keywords("input")
+def torch_det(input: Any, **unexpected: Any) -> Any:  # noqa: A002
+    """``torch.det``: the same as ``torch.linalg.det`` (without ``out=``)."""
+    for name in unexpected:  # (PyTorch's torch.det takes no out=)
+        raise TypeError(f"det() got an unexpected keyword argument '{name}'")
+    if not isinstance(input, _node.Tensor):
+        expect_tensor(input, "det")
+    return det(input)
 
 
 def slogdet(A: Any) -> Any:  # noqa: N803

@@ -57,6 +57,10 @@ def g(L: ModuleType, x: Any) -> Any:
     return L.tensor(x, dtype=L.float64, requires_grad=True)
 
 
+def d(L: ModuleType, x: Any) -> Any:
+    return L.tensor(x, dtype=L.float64)
+
+
 def f(L: ModuleType, x: Any) -> Any:
     return L.tensor(x, dtype=L.float32)
 
@@ -139,6 +143,26 @@ CASES: dict[str, Callable[[ModuleType], Any]] = {
     "functional.cartesian_prod": lambda L: L.functional.cartesian_prod(
         L.tensor([1, 2]), L.tensor([3, 4]), L.tensor([5])
     ),
+    # PyTorch's keywords and out=
+    "det input=": lambda L: L.det(input=d(L, A)),
+    "det out= refused": lambda L: L.det(d(L, A), out=L.empty((), dtype=L.float64)),
+    "linalg.det A= out=": lambda L: L.linalg.det(A=d(L, A), out=L.empty((), dtype=L.float64)),
+    "linalg.inv out=": lambda L: L.linalg.inv(d(L, A), out=L.empty(3, 3, dtype=L.float64)),
+    "solve A= B=": lambda L: L.linalg.solve(A=d(L, A), B=d(L, B)),
+    "inverse input=": lambda L: L.inverse(input=d(L, A)),
+    "tensordot a= b=": lambda L: L.tensordot(a=d(L, A), b=d(L, B), dims=1),
+    "cdist x1= x2=": lambda L: L.cdist(x1=d(L, A), x2=d(L, A), p=1.0),
+    "vector_norm x= ord=": lambda L: L.linalg.vector_norm(x=d(L, A), ord=1),
+    "norm input=": lambda L: L.linalg.norm(input=d(L, A)),
+    "matrix_power n=": lambda L: L.linalg.matrix_power(d(L, A), n=2),
+    "pinv atol": lambda L: L.linalg.pinv(d(L, A), atol=1.0),
+    "pinv rtol": lambda L: L.linalg.pinv(d(L, A), rtol=0.5),
+    "multi_dot tensors=": lambda L: L.linalg.multi_dot(tensors=[d(L, A), d(L, B)]),
+    "vector_norm dtype": lambda L: L.linalg.vector_norm(d(L, A), dtype=L.float64),
+    "inv empty batch": lambda L: L.linalg.inv(L.ones(2, 0, 0)),
+    "det 1x1": lambda L: L.linalg.det(L.ones(1, 1)),
+    "cdist empty": lambda L: L.cdist(L.ones(0, 3), L.ones(2, 3)),
+    "det float16": lambda L: L.det(L.ones(2, 2, dtype=L.float16)),
     # errors: PyTorch's class and first line
     "det not square": lambda L: L.det(L.ones(2, 3)),
     "det long": lambda L: L.linalg.det(L.ones(2, 2, dtype=L.long)),
