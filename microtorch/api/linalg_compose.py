@@ -21,6 +21,7 @@ from microtorch.api.linalg import _c_name, mm, norm
 from microtorch.api.reduction import amax, amin, normalize_dims
 from microtorch.api.reduction import sum as sum_
 from microtorch.ops._broadcast import broadcast_error
+from microtorch.ops.linalg import Vdot
 
 __all__ = [
     "tensordot", "broadcast_tensors", "cartesian_prod", "vecdot", "multi_dot", "vector_norm",
@@ -32,6 +33,8 @@ def _dims_pair(a: Any, b: Any, dims: Any) -> tuple[list[int], list[int]]:
     if isinstance(dims, (int, np.integer)) and not isinstance(dims, bool):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > a._data.ndim or dims > b._data.ndim:
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         return list(range(-int(dims), 0)), list(range(int(dims)))
     da, db = dims
     da = [da] if isinstance(da, int) else list(da)
@@ -53,20 +56,27 @@ def tensordot(a: Any, b: Any, dims: Any = 2) -> Any:
         raise RuntimeError("both inputs should have same dtype")
     sa, sb = a._data.shape, b._data.shape
     for i, j in zip(da, db):
+        if sa[i] != sb[j] and 1 in (sa[i], sb[j]):  # a size 1 broadcasts: sum the other
+            if sa[i] == 1:
+                b = sum_(b, j, True)
+            else:
+                a = sum_(a, i, True)
+            continue
         if sa[i] != sb[j]:
             raise RuntimeError(
                 f"contracted dimensions need to match, but first has size {sa[i]} in dim {i} "
                 f"and second has size {sb[j]} in dim {j}"
             )
+    sa, sb = a._data.shape, b._data.shape
     ca, cb = normalize_dims(tuple(da), a._data.ndim), normalize_dims(tuple(db), b._data.ndim)
     free_a = [d for d in range(a._data.ndim) if d not in ca]
     free_b = [d for d in range(b._data.ndim) if d not in cb]
     csize = int(np.prod([sa[d] for d in ca]))
     rows = int(np.prod([sa[d] for d in free_a]))
     cols = int(np.prod([sb[d] for d in free_b]))
-    t1 = S.reshape(S.permute(a, *free_a, *ca), rows, csize)
-    t2 = S.reshape(S.permute(b, *cb, *free_b), csize, cols)
-    return S.reshape(mm(t1, t2), *[sa[d] for d in free_a], *[sb[d] for d in free_b])
+    t1 = S.reshape(S.permute(a, (*free_a, *ca)), rows, csize)
+    t2 = S.reshape(S.permute(b, (*cb, *free_b)), csize, cols)
+    return S.reshape(mm(t1, t2), tuple([sa[d] for d in free_a] + [sb[d] for d in free_b]))
 
 
 def broadcast_tensors(*tensors: Any) -> tuple[Any, ...]:
@@ -117,6 +127,8 @@ def vecdot(x: Any, y: Any, *, dim: int = -1) -> Any:
             "linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
             f"{x._dtype._legacy[:-6]} and y of type {y._dtype._legacy[:-6]} instead"
         )
+    if x._data.ndim == 1 and y._data.ndim == 1 and x._data.shape == y._data.shape:
+        return Vdot.apply(x, y)  # (two vectors: PyTorch's vdot)
     return sum_(mul(x, y), dim)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
+from microtorch.ops._layout import column_major
 
 __all__ = ["LinalgQr", "LinalgEigh", "LinalgPinv", "LinalgLstsq", "Cdist", "pinv_of"]
 
@@ -45,9 +46,10 @@ class LinalgQr(NumpyFunction):
         q, r = np.linalg.qr(a, mode="complete" if mode == "complete" else "reduced")
         ctx.save_for_backward(a, q, r)
         ctx.mode = mode
+        r = column_major(r).astype(a.dtype, copy=False)  # (LAPACK's layout, as PyTorch's)
         if mode == "r":
-            return np.zeros((0,), a.dtype), r.astype(a.dtype)
-        return q.astype(a.dtype), r.astype(a.dtype)
+            return np.zeros((0,), a.dtype), r
+        return column_major(q).astype(a.dtype, copy=False), r
 
     @staticmethod
     def backward(ctx, grad_q, grad_r):
@@ -86,7 +88,7 @@ class LinalgEigh(NumpyFunction):
         ctx.vectors = vectors
         if not vectors:
             return w.astype(a.dtype)
-        return w.astype(a.dtype), v.astype(a.dtype)
+        return w.astype(a.dtype), column_major(v).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad_w, grad_v=None):
@@ -168,7 +170,7 @@ class LinalgLstsq(NumpyFunction):
         x = (p @ bm).astype(a.dtype)
         ctx.save_for_backward(a, bm, p)
         ctx.shapes, ctx.vector = (a.shape, b.shape), vector
-        return x[..., 0] if vector else x, np.zeros((0,), a.dtype)
+        return x[..., 0] if vector else column_major(x), np.zeros((0,), a.dtype)
 
     @staticmethod
     def backward(ctx, grad_x, grad_residuals):

@@ -11,6 +11,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
+from microtorch.ops._layout import column_major
 
 __all__ = [
     "LinalgDet", "LinalgSlogdet", "LinalgInvEx", "LinalgSolveEx", "LinalgCholeskyEx",
@@ -88,7 +89,9 @@ class LinalgInvEx(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a):
-        y = (np.linalg.inv(a) if a.size else np.zeros_like(a)).astype(a.dtype, copy=False)
+        y = column_major(np.linalg.inv(a) if a.size else np.zeros_like(a)).astype(
+            a.dtype, copy=False
+        )
         ctx.save_for_backward(y)  # (the output itself: a second derivative goes through it)
         return y
 
@@ -112,7 +115,7 @@ class LinalgSolveEx(NumpyFunction):
         bb = b[..., None] if vector else b
         x = np.linalg.solve(a, bb) if left else _mt(np.linalg.solve(_mt(a), _mt(bb)))
         out = x.astype(a.dtype, copy=False)
-        out = out[..., 0] if vector else out
+        out = out[..., 0] if vector else column_major(out)
         ctx.save_for_backward(a, out)  # (the output itself: a second derivative goes through it)
         ctx.left, ctx.vector, ctx.shapes = left, vector, (a.shape, b.shape)
         return out
@@ -145,7 +148,7 @@ class LinalgCholeskyEx(NumpyFunction):
         low = np.linalg.cholesky(a)
         ctx.save_for_backward(low)
         ctx.upper = upper
-        return (_mt(low) if upper else low).astype(a.dtype)
+        return column_major(_mt(low) if upper else low).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad_output):
