@@ -348,3 +348,28 @@ def test_qr_mode_r_has_no_gradient(torch_module: ModuleType) -> None:
         _, r = L.linalg.qr(L.tensor(TALL, requires_grad=True), mode="r")
         with pytest.raises(RuntimeError, match="The derivative of linalg.qr depends on Q"):
             r.sum().backward()
+
+
+LAYOUTS: dict[str, Callable[[ModuleType], Any]] = {
+    "inv": lambda L: L.linalg.inv(L.tensor(AB)),
+    "solve": lambda L: L.linalg.solve(L.tensor(A), L.tensor(B)),
+    "cholesky": lambda L: L.linalg.cholesky(L.tensor(SPD)),
+    "qr Q": lambda L: L.linalg.qr(L.tensor(A)).Q,
+    "qr R": lambda L: L.linalg.qr(L.tensor(TALL)).R,
+    "eigh vectors": lambda L: L.linalg.eigh(L.tensor(SPD)).eigenvectors,
+    "lstsq": lambda L: L.linalg.lstsq(L.tensor(A), L.tensor(B)).solution,
+    "matrix_exp": lambda L: L.linalg.matrix_exp(L.tensor(A)),
+    "pinv": lambda L: L.linalg.pinv(L.tensor(A)),
+}
+
+
+@pytest.mark.parametrize("case", list(LAYOUTS))
+def test_results_are_laid_out_as_pytorchs(case: str, torch_module: ModuleType) -> None:
+    # (LAPACK's column-by-column matrices: a reshape of them copies, UnsafeViewBackward0)
+    assert LAYOUTS[case](microtorch).stride() == LAYOUTS[case](torch_module).stride()
+
+
+def test_vecdot_of_two_vectors_is_vdot(torch_module: ModuleType) -> None:
+    compare(lambda L: L.linalg.vecdot(g(L, A[0]), g(L, A[1])), torch_module)
+    compare(lambda L: L.linalg.vecdot(g(L, A[0]), g(L, A[1])).grad_fn.name(), torch_module)
+    compare(lambda L: L.tensordot(g(L, A[:1]), g(L, A[:1]), dims=1), torch_module)
