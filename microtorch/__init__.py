@@ -53,6 +53,10 @@ from microtorch.api.legacy_types import (
     ShortTensor,
 )
 from microtorch.api.linalg import addmm, bmm, dot, matmul, mm, mv, norm
+from microtorch.api.linalg_compose import broadcast_tensors, cartesian_prod, tensordot
+from microtorch.api.linalg_factor import cdist
+from microtorch.api.linalg_square import inverse, slogdet
+from microtorch.api.linalg_square import torch_det as det
 from microtorch.api.logarithms import log2, log10
 from microtorch.api.quantile import nanquantile, quantile
 from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
@@ -319,6 +323,8 @@ __all__ += ["exp2", "exp2_", "logit", "logit_", "sinc", "sinc_", "xlogy", "xlogy
 __all__ += ["addcdiv", "addcmul", "diag", "diag_embed", "diagonal", "erf", "erfc", "erfinv"]
 __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "repeat_interleave"]
 __all__ += ["bernoulli", "einsum", "normal"]
+__all__ += ["broadcast_tensors", "cartesian_prod", "cdist", "det", "inverse", "slogdet"]
+__all__ += ["tensordot"]
 frac_ = Tensor.frac_
 __all__ += ["frac", "frac_", "isneginf", "isposinf", "logspace", "nanmean", "nansum", "signbit"]
 __all__ += ["std_mean", "var_mean", "get_num_threads", "set_num_threads", "kthvalue", "mode"]

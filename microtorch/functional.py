@@ -8,9 +8,14 @@ from microtorch.api.einsum import einsum
 from microtorch.api.grids import meshgrid
 from microtorch.api.join import split
 from microtorch.api.linalg import norm
+from microtorch.api.linalg_compose import broadcast_tensors, cartesian_prod, tensordot
+from microtorch.api.linalg_factor import cdist
 from microtorch.api.unique import unique
 from microtorch.tensor import Tensor
 
-__all__ = ["Tensor", "einsum", "meshgrid", "norm", "split", "unique"]
+__all__ = [
+    "Tensor", "broadcast_tensors", "cartesian_prod", "cdist", "einsum", "meshgrid", "norm",
+    "split", "tensordot", "unique",
+]  # fmt: skip
 
 __getattr__ = _coverage.module_getattr("torch.functional", __name__)

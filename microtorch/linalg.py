@@ -1,7 +1,9 @@
 """``microtorch.linalg``: the parts of ``torch.linalg`` course code uses most.
 
-``cross``, ``matmul``, ``svd`` and ``svdvals``; every other name of ``torch.linalg`` raises an error
-saying what to use instead (see ``docs/api_coverage.md``).
+Determinants, inverses, solves, factorizations (``cholesky``, ``qr``, ``eigh``, ``svd``),
+norms and products; ``eig``/``eigvals`` are not covered
+(their results are complex); every other
+name of ``torch.linalg`` raises an error saying what to use instead (see ``docs/api_coverage.md``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,16 @@ from microtorch.api.cross import linalg_cross as cross
 from microtorch.api.decomposition import LinAlgError, svdvals
 from microtorch.api.decomposition import linalg_svd as svd
 from microtorch.api.linalg import matmul
+from microtorch.api.linalg_compose import linalg_norm as norm
+from microtorch.api.linalg_compose import matrix_norm, multi_dot, vecdot, vector_norm
+from microtorch.api.linalg_factor import eigh, eigvalsh, lstsq, matrix_rank, pinv, qr
+from microtorch.api.linalg_square import cholesky, det, inv, matrix_exp, matrix_power, solve
+from microtorch.api.linalg_square import linalg_slogdet as slogdet
 
-__all__ = ["LinAlgError", "cross", "matmul", "svd", "svdvals"]
+__all__ = [
+    "LinAlgError", "cholesky", "cross", "det", "eigh", "eigvalsh", "inv",
+    "lstsq", "matmul", "matrix_exp", "matrix_norm", "matrix_power", "matrix_rank", "multi_dot",
+    "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "vecdot", "vector_norm",
+]  # fmt: skip
 
 __getattr__ = _coverage.module_getattr("torch.linalg", __name__)

@@ -32,6 +32,7 @@ from microtorch.api import (
     division,
     join,
     linalg,
+    linalg_square,
     rearrange,
     rounding,
     special,
@@ -411,6 +412,8 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.full_like: lambda a, fill_value, dtype=None, shape=None: _like(
         lambda shape, dtype: np.full(shape, fill_value, dtype)
     )(a, dtype, shape=shape),
+    np.linalg.inv: lambda a: record(linalg_square.inv(tensor_of(a))),
+    np.linalg.solve: lambda a, b: record(linalg_square.solve(tensor_of(a), tensor_of(b))),
     np.shape: lambda a: a.shape,
     np.ndim: lambda a: a.ndim,
     np.size: lambda a: a.size,

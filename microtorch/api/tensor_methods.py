@@ -25,6 +25,7 @@ from microtorch.api import (
     indexing,
     join,
     linalg,
+    linalg_square,
     logarithms,
     pointwise,
     random_fill,
@@ -568,6 +569,10 @@ class TensorMethods:
         for f in (diagonal.diagonal, diagonal.diag, diagonal.diag_embed, diagonal.trace)
     )
     svd = decomposition.svd
+    det, inverse, slogdet = (
+        without_torch_keywords(linalg_square.det), without_torch_keywords(linalg_square.inverse),
+        linalg_square.slogdet,
+    )  # fmt: skip
 
     is_complex, conj, resolve_conj, is_conj = (
         real_only.is_complex, real_only.conj, real_only.resolve_conj, real_only.is_conj,

@@ -21,6 +21,7 @@ __all__ = [
     "preserved_astype",
     "preserved_full",
     "row_major",
+    "column_major",
 ]
 
 
@@ -161,3 +162,11 @@ def preserved_full(a: np.ndarray, value: object, dtype: np.dtype) -> np.ndarray:
     out = _preserved_empty(a, np.dtype(dtype))
     out[...] = value
     return out
+
+
+def column_major(a: np.ndarray) -> np.ndarray:
+    """``a`` with each matrix stored column by column (strides (1, rows) in its last two
+    dims), as LAPACK returns them and PyTorch's linear-algebra results keep them."""
+    if a.ndim < 2:
+        return a
+    return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)

@@ -29,7 +29,9 @@ class LinalgSvd(NumpyFunction):
     @staticmethod
     def forward(ctx, a, full_matrices):
         if not np.isfinite(a).all():  # (PyTorch's answer for inf; nan is refused before)
-            return _nan_svd(a, full_matrices)
+            nan = _nan_svd(a, full_matrices)
+            ctx.save_for_backward(*nan)  # (a gradient of nan, as PyTorch's)
+            return nan
         u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
         ctx.save_for_backward(u, s, vh)
         return u, s, vh

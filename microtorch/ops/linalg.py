@@ -13,7 +13,7 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import row_major
 
-__all__ = ["Mm", "_Product", "Mv", "Dot", "Bmm", "Addmm", "_SqueezeFirst", "VectorNorm"]
+__all__ = ["Mm", "_Product", "Mv", "Dot", "Vdot", "Bmm", "Addmm", "_SqueezeFirst", "VectorNorm"]
 
 
 class Mm(NumpyFunction):
@@ -72,6 +72,12 @@ class Dot(_Product):
             grad_output * b if b is not None else None,
             grad_output * a if a is not None else None,
         )
+
+
+class Vdot(Dot):
+    """z = conj(a) . b, for real vectors the dot product (``linalg.vecdot`` of two vectors)."""
+
+    node_name = "VdotBackward0"
 
 
 class Bmm(_Product):

@@ -278,6 +278,10 @@ NAME_DIFFERENCES = {
     "fmax": "np.where(takes_a, grad, 0) records WhereBackward0; PyTorch's masked_fill",
     "fmin": "as fmax",
     "repeat_interleave_counts": "as index_select",
+    "det": "g * det * inv(A)^T records MulBackward0 and LinalgInvExBackward0; PyTorch solves "
+    "against a diagonal (LinalgSolveExBackward0)",
+    "tensordot": "the gradient reshaped back by a view (ViewBackward0 after mm's formula); "
+    "PyTorch's _reshape_alias of a t()",
 }  # fmt: skip
 
 

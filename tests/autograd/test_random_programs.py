@@ -64,6 +64,12 @@ def test_attention_runs_the_same_as_in_torch(torch_module: ModuleType) -> None:
     assert failure is None, "\n" + failure
 
 
+def test_linear_algebra_runs_the_same_as_in_torch(torch_module: ModuleType) -> None:
+    # det, inverse, solve, norms, tensordot, cdist ... among the everyday statements (issue 24)
+    failure = _first_failure(500, 150, rp.LINALG_FUNCTIONS, boost="linalg_ops")
+    assert failure is None, "\n" + failure
+
+
 def _pending(family: str, reason: str) -> object:
     return pytest.param(
         family, marks=pytest.mark.xfail(strict=True, reason=f"issue 12: {reason}"), id=family
@@ -90,7 +96,7 @@ if PENDING:  # (none today: every family runs in CI; an empty parametrization wo
 
 def test_every_family_is_in_exactly_one_list_and_the_lists_name_real_families() -> None:
     groups = [rp.PASSING_FAMILIES, rp.PENDING_ISSUE_12, rp.PENDING_OTHER, rp.RARELY_DIFFERENT]
-    own = ["grad_of_grad", "layers_twice", "special_ops", "attention"]  # (own sweeps only)
+    own = ["grad_of_grad", "layers_twice", "special_ops", "attention", "linalg_ops"]  # (own)
     assert sorted([f for group in groups for f in group] + own) == sorted(rp.FAMILIES)
     assert set(rp.GRADIENTS_OF_GRADIENTS) <= set(rp.FAMILIES)
     assert set(rp.ISSUE_24_FUNCTIONS) <= set(rp.FAMILIES)

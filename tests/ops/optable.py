@@ -508,6 +508,29 @@ OPS: list[OpSpec] = [
         "meshgrid", lambda L, a, b: L.meshgrid(a, b, indexing="ij"),
         lambda a, b: tuple(np.meshgrid(a, b, indexing="ij")), ((3,), (2,)), "ExpandBackward0",
     ),
+    # --- linear algebra (issue 24: lin) -------------------------------------------------
+    OpSpec("det", lambda L, x: L.det(x), np.linalg.det, ((3, 3),), "LinalgDetBackward0"),
+    OpSpec(
+        "tensordot", lambda L, a, b: L.tensordot(a, b, dims=([0], [1])),
+        lambda a, b: np.tensordot(a, b, axes=([0], [1])), (S23, (4, 2)), "ViewBackward0",
+    ),
+    OpSpec(
+        "vecdot", lambda L, a, b: L.linalg.vecdot(a, b), lambda a, b: (a * b).sum(-1), (S23, (3,)),
+        "SumBackward1",
+    ),
+    OpSpec(
+        "multi_dot", lambda L, a, b, c: L.linalg.multi_dot([a, b, c]),
+        lambda a, b, c: a @ b @ c, (S23, (3, 4), (4, 2)), "ViewBackward0",
+    ),
+    OpSpec(
+        "matrix_power", lambda L, x: L.linalg.matrix_power(x, 4),
+        lambda x: np.linalg.matrix_power(x, 4), ((3, 3),), "MmBackward0",
+    ),
+    OpSpec(
+        "cartesian_prod", lambda L, a, b: L.cartesian_prod(a, b),
+        lambda a, b: np.stack([np.repeat(a, len(b)), np.tile(b, len(a))], 1), ((3,), (2,)),
+        "StackBackward0",
+    ),
     # --- triangles, flips, rolls, repeats, selections (issue 24) -----------------------
     OpSpec("tril", lambda L, x: x.tril(), np.tril, (S234,), "TrilBackward0"),
     OpSpec("triu", lambda L, x: L.triu(x, 1), lambda x: np.triu(x, 1), (S23,), "TriuBackward0"),

@@ -924,6 +924,30 @@ def _special_ops(g: Gen) -> str | None:
     return f"{g.new()} = " + g.choice(SPECIAL_OPS).format(a=a, d=_dim_for(g, g.t(a)))
 
 
+# Linear algebra (issue 24, lin): on any tensor, so that non-square, 1-d and integer inputs
+# meet PyTorch's errors too; the shifted ones keep the matrix away from singular.
+LINALG_OPS = (
+    "torch.linalg.vector_norm({a})", "torch.linalg.vector_norm({a}, 1, dim={d})",
+    "torch.linalg.norm({a})", "torch.linalg.matrix_norm({a})", "torch.linalg.matrix_norm({a}, 1)",
+    "torch.tensordot({a}, {a}, dims=1)", "torch.tensordot({a}, {a}, dims=0)",
+    "torch.cdist({a}.reshape(-1, 1)[:5], {a}.reshape(-1, 1)[:4])", "torch.cdist({a}, {a} * 2, p=1)",
+    "torch.broadcast_tensors({a}, {a}.sum())[1]", "torch.linalg.vecdot({a}, {a})",
+    "torch.det({a})", "{a}.det()", "torch.linalg.slogdet({a}).logabsdet",
+    "torch.inverse({a} + 4 * torch.eye({a}.shape[-1]))", "torch.linalg.matrix_exp({a} / 4)",
+    "torch.linalg.matrix_power({a}, 3)", "torch.linalg.multi_dot([{a}, {a}.transpose(-1, -2)])",
+    "torch.cartesian_prod({a}.flatten(), {a}.flatten()[:2])",
+    "torch.linalg.solve({a} + 4 * torch.eye({a}.shape[-1]), {a})",
+    "torch.linalg.cholesky({a} @ {a}.transpose(-1, -2) + torch.eye({a}.shape[-2]))",
+)  # fmt: skip
+
+
+def _linalg_ops(g: Gen) -> str | None:
+    a = g.pick()
+    if a is None:
+        return None
+    return f"{g.new()} = " + g.choice(LINALG_OPS).format(a=a, d=_dim_for(g, g.t(a)))
+
+
 def _wrong_arguments(g: Gen) -> str | None:
     names = _tensor_names(g, lambda t: True)
     if not names:
@@ -980,6 +1004,7 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "wrong_arguments": (0.4, _wrong_arguments),
     "special_ops": (0.6, _special_ops),
     "attention": (0.6, _attention),
+    "linalg_ops": (0.6, _linalg_ops),
 }
 
 # Families that still find mismatches on the current code, with what they find. Switch one on
@@ -1003,13 +1028,18 @@ ISSUE_24_FUNCTIONS: tuple[str, ...] = (
     "leaf", "constant", "arith", "unary", "matmul", "reduce", "select", "view", "inplace",
     "backward", "edge_ops", "int_bool_ops", "special_ops",
 )  # fmt: skip
+# Linear algebra (issue 24, lin): a sweep of its own as well
+LINALG_FUNCTIONS: tuple[str, ...] = (
+    "leaf", "constant", "arith", "unary", "matmul", "reduce", "select", "view", "backward",
+    "linalg_ops",
+)  # fmt: skip
 PASSING_FAMILIES: tuple[str, ...] = tuple(
     f
     for f in FAMILIES
     if f not in PENDING_ISSUE_12
     and f not in PENDING_OTHER
     and f not in RARELY_DIFFERENT
-    and f not in ("grad_of_grad", "layers_twice", "special_ops", "attention")
+    and f not in ("grad_of_grad", "layers_twice", "special_ops", "attention", "linalg_ops")
 )
 # Attention (issue 24): a sweep of its own as well, among the everyday statements
 ATTENTION: tuple[str, ...] = (
