@@ -89,7 +89,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "cartesian_prod": "use torch.meshgrid(a, b, indexing='ij') and stack the grids",
     },
     "torch.nn": {
-        "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
         "InstanceNorm2d": "use nn.BatchNorm2d",
         "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
         "Transformer": _ATTENTION, "TransformerEncoder": _ATTENTION,
@@ -119,7 +118,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "grid_sample": "use PyTorch",
         "scaled_dot_product_attention": _ATTENTION, "multi_head_attention_forward": _ATTENTION,
         "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
-        "ctc_loss": "use PyTorch", "conv_transpose2d": "upsample with indexing and use F.conv2d",
+        "ctc_loss": "use PyTorch",
         "unfold": "slice and stack", "fold": "slice and stack",
     },
     "torch.nn.init": {

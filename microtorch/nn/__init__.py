@@ -30,6 +30,7 @@ from microtorch.nn.activation import (
 )
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
+from microtorch.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from microtorch.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from microtorch.nn.embedding import Embedding
 from microtorch.nn.flatten import Flatten, Unflatten
@@ -105,6 +106,7 @@ __all__ = [
     # pooling, convolution, normalization and the rest of issue 24's layers
     "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d",
     "Conv3d", "Dropout1d", "Dropout3d",
+    "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
 ]  # fmt: skip
 
 

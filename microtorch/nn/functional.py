@@ -49,6 +49,11 @@ from microtorch.nn.conv_functions import (
     conv3d,
     max_pool2d,
 )
+from microtorch.nn.conv_transpose_functions import (
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+)
 from microtorch.nn.dropout_functions import dropout1d, dropout2d, dropout3d
 from microtorch.nn.loss_functions import (
     binary_cross_entropy,
@@ -90,6 +95,8 @@ __all__ = [
     "logsigmoid",
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
     "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
+    # issue 24: the rest of the everyday layers
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
 ]  # fmt: skip
 
 

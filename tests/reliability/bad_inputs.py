@@ -861,5 +861,12 @@ CASES: list[Bad | Same] = [
     Bad('f_adaptive_avg_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)", lambda L: _F(L).adaptive_avg_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool1d_wrong', RuntimeError, "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while checking arguments for adaptive_max_pool1d)", lambda L: _F(L).adaptive_max_pool1d(W(_x(L, 2, 3, 4, 5)), 2)),
     Bad('f_adaptive_max_pool2d_wrong', RuntimeError, 'adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [3]', lambda L: _F(L).adaptive_max_pool2d(W(_x(L, 3)), 2)),
+    # --- nnx: transposed convolutions, fold/unfold, norms, bilinear, embedding bags, losses
+    Bad('nn_convtranspose1d_wrong', RuntimeError, 'Given transposed=1, weight of size [2, 4, 3], expected input[1, 3, 5] to have 2 channels, but got 3 channels instead', lambda L: L.nn.ConvTranspose1d(2, 4, 3)(W(_x(L, 1, 3, 5)))),
+    Bad('nn_convtranspose2d_wrong', ValueError, 'Only "zeros" padding mode is supported for ConvTranspose2d', lambda L: L.nn.ConvTranspose2d(2, 4, 3, padding_mode='reflect')),
+    Bad('nn_convtranspose3d_wrong', ValueError, 'in_channels must be divisible by groups', lambda L: L.nn.ConvTranspose3d(3, 4, 3, groups=2)),
+    Bad('f_conv_transpose1d_wrong', RuntimeError, 'output padding must be smaller than either stride or dilation, but got output_padding_height: 0 output_padding_width: 1 stride_height: 1 stride_width: 1 dilation_height: 1 dilation_width: 1', lambda L: _F(L).conv_transpose1d(W(_x(L, 1, 2, 3)), W(_x(L, 2, 2, 2)), output_padding=1)),
+    Bad('f_conv_transpose2d_wrong', RuntimeError, 'Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of size: [5, 5]', lambda L: _F(L).conv_transpose2d(W(_x(L, 5, 5)), W(_x(L, 2, 2, 2, 2)))),
+    Bad('f_conv_transpose3d_wrong', RuntimeError, 'negative padding is not supported', lambda L: _F(L).conv_transpose3d(W(_x(L, 1, 2, 3, 3, 3)), W(_x(L, 2, 2, 2, 2, 2)), padding=-1)),
 ]
 # fmt: on
