@@ -95,8 +95,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,
         "TransformerDecoderLayer": _ATTENTION, "MultiheadAttention": _ATTENTION,
         "CTCLoss": "use PyTorch",
-        "TripletMarginLoss": _PLAIN.format("(d(a, p) - d(a, n) + margin).clamp(min=0).mean()"),
-        "CosineEmbeddingLoss": "write it with tensor operations",
         "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
         "DataParallel": "use a single process on the CPU",

@@ -53,6 +53,15 @@ from microtorch.nn.loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from microtorch.nn.margin_loss import (
+    CosineEmbeddingLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiLabelMarginLoss,
+    MultiMarginLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
 from microtorch.nn.module import Module
 from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
 from microtorch.nn.padding import (
@@ -106,7 +115,9 @@ __all__ = [
     # pooling, convolution, normalization and the rest of issue 24's layers
     "AdaptiveAvgPool1d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool1d", "MaxPool1d",
     "Conv3d", "Dropout1d", "Dropout3d",
-    "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+    "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "CosineEmbeddingLoss",
+    "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiMarginLoss",
+    "SoftMarginLoss", "TripletMarginLoss",
 ]  # fmt: skip
 
 

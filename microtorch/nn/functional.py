@@ -65,6 +65,15 @@ from microtorch.nn.loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
+from microtorch.nn.margin_loss_functions import (
+    cosine_embedding_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+)
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
 from microtorch.nn.pool_functions import (
     adaptive_avg_pool1d,
@@ -96,7 +105,9 @@ __all__ = [
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
     "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
     # issue 24: the rest of the everyday layers
-    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "margin_ranking_loss",
+    "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss", "soft_margin_loss",
+    "multi_margin_loss", "multilabel_margin_loss",
 ]  # fmt: skip
 
 
