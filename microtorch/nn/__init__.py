@@ -64,6 +64,12 @@ from microtorch.nn.margin_loss import (
 )
 from microtorch.nn.module import Module
 from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
+from microtorch.nn.normalization_more import (
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    RMSNorm,
+)
 from microtorch.nn.padding import (
     CircularPad1d,
     CircularPad2d,
@@ -117,7 +123,8 @@ __all__ = [
     "Conv3d", "Dropout1d", "Dropout3d",
     "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "CosineEmbeddingLoss",
     "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiMarginLoss",
-    "SoftMarginLoss", "TripletMarginLoss",
+    "SoftMarginLoss", "TripletMarginLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "RMSNorm",
 ]  # fmt: skip
 
 

@@ -75,6 +75,7 @@ from microtorch.nn.margin_loss_functions import (
     triplet_margin_loss,
 )
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
+from microtorch.nn.norm_more_functions import instance_norm, rms_norm
 from microtorch.nn.pool_functions import (
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
@@ -107,7 +108,7 @@ __all__ = [
     # issue 24: the rest of the everyday layers
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "margin_ranking_loss",
     "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss", "soft_margin_loss",
-    "multi_margin_loss", "multilabel_margin_loss",
+    "multi_margin_loss", "multilabel_margin_loss", "rms_norm", "instance_norm",
 ]  # fmt: skip
 
 

@@ -882,5 +882,11 @@ CASES: list[Bad | Same] = [
     Bad('f_multilabel_margin_loss_wrong', RuntimeError, "argument #2 'target' is out of range", lambda L: _F(L).multilabel_margin_loss(W(_x(L, 1, 3)), W(L.tensor([[0, 5, -1]])))),
     Bad('f_soft_margin_loss_wrong', ValueError, 'foo is not a valid value for reduction', lambda L: _F(L).soft_margin_loss(W(_x(L, 2)), W(_x(L, 2)), reduction='foo')),
     Bad('f_triplet_margin_loss_wrong', RuntimeError, 'The anchor, positive, and negative tensors are expected to have the same number of dimensions, but got: anchor 2D, positive 2D, and negative 1D inputs', lambda L: _F(L).triplet_margin_loss(W(_x(L, 2, 3)), W(_x(L, 2, 3)), W(_x(L, 3)))),
+    Bad('nn_instancenorm1d_wrong', ValueError, 'expected 2D or 3D input (got 4D input)', lambda L: L.nn.InstanceNorm1d(3)(W(_x(L, 2, 3, 4, 5)))),
+    Bad('nn_instancenorm2d_wrong', ValueError, "expected input's size at dim=1 to match num_features (4), but got: 3.", lambda L: L.nn.InstanceNorm2d(4, affine=True)(W(_x(L, 2, 3, 4, 5)))),
+    Bad('nn_instancenorm3d_wrong', ValueError, 'expected 4D or 5D input (got 3D input)', lambda L: L.nn.InstanceNorm3d(3)(W(_x(L, 2, 3, 4)))),
+    Bad('nn_rmsnorm_wrong', RuntimeError, 'Given normalized_shape=[3], expected input with shape [*3], but got input of size[2, 4]', lambda L: L.nn.RMSNorm(3)(W(_x(L, 2, 4)))),
+    Bad('f_instance_norm_wrong', ValueError, 'Expected more than 1 spatial element when training, got input size', lambda L: _F(L).instance_norm(W(_x(L, 2, 3, 1)))),
+    Bad('f_rms_norm_wrong', RuntimeError, 'Expected weight to be of same shape as normalized_shape, but got weight of shape [3] and normalized_shape = [4]', lambda L: _F(L).rms_norm(W(_x(L, 2, 4)), (4,), W(_x(L, 3)))),
 ]
 # fmt: on
