@@ -96,7 +96,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
         "DataParallel": "use a single process on the CPU",
-        "Fold": "slice and stack", "Unfold": "slice and stack",
     },
     "torch.nn.Module": {
         "half": "keep the model in float32 (model.float())", "bfloat16": "keep it in float32",
@@ -115,7 +114,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "scaled_dot_product_attention": _ATTENTION, "multi_head_attention_forward": _ATTENTION,
         "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
         "ctc_loss": "use PyTorch",
-        "unfold": "slice and stack", "fold": "slice and stack",
     },
     "torch.nn.init": {
         "sparse_": "use dense weights",

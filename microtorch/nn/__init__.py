@@ -34,6 +34,7 @@ from microtorch.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvT
 from microtorch.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from microtorch.nn.embedding import Embedding
 from microtorch.nn.flatten import Flatten, Unflatten
+from microtorch.nn.fold import Fold, Unfold
 from microtorch.nn.lazy import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
@@ -124,7 +125,7 @@ __all__ = [
     "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "CosineEmbeddingLoss",
     "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiMarginLoss",
     "SoftMarginLoss", "TripletMarginLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-    "RMSNorm",
+    "RMSNorm", "Fold", "Unfold",
 ]  # fmt: skip
 
 

@@ -888,5 +888,9 @@ CASES: list[Bad | Same] = [
     Bad('nn_rmsnorm_wrong', RuntimeError, 'Given normalized_shape=[3], expected input with shape [*3], but got input of size[2, 4]', lambda L: L.nn.RMSNorm(3)(W(_x(L, 2, 4)))),
     Bad('f_instance_norm_wrong', ValueError, 'Expected more than 1 spatial element when training, got input size', lambda L: _F(L).instance_norm(W(_x(L, 2, 3, 1)))),
     Bad('f_rms_norm_wrong', RuntimeError, 'Expected weight to be of same shape as normalized_shape, but got weight of shape [3] and normalized_shape = [4]', lambda L: _F(L).rms_norm(W(_x(L, 2, 4)), (4,), W(_x(L, 3)))),
+    Bad('nn_fold_wrong', RuntimeError, "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got input.size(1)=11 and kernel_size=(2, 2).", lambda L: L.nn.Fold((5, 5), 2)(W(_x(L, 2, 11, 16)))),
+    Bad('nn_unfold_wrong', RuntimeError, 'kernel size should be greater than zero, but got kernel_height: 0 kernel_width: 0', lambda L: L.nn.Unfold(0)(W(_x(L, 1, 2, 3, 3)))),
+    Bad('f_fold_wrong', RuntimeError, 'Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: [2, 3, 4, 4]', lambda L: _F(L).fold(W(_x(L, 2, 3, 4, 4)), (5, 5), 2)),
+    Bad('f_unfold_wrong', RuntimeError, 'Given input with spatial size (3, 3), kernel_size=(4, 4), dilation=(1, 1), padding=(0, 0), calculated shape of the array of sliding blocks as (0, 0), but its components must be at least one.', lambda L: _F(L).unfold(W(_x(L, 1, 2, 3, 3)), 4)),
 ]
 # fmt: on
