@@ -93,7 +93,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "TransformerEncoderLayer": _ATTENTION, "TransformerDecoder": _ATTENTION,
         "TransformerDecoderLayer": _ATTENTION, "MultiheadAttention": _ATTENTION,
         "CTCLoss": "use PyTorch",
-        "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
         "DataParallel": "use a single process on the CPU",
     },

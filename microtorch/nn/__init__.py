@@ -28,6 +28,7 @@ from microtorch.nn.activation import (
     Tanh,
     Tanhshrink,
 )
+from microtorch.nn.bilinear import Bilinear
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
 from microtorch.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
@@ -125,7 +126,7 @@ __all__ = [
     "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "CosineEmbeddingLoss",
     "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiMarginLoss",
     "SoftMarginLoss", "TripletMarginLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-    "RMSNorm", "Fold", "Unfold",
+    "RMSNorm", "Fold", "Unfold", "Bilinear",
 ]  # fmt: skip
 
 

@@ -41,6 +41,7 @@ from microtorch.nn.activation_functions import (
     softsign,
     tanhshrink,
 )
+from microtorch.nn.bilinear import bilinear
 from microtorch.nn.conv_functions import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -110,7 +111,7 @@ __all__ = [
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "margin_ranking_loss",
     "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss", "soft_margin_loss",
     "multi_margin_loss", "multilabel_margin_loss", "rms_norm", "instance_norm",
-    "fold", "unfold",
+    "fold", "unfold", "bilinear",
 ]  # fmt: skip
 
 

@@ -892,5 +892,7 @@ CASES: list[Bad | Same] = [
     Bad('nn_unfold_wrong', RuntimeError, 'kernel size should be greater than zero, but got kernel_height: 0 kernel_width: 0', lambda L: L.nn.Unfold(0)(W(_x(L, 1, 2, 3, 3)))),
     Bad('f_fold_wrong', RuntimeError, 'Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for input, but got: [2, 3, 4, 4]', lambda L: _F(L).fold(W(_x(L, 2, 3, 4, 4)), (5, 5), 2)),
     Bad('f_unfold_wrong', RuntimeError, 'Given input with spatial size (3, 3), kernel_size=(4, 4), dilation=(1, 1), padding=(0, 0), calculated shape of the array of sliding blocks as (0, 0), but its components must be at least one.', lambda L: _F(L).unfold(W(_x(L, 1, 2, 3, 3)), 4)),
+    Bad('nn_bilinear_wrong', RuntimeError, 'bilinear(): input2 size does not match weight size: got 5 but expected 4', lambda L: L.nn.Bilinear(3, 4, 2)(W(_x(L, 2, 3)), W(_x(L, 2, 5)))),
+    Bad('f_bilinear_wrong', RuntimeError, 'bilinear(): input dimensions do not match: got 2 and 1', lambda L: _F(L).bilinear(W(_x(L, 2, 3)), W(_x(L, 4)), W(_x(L, 2, 3, 4)))),
 ]
 # fmt: on
