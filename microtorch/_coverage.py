@@ -111,7 +111,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
     "torch.nn.functional": {
         "grid_sample": "use PyTorch",
         "scaled_dot_product_attention": _ATTENTION, "multi_head_attention_forward": _ATTENTION,
-        "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
         "ctc_loss": "use PyTorch",
     },
     "torch.nn.init": {

@@ -57,6 +57,7 @@ from microtorch.nn.conv_transpose_functions import (
 )
 from microtorch.nn.dropout_functions import dropout1d, dropout2d, dropout3d
 from microtorch.nn.fold_functions import fold, unfold
+from microtorch.nn.gumbel import gumbel_softmax
 from microtorch.nn.loss_functions import (
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -111,7 +112,7 @@ __all__ = [
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "margin_ranking_loss",
     "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss", "soft_margin_loss",
     "multi_margin_loss", "multilabel_margin_loss", "rms_norm", "instance_norm",
-    "fold", "unfold", "bilinear",
+    "fold", "unfold", "bilinear", "gumbel_softmax",
 ]  # fmt: skip
 
 

@@ -95,3 +95,36 @@ def test_bilinear_errors_match_torch(torch_module: ModuleType) -> None:
     theirs = [error_of(c) for c in _errors(torch_module)]
     for i, (m, t) in enumerate(zip(mine, theirs)):
         assert m == t, f"case {i}"
+
+
+def test_gumbel_softmax_graphs_and_warning_match_torch(torch_module: ModuleType) -> None:
+    def run(lib: ModuleType) -> list[Any]:
+        x = lib.randn(2, 4, requires_grad=True)
+        f = lib.nn.functional.gumbel_softmax
+        found = [graph(f(x)), graph(f(x, tau=0.5, hard=True)), graph(f(x, hard=True, dim=0))]
+        out = f(x, hard=True)
+        found.append((tuple(out.shape), sorted(out.detach().numpy().ravel().tolist())))
+        with pytest.warns(UserWarning, match="`eps` parameter is deprecated"):
+            f(x, eps=1e-3)
+        found.append(error_of(lambda: f([1.0])))
+        return found
+
+    assert run(microtorch) == run(torch_module)
+
+
+def test_gumbel_softmax_samples_follow_the_softmax_and_pass_its_gradient() -> None:
+    f = microtorch.nn.functional
+    microtorch.manual_seed(0)
+    logits = microtorch.tensor([1.0, 0.0, -1.0, 2.0]).log_softmax(0).expand(4000, 4)
+    logits = logits.clone().requires_grad_()
+    hard = f.gumbel_softmax(logits, hard=True)
+    counts = hard.detach().sum(0).numpy() / 4000  # argmax of logits + Gumbel ~ softmax
+    np.testing.assert_allclose(counts, logits[0].detach().softmax(0).numpy(), atol=0.03)
+    g = microtorch.randn(4000, 4)
+    (hard * g).sum().backward()
+    microtorch.manual_seed(0)  # the same draws again: the soft sample's gradient
+    soft_logits = logits.detach().clone().requires_grad_()
+    soft = f.gumbel_softmax(soft_logits, hard=False)
+    (soft * g).sum().backward()
+    np.testing.assert_allclose(logits.grad.numpy(), soft_logits.grad.numpy(), atol=1e-6)
+    np.testing.assert_array_equal(hard.detach().numpy().max(1), np.ones(4000))

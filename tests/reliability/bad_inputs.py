@@ -894,5 +894,6 @@ CASES: list[Bad | Same] = [
     Bad('f_unfold_wrong', RuntimeError, 'Given input with spatial size (3, 3), kernel_size=(4, 4), dilation=(1, 1), padding=(0, 0), calculated shape of the array of sliding blocks as (0, 0), but its components must be at least one.', lambda L: _F(L).unfold(W(_x(L, 1, 2, 3, 3)), 4)),
     Bad('nn_bilinear_wrong', RuntimeError, 'bilinear(): input2 size does not match weight size: got 5 but expected 4', lambda L: L.nn.Bilinear(3, 4, 2)(W(_x(L, 2, 3)), W(_x(L, 2, 5)))),
     Bad('f_bilinear_wrong', RuntimeError, 'bilinear(): input dimensions do not match: got 2 and 1', lambda L: _F(L).bilinear(W(_x(L, 2, 3)), W(_x(L, 4)), W(_x(L, 2, 3, 4)))),
+    Bad('f_gumbel_softmax_wrong', TypeError, "empty_like(): argument 'input' (position 1) must be Tensor, not list", lambda L: _F(L).gumbel_softmax([1.0, 2.0])),
 ]
 # fmt: on
