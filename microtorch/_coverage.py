@@ -28,7 +28,6 @@ _FLOAT = "microtorch has real dtypes only; use torch.float32"
 _LOOP = "write it with tensor operations in a Python loop"
 _RNN = "pad the sequences to one length with torch.stack or F.pad and run the padded batch"
 _SCATTER = "assign through indexing instead, e.g. out[torch.arange(n), idx] = src"
-_PLAIN = "write it with tensor operations: {0}"
 _DENSITY = "write its log_prob with tensor operations; draw samples with torch.rand or torch.randn"
 # whole categories microtorch does not cover, each with its reason and what to do instead
 _SPARSE = "microtorch has dense tensors only: use dense tensors (torch.zeros, then index)"
@@ -94,16 +93,9 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "stft": _NUMPY,
     },
     "torch.nn": {
-        "ConvTranspose2d": "upsample with indexing and use nn.Conv2d",
-        "InstanceNorm2d": "use nn.BatchNorm2d",
-        "RMSNorm": _PLAIN.format("x / (x ** 2).mean(-1, keepdim=True).sqrt()"),
         "CTCLoss": "use PyTorch",
-        "TripletMarginLoss": _PLAIN.format("(d(a, p) - d(a, n) + margin).clamp(min=0).mean()"),
-        "CosineEmbeddingLoss": "write it with tensor operations",
-        "Bilinear": "use nn.Linear on torch.cat([a, b], 1)",
         "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
         "DataParallel": "use a single process on the CPU",
-        "Fold": "slice and stack", "Unfold": "slice and stack",
     },
     "torch.nn.Module": {
         "half": "its layers run in float32 or float64, not float16 (torch.half): keep the model "
@@ -117,9 +109,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
     },
     "torch.nn.functional": {
         "grid_sample": "use PyTorch",
-        "gumbel_softmax": _PLAIN.format("F.softmax(logits - (-torch.rand(shape).log()).log(), -1)"),
-        "ctc_loss": "use PyTorch", "conv_transpose2d": "upsample with indexing and use F.conv2d",
-        "unfold": "slice and stack", "fold": "slice and stack",
+        "ctc_loss": "use PyTorch",
     },
     "torch.nn.init": {
         "sparse_": "use dense weights",

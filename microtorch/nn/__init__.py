@@ -29,11 +29,14 @@ from microtorch.nn.activation import (
     Tanhshrink,
 )
 from microtorch.nn.attention import MultiheadAttention
+from microtorch.nn.bilinear import Bilinear
 from microtorch.nn.container import ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
+from microtorch.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from microtorch.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from microtorch.nn.embedding import Embedding
 from microtorch.nn.flatten import Flatten, Unflatten
+from microtorch.nn.fold import Fold, Unfold
 from microtorch.nn.lazy import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
@@ -53,8 +56,23 @@ from microtorch.nn.loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from microtorch.nn.margin_loss import (
+    CosineEmbeddingLoss,
+    HingeEmbeddingLoss,
+    MarginRankingLoss,
+    MultiLabelMarginLoss,
+    MultiMarginLoss,
+    SoftMarginLoss,
+    TripletMarginLoss,
+)
 from microtorch.nn.module import Module
 from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
+from microtorch.nn.normalization_more import (
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    RMSNorm,
+)
 from microtorch.nn.padding import (
     CircularPad1d,
     CircularPad2d,
@@ -111,6 +129,10 @@ __all__ = [
     # attention and transformers (issue 24)
     "MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
     "TransformerEncoder", "TransformerEncoderLayer",
+    "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "CosineEmbeddingLoss",
+    "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiMarginLoss",
+    "SoftMarginLoss", "TripletMarginLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+    "RMSNorm", "Fold", "Unfold", "Bilinear",
 ]  # fmt: skip
 
 

@@ -40,6 +40,7 @@ from microtorch.nn.activation_functions import (
     tanhshrink,
 )
 from microtorch.nn.attention_functions import scaled_dot_product_attention
+from microtorch.nn.bilinear import bilinear
 from microtorch.nn.conv_functions import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -48,7 +49,14 @@ from microtorch.nn.conv_functions import (
     conv3d,
     max_pool2d,
 )
+from microtorch.nn.conv_transpose_functions import (
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+)
 from microtorch.nn.dropout_functions import dropout, dropout1d, dropout2d, dropout3d
+from microtorch.nn.fold_functions import fold, unfold
+from microtorch.nn.gumbel import gumbel_softmax
 from microtorch.nn.linear_functions import linear
 from microtorch.nn.loss_functions import (
     binary_cross_entropy,
@@ -60,8 +68,18 @@ from microtorch.nn.loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
+from microtorch.nn.margin_loss_functions import (
+    cosine_embedding_loss,
+    hinge_embedding_loss,
+    margin_ranking_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    soft_margin_loss,
+    triplet_margin_loss,
+)
 from microtorch.nn.mha_functions import multi_head_attention_forward
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
+from microtorch.nn.norm_more_functions import instance_norm, rms_norm
 from microtorch.nn.pool_functions import (
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
@@ -91,6 +109,11 @@ __all__ = [
     "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
     "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
     "scaled_dot_product_attention", "multi_head_attention_forward",
+    # issue 24: the rest of the everyday layers
+    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "margin_ranking_loss",
+    "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss", "soft_margin_loss",
+    "multi_margin_loss", "multilabel_margin_loss", "rms_norm", "instance_norm",
+    "fold", "unfold", "bilinear", "gumbel_softmax",
 ]  # fmt: skip
 
 
