@@ -81,7 +81,8 @@ def _binary(
         and isinstance(a, Tensor)
         and (a._dtype.is_floating_point or a._dtype is int64 and type(b) is int)
     ):  # a float tensor and a number, a long tensor and an int: the tensor's dtype
-        b = _constant(b, a._dtype, a._device)
+        made = _CONSTANTS.get((b, type(b), a._dtype, a._device.type))  # (made before?)
+        b = made if made is not None else _constant(b, a._dtype, a._device)
     else:
         a, b = _cast(fn, a, b, out)
     try:

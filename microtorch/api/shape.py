@@ -246,7 +246,7 @@ def t(a: Any) -> Any:
         raise RuntimeError(
             f"t() expects a tensor with <= 2 dimensions, but self is {a._data.ndim}D"
         )
-    return as_view(T.apply(a, tuple(range(a._data.ndim))[::-1]), a)
+    return as_view(T.apply(a), a)
 
 
 @torch_keywords("input")

@@ -63,22 +63,23 @@ class BackwardNode(Node):
     def outputs(self, out: Any, inputs: list[Any], device: Any) -> Any:
         """The op's results as Tensors whose ``grad_fn`` is this node (a tuple for several);
         what forward saved is kept with each value's version, now that the outputs exist."""
-        if type(out) is tuple:
-            results = tuple([_node.op_result(o, self, i, device) for i, o in enumerate(out)])
-            self._num_outputs = len(results)
-            if len(results) == 1:  # (unbind of a size-1 dim: one output, kept as one)
-                self._out_shape, self._out_dtype = results[0]._data.shape, results[0]._dtype
-            else:
-                self._out_shape = tuple([r._data.shape for r in results])
-                self._out_dtype = tuple([r._dtype for r in results])
-        else:
+        if type(out) is not tuple:  # one output, nearly every op
             result = _node.op_result(out, self, 0, device)
-            self._out_shape, self._out_dtype = result._data.shape, result._dtype
-            results = (result,)
-        if self._saved:  # each value with its version, and which tensor it is (for messages)
-            outs = out if type(out) is tuple else (out,)
-            self._saved = keep_saved(self._saved, inputs, outs, results)
-        return results if type(out) is tuple else result
+            # (its shape one tuple shared by the nodes of that shape: fewer objects to track)
+            self._out_shape, self._out_dtype = _node.shapes[result._data.shape], result._dtype
+            if self._saved:  # each value with its version, and which tensor it is
+                self._saved = keep_saved(self._saved, inputs, (out,), (result,))
+            return result
+        results = tuple([_node.op_result(o, self, i, device) for i, o in enumerate(out)])
+        self._num_outputs = len(results)
+        if len(results) == 1:  # (unbind of a size-1 dim: one output, kept as one)
+            self._out_shape, self._out_dtype = results[0]._data.shape, results[0]._dtype
+        else:
+            self._out_shape = tuple([r._data.shape for r in results])
+            self._out_dtype = tuple([r._dtype for r in results])
+        if self._saved:
+            self._saved = keep_saved(self._saved, inputs, out, results)
+        return results
 
     def save_for_backward(self, *values: Any) -> None:
         """Keep ``values`` for ``backward``; they are checked against in-place changes."""

@@ -228,6 +228,15 @@ def gradient_edges(tensors: list[Any]) -> tuple[tuple[Any, ...], tuple[int, ...]
     """Where each tensor's gradient goes (PyTorch's ``gradient_edge``, for each): the node
     that made it, else, for a leaf that requires grad, its ``AccumulateGrad``, else None (it
     needs no gradient); which output of that node it is; and whether it needs a gradient."""
+    if len(tensors) == 2:  # a binary op, the usual case: no lists to build
+        a, b = tensors
+        node_a, node_b = a._grad_fn, b._grad_fn
+        if node_a is None and a._rg:
+            node_a = accumulate_grad_of(a)
+        if node_b is None and b._rg:
+            node_b = accumulate_grad_of(b)
+        pair = shared[(a._output_nr, b._output_nr)]
+        return (node_a, node_b), pair, flags[(node_a is not None, node_b is not None)]
     nodes, nrs, needs = [], [], []
     for t in tensors:
         node = t._grad_fn
@@ -236,7 +245,7 @@ def gradient_edges(tensors: list[Any]) -> tuple[tuple[Any, ...], tuple[int, ...]
         nodes.append(node)
         nrs.append(t._output_nr)
         needs.append(node is not None)
-    return tuple(nodes), shared[tuple(nrs)], shared[tuple(needs)]
+    return tuple(nodes), shared[tuple(nrs)], flags[tuple(needs)]
 
 
 def gradient_edge(t: Any) -> Node | None:
@@ -257,6 +266,10 @@ class _Patterns(dict[tuple[Any, ...], tuple[Any, ...]]):
 
 
 shared = _Patterns()
+# Flags and output shapes, each in a table of its own: (1, 0) == (True, False) in Python, so
+# output numbers, flags and shapes must never stand in for each other.
+flags = _Patterns()
+shapes = _Patterns()
 
 
 def accumulate_grad_of(t: Any) -> AccumulateGrad:

@@ -17,7 +17,7 @@ import numpy as np
 from microtorch.autograd import node as _node
 from microtorch.autograd import versions
 from microtorch.autograd.grad_mode import switches
-from microtorch.autograd.node import op_name
+from microtorch.autograd.node import op_name, shared
 from microtorch.autograd.versions import version_of
 from microtorch.dtypes import from_numpy_dtype
 
@@ -95,6 +95,7 @@ def keep_saved(values: Any, inputs: list[Any], outputs: Any, results: Any) -> tu
     """What ``forward`` passed to ``save_for_backward``, as SavedTensors, now that its outputs
     exist: each value is an output of the op, one of its input tensors, or its own value."""
     kept: list[SavedTensor | None] = []
+    constants = True  # only records of shared constants (and None) so far? See below.
     for value in values:
         if value is None:
             kept.append(None)
@@ -107,17 +108,24 @@ def keep_saved(values: Any, inputs: list[Any], outputs: Any, results: Any) -> tu
             kept.append(
                 SavedTensor(_node.plain_tensor(data) if is_tensor else data, data, None, nr)
             )
+            constants = False
             continue  # (the result holds its node: the node must not hold the result)
         for t in inputs:
             if t._data is data:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                kept.append(_saved_input(t, value))
+                saved = _saved_input(t, value)
+                kept.append(saved)
+                constants = constants and t._data.ndim == 0 and not t._data.flags.writeable
                 break
         else:  # a value of forward's own (or a numpy scalar)
             data = np.asarray(data)
             kept.append(SavedTensor(value if is_tensor else data, data))
-    return tuple(kept)
+            constants = False
+    # Nodes that save only shared constants (the 1.000001 of each ``y * 1.000001``) share one
+    # tuple of them too, as they share the records: one object less per node for Python's
+    # garbage collector to track. (Read-only 0-d constants only: the table keeps them alive.)
+    return shared[tuple(kept)] if constants else tuple(kept)
 
 
 def _saved_input(t: Any, value: Any) -> SavedTensor:

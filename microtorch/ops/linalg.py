@@ -114,7 +114,11 @@ class Addmm(NumpyFunction):
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(b if need_a else None, a if need_b else None)  # only what's used
         ctx.c_shape = c.shape
-        return c + a @ b
+        out = a @ b
+        if c.dtype != out.dtype or c.ndim > 2:  # (a bias of its own dtype, or more dims)
+            return c + out
+        out += c  # into the product: one new array, not two (the same sums as c + a @ b)
+        return out
 
     @staticmethod
     def backward(ctx, grad_output):

@@ -153,14 +153,18 @@ class Transpose(Permute):
         )
 
 
-class T(Permute):
+class T(NumpyFunction):
     """z = a.t(): the gradient is transposed back."""
 
     node_name = "TBackward0"
 
     @staticmethod
+    def forward(ctx, a):
+        return a.T  # (at most 2 dims: a matrix's two swapped, a vector or a number as it is)
+
+    @staticmethod
     def backward(ctx, grad_output):
-        return grad_output.T  # (at most 2 dims: the reverse order is the inverse)
+        return grad_output.T  # (the reverse order of two dims is its own inverse)
 
 
 class Clone(NumpyFunction):
