@@ -242,6 +242,13 @@ def addmm(c: Any, a: Any, b: Any) -> Any:
     """c + a @ b with c broadcast to the result (what ``Linear`` computes on a batch)."""
     _tensors("addmm", a, b)
     expect_tensor(c, "addmm", "input")
+    # (PyTorch checks the dtypes first: a float64 bias is refused, not promoted)
+    for x, name in ((c, "self"), (a, "mat1")):
+        if x._dtype is not b._dtype:
+            raise RuntimeError(
+                f"{name} and mat2 must have the same dtype, but got {x._dtype._legacy[:-6]} and "
+                f"{b._dtype._legacy[:-6]} (Fix: convert one, e.g. bias.to(weight.dtype))"
+            )
     target = (a._data.shape[0], b._data.shape[-1])
     lead = 2 - c._data.ndim
     for i, n in enumerate(c._data.shape):

@@ -188,12 +188,19 @@ def solve(A: Any, B: Any, *, left: bool = True) -> Any:  # noqa: N803
 
 
 def _not_positive_definite(m: np.ndarray) -> int:
-    # the order of the first leading minor that is not positive-definite (0 if none)
+    # the order of the first leading minor that is not positive-definite (0 if none); as
+    # LAPACK's, a nan pivot fails (numpy's own Cholesky returns nan), and an infinite one fails
+    # the minor after it (inf - inf)
+    infinite = False
     for k in range(1, m.shape[0] + 1):
         try:
-            np.linalg.cholesky(m[:k, :k])
+            with np.errstate(invalid="ignore"):
+                factor = np.linalg.cholesky(m[:k, :k])
         except np.linalg.LinAlgError:
             return k
+        if infinite or np.isnan(factor).any():
+            return k
+        infinite = bool(np.isinf(factor).any())
     return 0
 
 
