@@ -126,16 +126,27 @@ def embedding_bag(
         assert offsets is not None
         bag, keep, nbags = _bags(offsets._data.astype(np.int64), n, include_last_offset)
     if n and (idx.min() < 0 or idx.max() >= n_rows):
-        bad = int(idx.min()) if idx.min() < 0 else int(idx.max())
-        raise RuntimeError(
-            "embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
-            f"{bad} (indices must be in [0, {n_rows - 1}])"
-        )
+        _out_of_range(idx, n_rows, weight._data.dtype == np.float32 and mode != "max", padding_idx)
     if padding_idx is not None:
         keep &= idx != padding_idx
     if max_norm is not None:
         _renorm(weight, idx, max_norm, norm_type)
     return _Bag.apply(weight, psw, idx, bag, keep, nbags, _MODES[mode])
+
+
+def _out_of_range(idx: np.ndarray, n_rows: int, fast: bool, padding_idx: int | None) -> None:
+    wrong = np.flatnonzero((idx < 0) | (idx >= n_rows))
+    if fast and padding_idx is None:  # (PyTorch's float32 sum/mean kernel has its own text)
+        j = int(wrong[0])
+        raise RuntimeError(
+            f"Index {j} of input takes value {int(idx[j])} which is not in the valid range "
+            f"[0, {n_rows})"
+        )
+    bad = int(idx.min()) if idx.min() < 0 else int(idx.max())
+    raise RuntimeError(
+        "embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+        f"{bad} (indices must be in [0, {n_rows - 1}])"
+    )
 
 
 def _bags(offsets: np.ndarray, n: int, include_last: bool) -> tuple[np.ndarray, np.ndarray, int]:

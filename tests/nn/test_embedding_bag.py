@@ -177,6 +177,15 @@ ERRORS = {
     "last_offset": lambda L: _f(L).embedding_bag(L.tensor([0, 1]), _w(L), L.tensor([0, 5])),
     "index_high": lambda L: _f(L).embedding_bag(L.tensor([0, 7]), _w(L), L.tensor([0])),
     "index_neg": lambda L: _f(L).embedding_bag(L.tensor([[0, -1]]), _w(L)),
+    "index_high_float32": lambda L: _f(L).embedding_bag(
+        L.tensor([0, 1, 7]), L.ones(5, 2), L.tensor([0]), mode="sum"
+    ),
+    "index_neg_float32_max": lambda L: _f(L).embedding_bag(
+        L.tensor([[0, -1]]), L.ones(5, 2), mode="max"
+    ),
+    "index_float32_padding": lambda L: _f(L).embedding_bag(
+        L.tensor([[0, 9]]), L.ones(5, 2), padding_idx=0
+    ),
     "index_float": lambda L: _f(L).embedding_bag(L.tensor([[0.0]]), _w(L)),
     "offsets_float": lambda L: _f(L).embedding_bag(L.tensor([0]), _w(L), L.tensor([0.0])),
     "psw_mean": lambda L: _f(L).embedding_bag(
