@@ -25,6 +25,9 @@ class EmbeddingBag(NumpyFunction):
     """
 
     node_name = "EmbeddingBagBackward0"
+    # PyTorch records the gradient (create_graph=True) but has no derivative of it
+    double_backward_name = "EmbeddingBagBackwardBackward0"
+    missing_derivative = "aten::_embedding_bag_backward"
 
     ctx_fields = ("shape", "mode", "nbags", "psw_shape")
 

@@ -229,3 +229,18 @@ def test_not_supported_is_named() -> None:
             microtorch.nn.functional.embedding_bag(
                 microtorch.tensor([[0]]), microtorch.ones(2, 2), **kw
             )
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_create_graph_records_but_has_no_second_derivative(
+    torch_module: ModuleType, mode: str
+) -> None:
+    # PyTorch records EmbeddingBagBackwardBackward0 and raises on a second backward
+    # (NotImplementedError there, RuntimeError here: see the report of issue 24).
+    for L in (microtorch, torch_module):
+        w = L.tensor(W, requires_grad=True)
+        out = L.nn.functional.embedding_bag(L.tensor(IDX1), w, L.tensor(OFF), mode=mode)
+        (g,) = L.autograd.grad((out * out).sum(), [w], create_graph=True)
+        assert type(g.grad_fn).__name__ == "EmbeddingBagBackwardBackward0"
+        with pytest.raises((RuntimeError, NotImplementedError), match="_embedding_bag_backward"):
+            g.sum().backward()
