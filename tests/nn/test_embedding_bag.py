@@ -244,3 +244,15 @@ def test_create_graph_records_but_has_no_second_derivative(
         assert type(g.grad_fn).__name__ == "EmbeddingBagBackwardBackward0"
         with pytest.raises((RuntimeError, NotImplementedError), match="_embedding_bag_backward"):
             g.sum().backward()
+
+
+def test_max_ties_send_the_gradient_to_the_first(torch_module: ModuleType) -> None:
+    grads = []
+    for L in (microtorch, torch_module):
+        w = L.tensor([[1.0, 2.0], [1.0, 3.0], [0.0, 3.0]], dtype=L.float64, requires_grad=True)
+        out = L.nn.functional.embedding_bag(
+            L.tensor([0, 1, 2, 2, 1]), w, L.tensor([0, 3]), mode="max"
+        )
+        out.sum().backward()
+        grads.append(w.grad.tolist())
+    assert grads[0] == grads[1] == [[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
