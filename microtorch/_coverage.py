@@ -94,7 +94,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
     },
     "torch.nn": {
         "CTCLoss": "use PyTorch",
-        "EmbeddingBag": "use nn.Embedding followed by .sum(1) or .mean(1)",
         "DataParallel": "use a single process on the CPU",
     },
     "torch.nn.Module": {

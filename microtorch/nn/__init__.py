@@ -35,6 +35,7 @@ from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
 from microtorch.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from microtorch.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from microtorch.nn.embedding import Embedding
+from microtorch.nn.embedding_bag import EmbeddingBag
 from microtorch.nn.flatten import Flatten, Unflatten
 from microtorch.nn.fold import Fold, Unfold
 from microtorch.nn.lazy import (
@@ -132,7 +133,7 @@ __all__ = [
     "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "CosineEmbeddingLoss",
     "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiMarginLoss",
     "SoftMarginLoss", "TripletMarginLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-    "RMSNorm", "Fold", "Unfold", "Bilinear",
+    "RMSNorm", "Fold", "Unfold", "Bilinear", "EmbeddingBag",
 ]  # fmt: skip
 
 

@@ -55,6 +55,7 @@ from microtorch.nn.conv_transpose_functions import (
     conv_transpose3d,
 )
 from microtorch.nn.dropout_functions import dropout, dropout1d, dropout2d, dropout3d
+from microtorch.nn.embedding_bag import embedding_bag
 from microtorch.nn.fold_functions import fold, unfold
 from microtorch.nn.gumbel import gumbel_softmax
 from microtorch.nn.linear_functions import linear
@@ -113,7 +114,7 @@ __all__ = [
     "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "margin_ranking_loss",
     "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss", "soft_margin_loss",
     "multi_margin_loss", "multilabel_margin_loss", "rms_norm", "instance_norm",
-    "fold", "unfold", "bilinear", "gumbel_softmax",
+    "fold", "unfold", "bilinear", "gumbel_softmax", "embedding_bag",
 ]  # fmt: skip
 
 

@@ -1005,5 +1005,10 @@ CASES: list[Bad | Same] = [
     Bad('nn_bilinear_wrong', RuntimeError, 'bilinear(): input2 size does not match weight size: got 5 but expected 4', lambda L: L.nn.Bilinear(3, 4, 2)(W(_x(L, 2, 3)), W(_x(L, 2, 5)))),
     Bad('f_bilinear_wrong', RuntimeError, 'bilinear(): input dimensions do not match: got 2 and 1', lambda L: _F(L).bilinear(W(_x(L, 2, 3)), W(_x(L, 4)), W(_x(L, 2, 3, 4)))),
     Bad('f_gumbel_softmax_wrong', TypeError, "empty_like(): argument 'input' (position 1) must be Tensor, not list", lambda L: _F(L).gumbel_softmax([1.0, 2.0])),
+    # --- bag: EmbeddingBag and embedding_bag
+    Bad('nn_embeddingbag_wrong', ValueError, 'offsets has to be a 1D Tensor but got None', lambda L: L.nn.EmbeddingBag(5, 3)(W(L.tensor([0, 1])))),
+    Bad('nn_embeddingbag_offsets', RuntimeError, 'offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. However, got 1', lambda L: L.nn.EmbeddingBag(5, 3)(W(L.tensor([0, 1, 2])), W(L.tensor([1, 2])))),
+    Bad('f_embedding_bag_wrong', NotImplementedError, "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum' (got mode='max').", lambda L: _F(L).embedding_bag(W(L.tensor([[0, 1]])), W(_x(L, 5, 3)), mode='max', per_sample_weights=W(_x(L, 1, 2)))),
+    Bad('f_embedding_bag_range', RuntimeError, 'Index 1 of input takes value 7 which is not in the valid range [0, 5)', lambda L: _F(L).embedding_bag(W(L.tensor([0, 7])), W(_x(L, 5, 3)), W(L.tensor([0])))),
 ]
 # fmt: on
