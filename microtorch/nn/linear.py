@@ -10,8 +10,8 @@ import numpy as np
 from microtorch.device import as_device
 from microtorch.dtypes import dtype as dtype_
 from microtorch.dtypes import get_default_dtype
-from microtorch.nn import functional as F
 from microtorch.nn import init
+from microtorch.nn.linear_functions import linear
 from microtorch.nn.module import Module
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor, plain_tensor
@@ -69,7 +69,7 @@ class Linear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - PyTorch's name
-        return F.linear(input, self.weight, self.bias)
+        return linear(input, self.weight, self.bias)
 
     def extra_repr(self) -> str:
         return (
