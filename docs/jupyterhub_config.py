@@ -47,6 +47,9 @@ c.Spawner.cmd = [str(ENV_BIN / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
 c.Spawner.ip = "127.0.0.1"
 c.Spawner.start_timeout = 120  # seconds; thirty students logging in at once share two cores
+# and the same for the server to answer once started (JupyterHub's default, 30 s, is too short
+# when several labs load their extensions at once on two cores: the hub then gives up on them)
+c.Spawner.http_timeout = 120
 if os.geteuid() == 0:  # a container running as root: Jupyter refuses root without this
     c.Spawner.args = ["--allow-root"]
 

@@ -251,21 +251,41 @@ def _answers(hub: Hub, path: str, token: str) -> bool:
     return True
 
 
+def _wait_until_ready(hub: Hub, name: str, token: str, deadline: float) -> None:
+    """Until the hub calls ``name``'s server ready. A spawn the hub gave up on (its
+    start_timeout or http_timeout passed, or the server exited) leaves no server in the user's
+    model: that fails at once, with the hub's log, which says why."""
+    while True:
+        server = hub.request("GET", f"/hub/api/users/{name}", token)["servers"].get("")
+        if server is not None and server.get("ready"):
+            return
+        failed = server is None or not (server.get("pending") or server.get("ready"))
+        if failed or time.monotonic() > deadline:
+            why = "the hub gave up on it" if failed else "still pending at the deadline"
+            raise AssertionError(f"{name}'s server did not start ({why}){_log_on(hub, name)}")
+        time.sleep(0.5)
+
+
+def _log_on(hub: Hub, name: str) -> str:
+    """The hub's last log lines that name ``name`` (why a spawn failed, for one)."""
+    lines = [line for line in hub.log.read_text().splitlines() if name in line]
+    return f"; the hub's log on {name}:\n" + "\n".join(lines[-40:])
+
+
 def _student(hub: Hub, name: str) -> Run:
     """One student's session: log in, start a server, run the chapter, stop the server."""
     token = hub.request(
         "POST", f"/hub/api/users/{name}/tokens",
         body={"auth": {"username": name, "password": "any"}, "note": "test login"},
     )["token"]  # fmt: skip
-    hub.request("POST", f"/hub/api/users/{name}/server", token)
-    # (five servers start at once on 2 cores: 120 s was once missed by 0.4 s on a loaded machine,
-    # right after the class-hub test; a server that never starts still fails here)
+    try:
+        hub.request("POST", f"/hub/api/users/{name}/server", token)
+    except urllib.error.HTTPError as error:  # the hub gave up within the request
+        raise AssertionError(
+            f"{name}'s server did not start ({error}){_log_on(hub, name)}"
+        ) from None
     deadline = time.monotonic() + 240
-    while (
-        not hub.request("GET", f"/hub/api/users/{name}", token)["servers"].get("", {}).get("ready")
-    ):
-        assert time.monotonic() < deadline, f"{name}'s server did not start"
-        time.sleep(0.5)
+    _wait_until_ready(hub, name, token, deadline)
     hub.note_processes()
     base = f"/user/{name}/api"
     # "ready" in the hub's API can come a moment before the proxy routes /user/<name>/ to the
