@@ -42,13 +42,18 @@ lint: venv
 	$(BIN)/lint-imports --no-cache --no-logo
 	$(BIN)/mypy microtorch
 
+# The tests run on every core (pytest-xdist, at most 4 processes; a file's tests stay together,
+# so a module's fixture is made once), then those that need the machine to themselves one at a
+# time: the JupyterHub classes and Chromium in JupyterLab, whose time limits a busy machine breaks.
+XDIST := -n auto --maxprocesses 4 --dist loadfile
 test: lint
 	@command -v dot >/dev/null || echo "Graphviz's dot not found: using the pip fallback graphviz-pure; to install the system one: apt-get install graphviz / brew install graphviz / conda install -c conda-forge graphviz"
 	@test -x /usr/bin/chromium || echo "Chromium not found: the browser test will be skipped; to enable it: apt-get install chromium"
 	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory hub-proxy; else echo "npm not found: the JupyterHub test will be skipped; to enable it: apt-get install npm"; fi
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests $(XDIST) -m "not (alone or browser)"
+	$(BIN)/python -m pytest tests -m "alone or browser"
 ifneq ($(NOTEBOOKS),)
-	$(BIN)/python -m pytest --nbval --nbval-current-env $(SANITIZE) $(NOTEBOOKS)
+	$(BIN)/python -m pytest --nbval --nbval-current-env $(SANITIZE) $(XDIST) $(NOTEBOOKS)
 else
 	@echo "no notebooks yet"
 endif

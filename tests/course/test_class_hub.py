@@ -59,7 +59,8 @@ from .test_jupyterhub import Hub, Kernel, _alive, _answers, _cmd, _free_port, _p
 psutil = pytest.importorskip("psutil")
 websocket = pytest.importorskip("websocket")  # websocket-client, a jupyter_server dependency
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]  # minutes on a busy machine
+# (minutes on a busy machine; alone: make test runs it by itself, after the others)
+pytestmark = [pytest.mark.slow, pytest.mark.alone, pytest.mark.timeout(3600)]
 
 # Twenty in CI; MICROTORCH_CLASS_SIZE=5 runs a smaller class, to try a change quickly.
 STUDENTS = [

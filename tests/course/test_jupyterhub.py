@@ -40,7 +40,7 @@ LOCAL_PROXY = ROOT / "tools" / "hub-proxy" / "node_modules" / ".bin" / "configur
 CELL_TIMEOUT = 120  # seconds for one cell; the whole chapter takes a few
 WHO_AM_I = "import os, sys, microtorch\nprint(sys.prefix, microtorch.__file__, os.getpid())"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.alone]
 
 
 def _free_port() -> int:
