@@ -422,6 +422,24 @@ __all__ += ["functional", "linalg", "profiler", "special"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
 
 
+# --- walka: issue 24's shapes, joins, cuts, indexing and products (docs/api_walk.md)
+from microtorch.api import splits as _splits  # noqa: E402
+
+atleast_1d, atleast_2d, atleast_3d, dstack = (
+    _splits.atleast_1d, _splits.atleast_2d, _splits.atleast_3d, _splits.dstack,
+)  # fmt: skip
+tensor_split, hsplit, vsplit, dsplit = (
+    _splits.tensor_split, _splits.hsplit, _splits.vsplit, _splits.dsplit,
+)  # fmt: skip
+split_with_sizes, fliplr, flipud, unflatten, diagflat = (
+    _splits.split_with_sizes, _splits.fliplr, _splits.flipud, _splits.unflatten,
+    _splits.diagflat,
+)  # fmt: skip
+__all__ += ["atleast_1d", "atleast_2d", "atleast_3d", "dstack", "tensor_split", "hsplit"]
+__all__ += ["vsplit", "dsplit", "split_with_sizes", "fliplr", "flipud", "unflatten", "diagflat"]
+# --- end walka
+
+
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.
 _ON_FIRST_USE = ("distributions", "profiler", "return_types", "testing")

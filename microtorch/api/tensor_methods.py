@@ -38,6 +38,7 @@ from microtorch.api import (
     sequences,
     sorting,
     special,
+    splits,
     statistics,
     trigonometry,
     truth,
@@ -657,6 +658,16 @@ class TensorMethods:
         if requires_grad:
             t._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
         return t
+
+    # --- walka: issue 24's shapes, cuts, indexing and products (docs/api_walk.md)
+    tensor_split, hsplit, vsplit, dsplit = (
+        splits.tensor_split, splits.hsplit, splits.vsplit, splits.dsplit,
+    )  # fmt: skip
+    split_with_sizes, fliplr, flipud, unflatten = (
+        splits.split_with_sizes, splits.fliplr, splits.flipud, splits.unflatten,
+    )  # fmt: skip
+    sum_to_size, diagflat = splits.sum_to_size, splits.diagflat
+    # --- end walka
 
 
 _NEW_TENSOR_WARNING = (
