@@ -437,6 +437,17 @@ split_with_sizes, fliplr, flipud, unflatten, diagflat = (
 )  # fmt: skip
 __all__ += ["atleast_1d", "atleast_2d", "atleast_3d", "dstack", "tensor_split", "hsplit"]
 __all__ += ["vsplit", "dsplit", "split_with_sizes", "fliplr", "flipud", "unflatten", "diagflat"]
+from microtorch.api import products as _products  # noqa: E402
+
+addmv, addmv_, addr, addbmm, baddbmm = (
+    _products.addmv, _products.addmv_, _products.addr, _products.addbmm, _products.baddbmm,
+)  # fmt: skip
+chain_matmul, inner, ger, vdot, kron, rsub = (
+    _products.chain_matmul, _products.inner, _products.ger, _products.vdot, _products.kron,
+    _products.rsub,
+)  # fmt: skip
+__all__ += ["addmv", "addmv_", "addr", "addbmm", "baddbmm", "chain_matmul", "inner", "ger"]
+__all__ += ["vdot", "kron", "rsub"]
 # --- end walka
 
 

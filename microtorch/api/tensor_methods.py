@@ -28,6 +28,7 @@ from microtorch.api import (
     linalg_square,
     logarithms,
     pointwise,
+    products,
     random_fill,
     real_only,
     rearrange,
@@ -667,6 +668,13 @@ class TensorMethods:
         splits.split_with_sizes, splits.fliplr, splits.flipud, splits.unflatten,
     )  # fmt: skip
     sum_to_size, diagflat = splits.sum_to_size, splits.diagflat
+    addmm, addmv, addr, addbmm, baddbmm = (
+        products.addmm, products.addmv, products.addr, products.addbmm, products.baddbmm,
+    )  # fmt: skip
+    addmm_, addmv_, addr_, addbmm_, baddbmm_ = (
+        products.addmm_, products.addmv_, products.addr_, products.addbmm_, products.baddbmm_,
+    )  # fmt: skip
+    inner, ger, vdot, kron = products.inner, products.ger, products.vdot, products.kron
     # --- end walka
 
 
