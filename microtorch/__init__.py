@@ -448,6 +448,18 @@ chain_matmul, inner, ger, vdot, kron, rsub = (
 )  # fmt: skip
 __all__ += ["addmv", "addmv_", "addr", "addbmm", "baddbmm", "chain_matmul", "inner", "ger"]
 __all__ += ["vdot", "kron", "rsub"]
+from microtorch.api import take_put as _take_put  # noqa: E402
+
+rot90, take, take_along_dim, put, block_diag = (
+    _take_put.rot90, _take_put.take, _take_put.take_along_dim, _take_put.put,
+    _take_put.block_diag,
+)  # fmt: skip
+index_put, index_put_, masked_scatter, fill = (
+    _take_put.index_put, _take_put.index_put_, _take_put.masked_scatter, _take_put.fill,
+)  # fmt: skip
+fill_ = _method("fill_")
+__all__ += ["rot90", "take", "take_along_dim", "put", "block_diag", "index_put", "index_put_"]
+__all__ += ["masked_scatter", "fill", "fill_"]
 # --- end walka
 
 

@@ -41,6 +41,7 @@ from microtorch.api import (
     special,
     splits,
     statistics,
+    take_put,
     trigonometry,
     truth,
     twins,
@@ -675,6 +676,13 @@ class TensorMethods:
         products.addmm_, products.addmv_, products.addr_, products.addbmm_, products.baddbmm_,
     )  # fmt: skip
     inner, ger, vdot, kron = products.inner, products.ger, products.vdot, products.kron
+    rot90, take, take_along_dim, put, put_ = (
+        take_put.rot90, take_put.take, take_put.take_along_dim, take_put.put, take_put.put_,
+    )  # fmt: skip
+    index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = (
+        take_put.index_put, take_put.index_put_, take_put.masked_scatter,
+        take_put.masked_scatter_, take_put.fill_diagonal_,
+    )  # fmt: skip
     # --- end walka
 
 
