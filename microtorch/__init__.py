@@ -460,6 +460,16 @@ index_put, index_put_, masked_scatter, fill = (
 fill_ = _method("fill_")
 __all__ += ["rot90", "take", "take_along_dim", "put", "block_diag", "index_put", "index_put_"]
 __all__ += ["masked_scatter", "fill", "fill_"]
+from microtorch.api import scan as _scan  # noqa: E402
+
+cummax, cummin, logcumsumexp, aminmax = (
+    _scan.cummax,
+    _scan.cummin,
+    _scan.logcumsumexp,
+    _scan.aminmax,
+)
+bucketize, searchsorted, isin = _scan.bucketize, _scan.searchsorted, _scan.isin
+__all__ += ["cummax", "cummin", "logcumsumexp", "aminmax", "bucketize", "searchsorted", "isin"]
 # --- end walka
 
 

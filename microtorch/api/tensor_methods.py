@@ -36,6 +36,7 @@ from microtorch.api import (
     reshape_inplace,
     rounding,
     sampling,
+    scan,
     sequences,
     sorting,
     special,
@@ -683,6 +684,12 @@ class TensorMethods:
         take_put.index_put, take_put.index_put_, take_put.masked_scatter,
         take_put.masked_scatter_, take_put.fill_diagonal_,
     )  # fmt: skip
+    cummax, cummin, logcumsumexp, aminmax = (
+        scan.cummax,
+        scan.cummin,
+        scan.logcumsumexp,
+        scan.aminmax,
+    )
     # --- end walka
 
 
