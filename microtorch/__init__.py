@@ -470,6 +470,10 @@ cummax, cummin, logcumsumexp, aminmax = (
 )
 bucketize, searchsorted, isin = _scan.bucketize, _scan.searchsorted, _scan.isin
 __all__ += ["cummax", "cummin", "logcumsumexp", "aminmax", "bucketize", "searchsorted", "isin"]
+from microtorch.api.unique import unique_consecutive  # noqa: E402
+
+combinations = _splits.combinations
+__all__ += ["combinations", "unique_consecutive"]
 # --- end walka
 
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from microtorch.api import indexing, join, rearrange
+import numpy as np
+
+from microtorch.api import grids, indexing, join, rearrange
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
 from microtorch.api.diagonal import diag_embed
@@ -22,7 +24,7 @@ from microtorch.autograd import node as _node
 
 __all__ = [
     "atleast_1d", "atleast_2d", "atleast_3d", "dstack", "tensor_split", "hsplit", "vsplit",
-    "dsplit", "split_with_sizes", "fliplr", "flipud", "unflatten", "sum_to_size", "diagflat",
+    "dsplit", "split_with_sizes", "fliplr", "flipud", "unflatten", "sum_to_size", "diagflat", "combinations",
 ]  # fmt: skip
 
 
@@ -244,3 +246,23 @@ def diagflat(input: Any, offset: int = 0) -> Any:  # noqa: A002
     expect_tensor(input, "diagflat")
     flat = shape_ops.view(shape_ops.contiguous(input), (-1,))
     return diag_embed(flat, offset)
+
+
+def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Any:  # noqa: A002
+    """The length-``r`` combinations of a vector's values, one per row (as
+    itertools.combinations): picked from an ``r``-fold meshgrid by a mask, then stacked."""
+    expect_tensor(input, "combinations")
+    if input._data.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input._data.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return _node.plain_tensor(np.zeros(0, input._data.dtype), input._device)
+    n = input._data.shape[0]
+    places = np.meshgrid(*[np.arange(n)] * r, indexing="ij")
+    keep = np.ones(places[0].shape, bool)
+    for lo, hi in zip(places, places[1:]):  # (non-decreasing with replacement, else rising)
+        keep &= lo <= hi if with_replacement else lo < hi
+    mask = _node.plain_tensor(keep, input._device)
+    chosen = [rearrange.masked_select(g, mask) for g in grids.meshgrid(*[input] * r, indexing="ij")]
+    return join.stack(chosen, 1)

@@ -670,6 +670,7 @@ class TensorMethods:
         splits.split_with_sizes, splits.fliplr, splits.flipud, splits.unflatten,
     )  # fmt: skip
     sum_to_size, diagflat = splits.sum_to_size, splits.diagflat
+    unique_consecutive = unique_ops.unique_consecutive
     addmm, addmv, addr, addbmm, baddbmm = (
         products.addmm, products.addmv, products.addr, products.addbmm, products.baddbmm,
     )  # fmt: skip
