@@ -7,7 +7,7 @@ The public functions: argument checks and PyTorch's errors around the formulas i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -85,7 +85,7 @@ def bucketize(input: Any, boundaries: Any, *, out_int32: bool = False, right: bo
         raise RuntimeError(
             f"boundaries tensor must be 1 dimension, but got dim({boundaries._data.ndim})"
         )
-    side = "right" if right else "left"
+    side: Literal["left", "right"] = "right" if right else "left"
     out = np.searchsorted(boundaries._data, _as_data(input), side=side)
     return _node.plain_tensor(np.asarray(out, _index_dtype(out_int32)), boundaries._device)
 
@@ -111,7 +111,9 @@ def searchsorted(
             "torch.searchsorted(): side and right can't be set to opposites, got side of left "
             "while right was True"
         )
-    side = side or ("right" if right else "left")
+    where: Literal["left", "right"] = (
+        "right" if side == "right" or side is None and right else "left"
+    )
     seq, values = sorted_sequence._data, _as_data(input)
     if sorter is not None:
         seq = np.take_along_axis(seq, _as_data(sorter), -1)
@@ -122,11 +124,11 @@ def searchsorted(
             f"boundaries tensor {list(seq.shape)} and input value tensor {list(values.shape)}"
         )
     if seq.ndim <= 1:
-        out = np.searchsorted(seq, values, side=side)
+        out = np.searchsorted(seq, values, side=where)
     else:
         rows_seq, rows_val = seq.reshape(-1, seq.shape[-1]), values.reshape(-1, values.shape[-1])
         out = np.stack(
-            [np.searchsorted(s, v, side=side) for s, v in zip(rows_seq, rows_val)]
+            [np.searchsorted(s, v, side=where) for s, v in zip(rows_seq, rows_val)]
         ).reshape(values.shape)
     return _node.plain_tensor(np.asarray(out, _index_dtype(out_int32)), sorted_sequence._device)
 

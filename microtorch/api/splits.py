@@ -24,7 +24,8 @@ from microtorch.autograd import node as _node
 
 __all__ = [
     "atleast_1d", "atleast_2d", "atleast_3d", "dstack", "tensor_split", "hsplit", "vsplit",
-    "dsplit", "split_with_sizes", "fliplr", "flipud", "unflatten", "sum_to_size", "diagflat", "combinations",
+    "dsplit", "split_with_sizes", "fliplr", "flipud", "unflatten", "sum_to_size", "diagflat",
+    "combinations",
 ]  # fmt: skip
 
 
