@@ -463,11 +463,8 @@ __all__ += ["masked_scatter", "fill", "fill_"]
 from microtorch.api import scan as _scan  # noqa: E402
 
 cummax, cummin, logcumsumexp, aminmax = (
-    _scan.cummax,
-    _scan.cummin,
-    _scan.logcumsumexp,
-    _scan.aminmax,
-)
+    _scan.cummax, _scan.cummin, _scan.logcumsumexp, _scan.aminmax,
+)  # fmt: skip
 bucketize, searchsorted, isin = _scan.bucketize, _scan.searchsorted, _scan.isin
 __all__ += ["cummax", "cummin", "logcumsumexp", "aminmax", "bucketize", "searchsorted", "isin"]
 from microtorch.api.unique import unique_consecutive  # noqa: E402

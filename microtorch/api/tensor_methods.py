@@ -686,11 +686,8 @@ class TensorMethods:
         take_put.masked_scatter_, take_put.fill_diagonal_,
     )  # fmt: skip
     cummax, cummin, logcumsumexp, aminmax = (
-        scan.cummax,
-        scan.cummin,
-        scan.logcumsumexp,
-        scan.aminmax,
-    )
+        scan.cummax, scan.cummin, scan.logcumsumexp, scan.aminmax,
+    )  # fmt: skip
     # --- end walka
 
 
