@@ -422,6 +422,58 @@ __all__ += ["functional", "linalg", "profiler", "special"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
 
 
+# --- walka: issue 24's shapes, joins, cuts, indexing and products (docs/api_walk.md)
+from microtorch.api import splits as _splits  # noqa: E402
+
+atleast_1d, atleast_2d, atleast_3d, dstack = (
+    _splits.atleast_1d, _splits.atleast_2d, _splits.atleast_3d, _splits.dstack,
+)  # fmt: skip
+tensor_split, hsplit, vsplit, dsplit = (
+    _splits.tensor_split, _splits.hsplit, _splits.vsplit, _splits.dsplit,
+)  # fmt: skip
+split_with_sizes, fliplr, flipud, unflatten, diagflat = (
+    _splits.split_with_sizes, _splits.fliplr, _splits.flipud, _splits.unflatten,
+    _splits.diagflat,
+)  # fmt: skip
+__all__ += ["atleast_1d", "atleast_2d", "atleast_3d", "dstack", "tensor_split", "hsplit"]
+__all__ += ["vsplit", "dsplit", "split_with_sizes", "fliplr", "flipud", "unflatten", "diagflat"]
+from microtorch.api import products as _products  # noqa: E402
+
+addmv, addmv_, addr, addbmm, baddbmm = (
+    _products.addmv, _products.addmv_, _products.addr, _products.addbmm, _products.baddbmm,
+)  # fmt: skip
+chain_matmul, inner, ger, vdot, kron, rsub = (
+    _products.chain_matmul, _products.inner, _products.ger, _products.vdot, _products.kron,
+    _products.rsub,
+)  # fmt: skip
+__all__ += ["addmv", "addmv_", "addr", "addbmm", "baddbmm", "chain_matmul", "inner", "ger"]
+__all__ += ["vdot", "kron", "rsub"]
+from microtorch.api import take_put as _take_put  # noqa: E402
+
+rot90, take, take_along_dim, put, block_diag = (
+    _take_put.rot90, _take_put.take, _take_put.take_along_dim, _take_put.put,
+    _take_put.block_diag,
+)  # fmt: skip
+index_put, index_put_, masked_scatter, fill = (
+    _take_put.index_put, _take_put.index_put_, _take_put.masked_scatter, _take_put.fill,
+)  # fmt: skip
+fill_ = _method("fill_")
+__all__ += ["rot90", "take", "take_along_dim", "put", "block_diag", "index_put", "index_put_"]
+__all__ += ["masked_scatter", "fill", "fill_"]
+from microtorch.api import scan as _scan  # noqa: E402
+
+cummax, cummin, logcumsumexp, aminmax = (
+    _scan.cummax, _scan.cummin, _scan.logcumsumexp, _scan.aminmax,
+)  # fmt: skip
+bucketize, searchsorted, isin = _scan.bucketize, _scan.searchsorted, _scan.isin
+__all__ += ["cummax", "cummin", "logcumsumexp", "aminmax", "bucketize", "searchsorted", "isin"]
+from microtorch.api.unique import unique_consecutive  # noqa: E402
+
+combinations = _splits.combinations
+__all__ += ["combinations", "unique_consecutive"]
+# --- end walka
+
+
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.
 _ON_FIRST_USE = ("distributions", "profiler", "return_types", "testing")

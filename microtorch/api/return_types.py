@@ -11,7 +11,8 @@ from collections import namedtuple
 from typing import Any
 
 __all__ = [
-    "return_type", "sort", "topk", "max", "min", "median", "kthvalue", "mode",
+    "return_type", "sort", "topk", "max", "min", "median", "kthvalue", "mode", "cummax",
+    "cummin", "aminmax",
 ]  # fmt: skip
 
 
@@ -34,3 +35,6 @@ min = return_type("min", ("values", "indices"))  # noqa: A001
 median = return_type("median", ("values", "indices"))
 kthvalue = return_type("kthvalue", ("values", "indices"))
 mode = return_type("mode", ("values", "indices"))
+cummax = return_type("cummax", ("values", "indices"))
+cummin = return_type("cummin", ("values", "indices"))
+aminmax = return_type("aminmax", ("min", "max"))

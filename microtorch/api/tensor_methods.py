@@ -28,6 +28,7 @@ from microtorch.api import (
     linalg_square,
     logarithms,
     pointwise,
+    products,
     random_fill,
     real_only,
     rearrange,
@@ -35,10 +36,13 @@ from microtorch.api import (
     reshape_inplace,
     rounding,
     sampling,
+    scan,
     sequences,
     sorting,
     special,
+    splits,
     statistics,
+    take_put,
     trigonometry,
     truth,
     twins,
@@ -657,6 +661,34 @@ class TensorMethods:
         if requires_grad:
             t._set_requires_grad(True, "Only Tensors of floating point and complex dtype")
         return t
+
+    # --- walka: issue 24's shapes, cuts, indexing and products (docs/api_walk.md)
+    tensor_split, hsplit, vsplit, dsplit = (
+        splits.tensor_split, splits.hsplit, splits.vsplit, splits.dsplit,
+    )  # fmt: skip
+    split_with_sizes, fliplr, flipud, unflatten = (
+        splits.split_with_sizes, splits.fliplr, splits.flipud, splits.unflatten,
+    )  # fmt: skip
+    sum_to_size, diagflat = splits.sum_to_size, splits.diagflat
+    unique_consecutive = unique_ops.unique_consecutive
+    addmm, addmv, addr, addbmm, baddbmm = (
+        products.addmm, products.addmv, products.addr, products.addbmm, products.baddbmm,
+    )  # fmt: skip
+    addmm_, addmv_, addr_, addbmm_, baddbmm_ = (
+        products.addmm_, products.addmv_, products.addr_, products.addbmm_, products.baddbmm_,
+    )  # fmt: skip
+    inner, ger, vdot, kron = products.inner, products.ger, products.vdot, products.kron
+    rot90, take, take_along_dim, put, put_ = (
+        take_put.rot90, take_put.take, take_put.take_along_dim, take_put.put, take_put.put_,
+    )  # fmt: skip
+    index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = (
+        take_put.index_put, take_put.index_put_, take_put.masked_scatter,
+        take_put.masked_scatter_, take_put.fill_diagonal_,
+    )  # fmt: skip
+    cummax, cummin, logcumsumexp, aminmax = (
+        scan.cummax, scan.cummin, scan.logcumsumexp, scan.aminmax,
+    )  # fmt: skip
+    # --- end walka
 
 
 _NEW_TENSOR_WARNING = (

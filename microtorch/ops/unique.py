@@ -10,7 +10,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 
-__all__ = ["Unique2", "unique_parts"]
+__all__ = ["consecutive_parts", "UniqueConsecutive", "Unique2", "unique_parts"]
 
 
 def unique_parts(a: np.ndarray, dim: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -38,3 +38,32 @@ class Unique2(NumpyFunction):
     @staticmethod
     def backward(ctx, *grad_outputs):
         raise NotImplementedError("the derivative for '_unique2' is not implemented.")
+
+
+def consecutive_parts(a: np.ndarray, dim: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first of each run of equal values of ``a`` (flattened if ``dim`` is None, else of
+    equal slices along ``dim``), which run each element (slice) is in, and each run's length."""
+    moved = a.reshape(-1) if dim is None else np.moveaxis(a, dim, 0)
+    n = moved.shape[0]
+    rows = moved.reshape(n, int(np.prod(moved.shape[1:])))
+    starts = np.ones(n, bool)
+    starts[1:] = np.any(rows[1:] != rows[:-1], axis=1) if n else starts[1:]
+    values = moved[starts]
+    runs = np.cumsum(starts) - 1
+    counts = np.diff(np.append(np.flatnonzero(starts), n))
+    inverse = runs.reshape(a.shape) if dim is None else runs
+    return (values if dim is None else np.moveaxis(values, 0, dim)), inverse, counts
+
+
+class UniqueConsecutive(NumpyFunction):
+    """values = the first of each run of equal values of a. No derivative (as in PyTorch)."""
+
+    node_name = "UniqueConsecutiveBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        return consecutive_parts(a, dim)[0]
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("the derivative for 'unique_consecutive' is not implemented.")
