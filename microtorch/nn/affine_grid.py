@@ -65,7 +65,6 @@ def affine_grid(theta: Tensor, size: Sequence[int], align_corners: bool | None =
     expect_tensor(theta, "affine_grid", "theta")
     if not theta._dtype.is_floating_point:
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    size = list(size)
     shape = tuple(theta._data.shape)
     if len(size) in (4, 5):
         k = len(size) - 2
@@ -74,7 +73,7 @@ def affine_grid(theta: Tensor, size: Sequence[int], align_corners: bool | None =
                 f"Expected a batch of {k}D affine matrices of shape Nx{k}x{k + 1} for size "
                 f"{size}. Got {theta.shape}."
             )
-        spatial = size[2:]
+        spatial = list(size)[2:]
     else:
         raise NotImplementedError(
             "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "

@@ -238,7 +238,7 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
         out = np.zeros(s)
         for g in range(groups):
             for d in range(min(per_group, s[1])):
-                out[(g * per_group + d, d, *centre)] = 1
+                out[(g * per_group + d, d) + centre] = 1
         return out
 
     return _fill(tensor, delta)

@@ -20,6 +20,7 @@ from microtorch.nn import activation_functions as af
 from microtorch.nn.loss_functions import _check_reduction, legacy_reduction
 from microtorch.nn.margin_loss_functions import _reduced
 from microtorch.nn.vector_functions import pairwise_distance
+from microtorch.ops.scalar import AddScalar
 from microtorch.tensor import Tensor
 
 __all__ = [
@@ -45,7 +46,10 @@ def poisson_nll_loss(
     _check_reduction(reduction)
     expect_tensor(input, "poisson_nll_loss")
     expect_tensor(target, "poisson_nll_loss", "target", 2)
-    loss = input.exp() - target * input if log_input else input - target * (input + eps).log()
+    if log_input:
+        loss = input.exp() - target * input
+    else:  # (eps added as a number: AddBackward1, as in PyTorch)
+        loss = input - target * AddScalar.apply(input, eps).log()
     if full:
         stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
         loss = loss + stirling.masked_fill(target <= 1, 0)
@@ -63,26 +67,25 @@ def gaussian_nll_loss(
     """(log(var) + (input - target)^2 / var) / 2, var clamped below at eps (outside the
     graph); ``full`` adds log(2 pi) / 2. ``var`` may lack the last dim or have size 1 in
     one dim (one variance shared)."""
-    if isinstance(var, float):
+    if not isinstance(var, Tensor):
         if var < 0:
             raise ValueError("var has negative entry/entries")
-        var = ew.mul(input.new_ones(input.shape), var)  # (var * torch.ones_like(input))
+        v = ew.mul(input.new_ones(input.shape), var)  # (var * torch.ones_like(input))
     elif bool((var < 0).any()):
         raise ValueError("var has negative entry/entries")
-    if var.shape != input.shape:
-        if tuple(input.shape[:-1]) == tuple(var.shape):
-            var = var.unsqueeze(-1)
-        elif (
-            input.dim() != var.dim()
-            or sum(v for i, v in zip(input.shape, var.shape) if i != v) != 1
-        ):
+    else:
+        v = var
+    if v.shape != input.shape:
+        if tuple(input.shape[:-1]) == tuple(v.shape):
+            v = v.unsqueeze(-1)
+        elif input.dim() != v.dim() or sum(b for a, b in zip(input.shape, v.shape) if a != b) != 1:
             raise ValueError("var is of incorrect size")
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
-    var = var.clone()
+    v = v.clone()
     with no_grad():
-        var.clamp_(min=eps)
-    loss = (var.log() + (input - target) ** 2 / var) * 0.5
+        v.clamp_(min=eps)
+    loss = (v.log() + (input - target) ** 2 / v) * 0.5
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)
     return _reduced(loss, reduction)

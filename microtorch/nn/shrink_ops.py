@@ -78,22 +78,29 @@ class Threshold(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors  # (the result, for the in-place form, as PyTorch's)
+        (a,) = ctx.saved_tensors
         return np.where(a > ctx.threshold, grad_output, _zero(grad_output))
 
 
-class Threshold_(Threshold):  # noqa: N801 - PyTorch's trailing underscore for in place
-    """The in-place form (``threshold_``): ``ThresholdBackward1``, which saves the result
-    and compares it (not the input) with the threshold, as PyTorch's does."""
+class Threshold_(NumpyFunction):  # noqa: N801 - PyTorch's trailing underscore for in place
+    """The in-place form (``threshold_``): ``ThresholdBackward1``. The input is overwritten,
+    so it keeps where a > threshold (the gradient's mask) and saves the result, as
+    PyTorch's does, only to check that nothing changed it since."""
 
     node_name = "ThresholdBackward1"
+    ctx_fields = ("passed",)
 
     @staticmethod
     def forward(ctx, a, threshold, value):
-        ctx.threshold = threshold
-        out = np.where(a > threshold, a, np.asarray(value).astype(a.dtype))
+        ctx.passed = a > threshold
+        out = np.where(ctx.passed, a, np.asarray(value).astype(a.dtype))
         ctx.save_for_backward(out)
         return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        ctx.saved_tensors  # noqa: B018 - raises if the result changed since
+        return np.where(ctx.passed, grad_output, _zero(grad_output))
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
