@@ -28,8 +28,6 @@ from microtorch.nn.activation import (
     Tanh,
     Tanhshrink,
 )
-
-# --- walkc
 from microtorch.nn.activation_more import GLU, Hardshrink, RReLU, Softmax2d, Softshrink, Threshold
 from microtorch.nn.attention import MultiheadAttention
 from microtorch.nn.bilinear import Bilinear
@@ -132,6 +130,19 @@ from microtorch.nn.pooling import (
     MaxPool1d,
     MaxPool2d,
 )
+from microtorch.nn.pooling_more import (
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    LocalResponseNorm,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
 from microtorch.nn.rnn import GRU, LSTM, RNN, RNNBase
 from microtorch.nn.rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from microtorch.nn.shuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
@@ -171,6 +182,8 @@ __all__ = [
     "LazyInstanceNorm3d", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "NLLLoss2d",
     "PoissonNLLLoss", "TripletMarginWithDistanceLoss", "BatchNorm3d", "ConstantPad3d", "ZeroPad3d",
     "ChannelShuffle", "PixelShuffle", "PixelUnshuffle", "UpsamplingBilinear2d",
+    "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "LocalResponseNorm", "LPPool1d",
+    "LPPool2d", "LPPool3d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
 ]  # fmt: skip
 
 

@@ -39,8 +39,6 @@ from microtorch.nn.activation_functions import (
     softsign,
     tanhshrink,
 )
-
-# --- walkc
 from microtorch.nn.affine_grid import affine_grid
 from microtorch.nn.alpha_dropout import alpha_dropout, feature_alpha_dropout
 from microtorch.nn.attention_functions import scaled_dot_product_attention
@@ -92,6 +90,24 @@ from microtorch.nn.margin_loss_functions import (
 from microtorch.nn.mha_functions import multi_head_attention_forward
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
 from microtorch.nn.norm_more_functions import instance_norm, rms_norm
+from microtorch.nn.pool3d_functions import (
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    avg_pool3d,
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
+    max_pool3d,
+    max_pool3d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
+)
 from microtorch.nn.pool_functions import (
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
@@ -99,6 +115,7 @@ from microtorch.nn.pool_functions import (
     avg_pool1d,
     max_pool1d,
 )
+from microtorch.nn.pooling_more import local_response_norm
 from microtorch.nn.shrink_functions import (
     celu_,
     elu_,
@@ -148,6 +165,11 @@ __all__ = [
     "celu_", "elu_", "glu", "hardshrink", "hardtanh_", "leaky_relu_", "relu_", "rrelu", "rrelu_",
     "selu_", "softshrink", "threshold", "threshold_", "channel_shuffle", "pixel_shuffle",
     "pixel_unshuffle", "upsample", "upsample_bilinear", "upsample_nearest",
+    "adaptive_avg_pool3d", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "avg_pool3d", "lp_pool1d",
+    "lp_pool2d", "lp_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d",
+    "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+    "local_response_norm",
 ]  # fmt: skip
 
 
