@@ -112,6 +112,7 @@ def max_pool1d_with_indices(
     dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False,
 ) -> tuple[Tensor, Tensor]:  # fmt: skip
     """``max_pool1d(..., return_indices=True)``."""
+    expect_tensor(input, "max_pool1d_with_indices")
     return pf.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
@@ -284,9 +285,8 @@ def _unpool_size(
 def _unpool(input: Tensor, indices: Tensor, size: tuple[int, ...], op: Any) -> Tensor:  # noqa: A002
     expect_tensor(indices, "max_unpool", "indices", 2)
     if indices._data.dtype != np.int64:
-        raise RuntimeError(
-            f"elements in indices should be type int64 but got: {indices._dtype._legacy[:-6]}"
-        )
+        got = "" if len(size) == 3 else f" but got: {indices._dtype._legacy[:-6]}"  # (as PyTorch)
+        raise RuntimeError(f"elements in indices should be type int64{got}")
     if indices._data.shape != input._data.shape:
         raise RuntimeError(
             "Expected shape of indices to be same as that of the input tensor "
