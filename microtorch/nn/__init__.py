@@ -34,6 +34,7 @@ from microtorch.nn.bilinear import Bilinear
 from microtorch.nn.container import Container, ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
 from microtorch.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from microtorch.nn.cross_map_lrn import CrossMapLRN2d
 from microtorch.nn.dropout import (
     AlphaDropout,
     Dropout,
@@ -184,6 +185,7 @@ __all__ = [
     "ChannelShuffle", "PixelShuffle", "PixelUnshuffle", "UpsamplingBilinear2d",
     "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "LocalResponseNorm", "LPPool1d",
     "LPPool2d", "LPPool3d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+    "CrossMapLRN2d",
 ]  # fmt: skip
 
 

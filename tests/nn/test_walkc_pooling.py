@@ -210,3 +210,17 @@ def test_errors_match_torch(torch_module: ModuleType, name: str) -> None:
     assert theirs[0] != "no error"
     mine = error_of(lambda: ERRORS[name](microtorch))
     assert mine[0] == theirs[0] and mine[1].startswith(theirs[1])
+
+
+@pytest.mark.parametrize("args", [(3,), (2, 0.5, 0.6, 2.0), (5, 1e-2), (4, 1.0, 0.75, 1)])
+def test_cross_map_lrn2d_matches_torch(torch_module: ModuleType, args: tuple[Any, ...]) -> None:
+    # (6 channels: PyTorch's running window keeps channel 0 in every sum, its backward uses
+    # its own window; both show with more channels than the window is wide)
+    x = _RNG.standard_normal((2, 6, 3, 2))
+    compare_layer(torch_module, _module("CrossMapLRN2d", *args), x, rtol=1e-10, atol=1e-12)
+
+
+def test_cross_map_lrn2d_wants_4d(torch_module: ModuleType) -> None:
+    for t in (torch_module, microtorch):
+        assert error_of(lambda t=t: t.nn.CrossMapLRN2d(3)(t.ones(2, 3, 4))) == (
+            "ValueError", "CrossMapLRN2d: Expected input to be 4D, got 3D instead.")  # fmt: skip

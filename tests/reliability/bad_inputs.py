@@ -1099,5 +1099,6 @@ CASES: list[Bad | Same] = [
     Bad('f_max_unpool3d_wrong', RuntimeError, 'Expected shape of indices to be same as that of the input tensor ([1, 1, 2, 2, 2]) but got indices tensor with shape: [1, 1, 2, 2, 1]', lambda L: _F(L).max_unpool3d(W(_x(L, 1, 1, 2, 2, 2)), W(L.zeros(1, 1, 2, 2, 1, dtype=L.int64)), 2)),
     Bad('nn_localresponsenorm_wrong', ValueError, 'Expected 3D or higher dimensionality                          input (got 2 dimensions)', lambda L: L.nn.LocalResponseNorm(2)(W(_x(L, 3, 4)))),
     Bad('f_local_response_norm_wrong', ValueError, 'Expected 3D or higher dimensionality                          input (got 1 dimensions)', lambda L: _F(L).local_response_norm(W(_x(L, 3)), 2)),
+    Bad('nn_crossmaplrn2d_wrong', ValueError, 'CrossMapLRN2d: Expected input to be 4D, got 3D instead.', lambda L: L.nn.CrossMapLRN2d(3)(W(_x(L, 2, 3, 4)))),
 ]
 # fmt: on
