@@ -119,7 +119,12 @@ from microtorch.nn.padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
-from microtorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from microtorch.nn.parameter import (
+    Buffer,
+    Parameter,
+    UninitializedBuffer,
+    UninitializedParameter,
+)
 from microtorch.nn.parameter_containers import ParameterDict, ParameterList
 from microtorch.nn.pooling import (
     AdaptiveAvgPool1d,
@@ -185,7 +190,7 @@ __all__ = [
     "ChannelShuffle", "PixelShuffle", "PixelUnshuffle", "UpsamplingBilinear2d",
     "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "LocalResponseNorm", "LPPool1d",
     "LPPool2d", "LPPool3d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
-    "CrossMapLRN2d",
+    "CrossMapLRN2d", "Buffer",
 ]  # fmt: skip
 
 

@@ -97,6 +97,7 @@ from microtorch.nn.pool3d_functions import (
     adaptive_max_pool3d,
     adaptive_max_pool3d_with_indices,
     avg_pool3d,
+    local_response_norm,
     lp_pool1d,
     lp_pool2d,
     lp_pool3d,
@@ -115,7 +116,6 @@ from microtorch.nn.pool_functions import (
     avg_pool1d,
     max_pool1d,
 )
-from microtorch.nn.pooling_more import local_response_norm
 from microtorch.nn.shrink_functions import (
     celu_,
     elu_,

@@ -1,7 +1,7 @@
 """3-d pooling and the rest of the pooling family (walkc, issue 24): ``avg_pool3d``,
 ``max_pool3d`` (and ``max_pool1d/2d/3d_with_indices``), ``adaptive_avg_pool3d``,
 ``adaptive_max_pool3d`` (and the ``adaptive_max_pool1d/2d/3d_with_indices``), ``lp_pool1d/2d/3d``
-and ``max_unpool1d/2d/3d``, with PyTorch 2.13's main checks and errors.
+``max_unpool1d/2d/3d`` and ``local_response_norm``, with PyTorch 2.13's main checks and errors.
 
 ``lp_pool`` is written with tensor ops, as PyTorch writes it (its graph ends in
 ``PowBackward0``); ``max_unpool1d`` is ``max_unpool2d`` on a plane one row high.
@@ -18,6 +18,7 @@ from microtorch.api._checks import expect_tensor
 from microtorch.nn import conv_functions as cf
 from microtorch.nn import pool3d_ops as ops
 from microtorch.nn import pool_functions as pf
+from microtorch.nn.vector_functions import pad
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = [
@@ -25,7 +26,7 @@ __all__ = [
     "max_pool3d_with_indices", "adaptive_avg_pool3d", "adaptive_max_pool3d",
     "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
     "adaptive_max_pool3d_with_indices", "lp_pool1d", "lp_pool2d", "lp_pool3d", "max_unpool1d",
-    "max_unpool2d", "max_unpool3d",
+    "max_unpool2d", "max_unpool3d", "local_response_norm",
 ]  # fmt: skip
 
 Triple = tuple[int, int, int]
@@ -336,3 +337,35 @@ def max_unpool3d(
     expect_tensor(input, "max_unpool3d")
     size = _unpool_size(input, 3, kernel_size, stride, padding, output_size, "max_unpool3d")
     return _unpool(input, indices, size, ops.MaxUnpool3D)
+
+
+def local_response_norm(
+    input: Tensor,  # noqa: A002
+    size: int,
+    alpha: float = 1e-4,
+    beta: float = 0.75,
+    k: float = 1.0,
+) -> Tensor:
+    """x / (k + alpha * mean of x^2 over ``size`` neighbouring channels) ** beta (AlexNet's
+    normalisation), written with tensor ops as PyTorch writes it."""
+    expect_tensor(input, "local_response_norm")
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(
+            "Expected 3D or higher dimensionality                          input (got "
+            f"{dim} dimensions)"
+        )
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:  # channels as the height of a one-channel image, averaged (size, 1)
+        div = pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        div = cf.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input._data.shape
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div

@@ -1,24 +1,20 @@
 """More pooling layers (walkc, issue 24): ``AvgPool3d``, ``MaxPool3d``, ``AdaptiveAvgPool3d``,
 ``AdaptiveMaxPool3d``, ``LPPool1d``/``2d``/``3d``, ``MaxUnpool1d``/``2d``/``3d``, and
-``LocalResponseNorm`` with its function ``local_response_norm``."""
+``LocalResponseNorm``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from microtorch.api._checks import expect_tensor
-from microtorch.nn import conv_functions as cf
 from microtorch.nn import pool3d_functions as p3
 from microtorch.nn.conv import _ntuple
 from microtorch.nn.module import Module
 from microtorch.nn.pooling import _AdaptiveAvgPoolNd, _AdaptiveMaxPoolNd, _MaxPoolNd
-from microtorch.nn.vector_functions import pad
 from microtorch.tensor import Tensor
 
 __all__ = [
     "AvgPool3d", "MaxPool3d", "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d",
     "LPPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "LocalResponseNorm",
-    "local_response_norm",
 ]  # fmt: skip
 
 
@@ -150,38 +146,6 @@ class MaxUnpool3d(_MaxUnpoolNd):
                                output_size)  # fmt: skip
 
 
-def local_response_norm(
-    input: Tensor,  # noqa: A002
-    size: int,
-    alpha: float = 1e-4,
-    beta: float = 0.75,
-    k: float = 1.0,
-) -> Tensor:
-    """x / (k + alpha * mean of x^2 over ``size`` neighbouring channels) ** beta (AlexNet's
-    normalisation), written with tensor ops as PyTorch writes it."""
-    expect_tensor(input, "local_response_norm")
-    dim = input.dim()
-    if dim < 3:
-        raise ValueError(
-            "Expected 3D or higher dimensionality                          input (got "
-            f"{dim} dimensions)"
-        )
-    if input.numel() == 0:
-        return input
-    div = input.mul(input)
-    if dim == 3:  # channels as the height of a one-channel image, averaged (size, 1)
-        div = pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
-        div = cf.avg_pool2d(div, (size, 1), stride=1).squeeze(1)
-    else:
-        sizes = input._data.shape
-        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
-        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
-        div = p3.avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
-        div = div.view(sizes)
-    div = div.mul(alpha).add(k).pow(beta)
-    return input / div
-
-
 class LocalResponseNorm(Module):
     """Each value divided by (k + alpha * mean square over ``size`` neighbouring channels)
     ** beta."""
@@ -194,7 +158,7 @@ class LocalResponseNorm(Module):
         self.k = k
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        return local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+        return p3.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

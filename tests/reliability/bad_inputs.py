@@ -1100,5 +1100,6 @@ CASES: list[Bad | Same] = [
     Bad('nn_localresponsenorm_wrong', ValueError, 'Expected 3D or higher dimensionality                          input (got 2 dimensions)', lambda L: L.nn.LocalResponseNorm(2)(W(_x(L, 3, 4)))),
     Bad('f_local_response_norm_wrong', ValueError, 'Expected 3D or higher dimensionality                          input (got 1 dimensions)', lambda L: _F(L).local_response_norm(W(_x(L, 3)), 2)),
     Bad('nn_crossmaplrn2d_wrong', ValueError, 'CrossMapLRN2d: Expected input to be 4D, got 3D instead.', lambda L: L.nn.CrossMapLRN2d(3)(W(_x(L, 2, 3, 4)))),
+    Bad('nn_buffer_wrong', AttributeError, "'list' object has no attribute 'detach'", lambda L: L.nn.Buffer([1.0])),
 ]
 # fmt: on
