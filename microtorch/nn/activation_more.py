@@ -1,5 +1,5 @@
 """Activation layers ``GLU``, ``Hardshrink``, ``Softshrink``, ``Threshold``, ``RReLU`` and
-``Softmax2d`` (walkc, issue 24)."""
+``Softmax2d`` (issue 24)."""
 
 from __future__ import annotations
 

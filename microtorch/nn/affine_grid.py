@@ -1,5 +1,5 @@
 """``affine_grid``: the sampling grid of a batch of affine transforms (spatial transformer
-networks), ``AffineGridGeneratorBackward0`` (walkc, issue 24)."""
+networks), ``AffineGridGeneratorBackward0`` (issue 24)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``alpha_dropout`` and ``feature_alpha_dropout``: SELU networks' dropout, which keeps the
-mean and variance of its input (walkc, issue 24).
+mean and variance of its input (issue 24).
 
 A dropped value becomes SELU's saturation value -alpha' (alpha' = alpha * scale of SELU),
 then everything is mapped by a x + b with a, b chosen so that a zero-mean, unit-variance

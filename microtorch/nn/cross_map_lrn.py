@@ -1,5 +1,5 @@
 """``CrossMapLRN2d``: Lua Torch's local response normalisation across channels, kept by
-PyTorch as a Python ``Function`` (``CrossMapLRN2dBackward``) (walkc, issue 24).
+PyTorch as a Python ``Function`` (``CrossMapLRN2dBackward``) (issue 24).
 
 y_c = x_c * s_c ** -beta with s_c = k + alpha / size * (sum of x_j^2 over a window of
 channels j around c). PyTorch's running window never drops channel 0 (its loop removes a

@@ -1,4 +1,4 @@
-"""More lazy layers (walkc, issue 24): ``LazyConv3d``, ``LazyConvTranspose1d``/``2d``/``3d``,
+"""More lazy layers (issue 24): ``LazyConv3d``, ``LazyConvTranspose1d``/``2d``/``3d``,
 ``LazyBatchNorm3d`` and ``LazyInstanceNorm1d``/``2d``/``3d``, built as ``lazy.py``'s are:
 uninitialized weights until the first input gives the channel count, then the plain layer."""
 

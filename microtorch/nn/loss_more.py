@@ -1,5 +1,5 @@
 """Loss modules ``PoissonNLLLoss``, ``GaussianNLLLoss``, ``MultiLabelSoftMarginLoss``,
-``TripletMarginWithDistanceLoss`` and the deprecated ``NLLLoss2d`` (walkc, issue 24)."""
+``TripletMarginWithDistanceLoss`` and the deprecated ``NLLLoss2d`` (issue 24)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``poisson_nll_loss``, ``gaussian_nll_loss``, ``multilabel_soft_margin_loss``,
-``triplet_margin_with_distance_loss`` and ``pdist`` (walkc, issue 24).
+``triplet_margin_with_distance_loss`` and ``pdist`` (issue 24).
 
 The losses are written with tensor ops, as PyTorch writes them, so they record the same
 nodes; ``pdist`` is one node, ``PdistBackward0``.

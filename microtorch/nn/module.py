@@ -213,7 +213,7 @@ class Module:
         elif ready and name in self._modules:
             _expect(value, None, f"as child module '{name}' (torch.nn.Module or None expected)")
             self._modules[name] = None
-        elif isinstance(value, Buffer) and ready:  # nn.Buffer(t): registered (walkc)
+        elif isinstance(value, Buffer) and ready:  # nn.Buffer(t): registered
             self._forget(name, keep=self._buffers)  # (a buffer keeps its place)
             self.register_buffer(name, cast(Tensor, value), value.persistent)
         elif ready and name in self._buffers:

@@ -150,7 +150,7 @@ class BatchNorm2d(_BatchNorm):
 
 class BatchNorm3d(_BatchNorm):
     """Normalize each channel of ``(N, C, D, H, W)`` input over the batch and the voxels,
-    then scale and shift it (walkc)."""
+    then scale and shift it."""
 
     def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
         if input.dim() != 5:

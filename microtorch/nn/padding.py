@@ -71,13 +71,13 @@ class ZeroPad2d(ConstantPad2d):
 
 class ConstantPad3d(_ConstantPadNd):
     """``value`` around the last three dimensions: ``padding`` is n or (left, right, top,
-    bottom, front, back) (walkc)."""
+    bottom, front, back)."""
 
     _widths = 6
 
 
 class ZeroPad3d(ConstantPad3d):
-    """Zeros around the last three dimensions (walkc)."""
+    """Zeros around the last three dimensions."""
 
     def __init__(self, padding: Any) -> None:
         super().__init__(padding, 0.0)

@@ -1,4 +1,4 @@
-"""3-d pooling and the rest of the pooling family (walkc, issue 24): ``avg_pool3d``,
+"""3-d pooling and the rest of the pooling family (issue 24): ``avg_pool3d``,
 ``max_pool3d`` (and ``max_pool1d/2d/3d_with_indices``), ``adaptive_avg_pool3d``,
 ``adaptive_max_pool3d`` (and the ``adaptive_max_pool1d/2d/3d_with_indices``), ``lp_pool1d/2d/3d``
 ``max_unpool1d/2d/3d`` and ``local_response_norm``, with PyTorch 2.13's main checks and errors.

@@ -1,4 +1,4 @@
-"""The ``Function``s behind 3-d pooling and max unpooling (walkc, issue 24):
+"""The ``Function``s behind 3-d pooling and max unpooling (issue 24):
 ``AvgPool3DBackward0``, ``MaxPool3DWithIndicesBackward0``, ``AdaptiveAvgPool3DBackward0``,
 ``AdaptiveMaxPool3DBackward0``, ``MaxUnpool2DBackward0`` and ``MaxUnpool3DBackward0``.
 

@@ -1,4 +1,4 @@
-"""More pooling layers (walkc, issue 24): ``AvgPool3d``, ``MaxPool3d``, ``AdaptiveAvgPool3d``,
+"""More pooling layers (issue 24): ``AvgPool3d``, ``MaxPool3d``, ``AdaptiveAvgPool3d``,
 ``AdaptiveMaxPool3d``, ``LPPool1d``/``2d``/``3d``, ``MaxUnpool1d``/``2d``/``3d``, and
 ``LocalResponseNorm``."""
 

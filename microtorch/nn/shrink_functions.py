@@ -1,7 +1,7 @@
 """``hardshrink``, ``softshrink``, ``threshold``, ``glu`` and ``rrelu`` (with the in-place
 ``threshold_`` and ``rrelu_``), and the in-place twins ``relu_``, ``elu_``, ``celu_``,
 ``selu_``, ``leaky_relu_`` and ``hardtanh_``: PyTorch 2.13's names, checks and graphs
-(walkc, issue 24)."""
+(issue 24)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``Function``s behind hardshrink, softshrink, threshold, GLU and RReLU (walkc, issue 24).
+"""The ``Function``s behind hardshrink, softshrink, threshold, GLU and RReLU (issue 24).
 
 Each op's forward and backward take numpy arrays (``NumpyFunction``), computed in the
 input's dtype.
@@ -137,6 +137,7 @@ class RreluWithNoise(NumpyFunction):
     dz/da = noise (1 or the slope)."""
 
     node_name = "RreluWithNoiseBackward0"
+    double_backward_name = "RreluWithNoiseBackwardBackward0"
     ctx_fields = ("noise",)
 
     @staticmethod

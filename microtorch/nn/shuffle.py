@@ -1,4 +1,4 @@
-"""``PixelShuffle``, ``PixelUnshuffle`` and ``ChannelShuffle`` layers (walkc, issue 24)."""
+"""``PixelShuffle``, ``PixelUnshuffle`` and ``ChannelShuffle`` layers (issue 24)."""
 
 from __future__ import annotations
 

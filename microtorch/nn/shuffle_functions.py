@@ -1,5 +1,5 @@
 """``pixel_shuffle``, ``pixel_unshuffle`` and ``channel_shuffle``: rearrangements of channels
-into space, space into channels, and channel groups (walkc, issue 24). Each is one reshape,
+into space, space into channels, and channel groups (issue 24). Each is one reshape,
 transpose and copy; its backward is the inverse rearrangement of the gradient."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def _to_space(x: np.ndarray, r: int) -> np.ndarray:
     split = x.reshape(*lead, c // (r * r), r, r, h, w)
     n = len(lead)
     moved = split.transpose(*range(n), n, n + 3, n + 1, n + 4, n + 2)  # (*, C, H, r, W, r)
-    return np.ascontiguousarray(moved).reshape(*lead, c // (r * r), h * r, w * r)
+    return moved.reshape(*lead, c // (r * r), h * r, w * r)  # (the one copy)
 
 
 def _to_channels(x: np.ndarray, r: int) -> np.ndarray:
@@ -28,14 +28,19 @@ def _to_channels(x: np.ndarray, r: int) -> np.ndarray:
     split = x.reshape(*lead, c, h // r, r, w // r, r)
     n = len(lead)
     moved = split.transpose(*range(n), n, n + 2, n + 4, n + 1, n + 3)  # (*, C, r, r, H, W)
-    return np.ascontiguousarray(moved).reshape(*lead, c * r * r, h // r, w // r)
+    return moved.reshape(*lead, c * r * r, h // r, w // r)  # (the one copy)
 
 
 def _shuffle(x: np.ndarray, groups: int) -> np.ndarray:
     # (N, C, *) -> (N, g, C / g, *) -> (N, C / g, g, *): channel k of group j goes to k g + j
     n, c, *rest = x.shape
     split = x.reshape(n, groups, c // groups, *rest)
-    return np.ascontiguousarray(split.swapaxes(1, 2)).reshape(x.shape)
+    return split.swapaxes(1, 2).reshape(x.shape)  # (the one copy)
+
+
+def _own(out: np.ndarray, x: np.ndarray) -> np.ndarray:
+    # a result of its own (r = 1 or one group rearranges nothing: reshape returns a view)
+    return out.copy() if np.shares_memory(out, x) else out
 
 
 class PixelShuffle(NumpyFunction):
@@ -48,7 +53,7 @@ class PixelShuffle(NumpyFunction):
     @staticmethod
     def forward(ctx, x, r):
         ctx.r = r
-        return _to_space(x, r)
+        return _own(_to_space(x, r), x)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -64,7 +69,7 @@ class PixelUnshuffle(NumpyFunction):
     @staticmethod
     def forward(ctx, x, r):
         ctx.r = r
-        return _to_channels(x, r)
+        return _own(_to_channels(x, r), x)
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -81,7 +86,7 @@ class ChannelShuffle(NumpyFunction):
     @staticmethod
     def forward(ctx, x, groups):
         ctx.groups = groups
-        return _shuffle(x, groups)
+        return _own(_shuffle(x, groups), x)
 
     @staticmethod
     def backward(ctx, grad_output):

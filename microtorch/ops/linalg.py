@@ -207,6 +207,6 @@ def _vector_norm(a: np.ndarray, p: float, axes: tuple[int, ...], keepdim: bool) 
 
 class NormDim(VectorNorm):
     """``VectorNorm`` as PyTorch's C++ ``at::norm(x, p, dim)`` records it (``NormBackward1``),
-    in ``pairwise_distance`` for one (walkc)."""
+    in ``pairwise_distance`` for one."""
 
     node_name = "NormBackward1"

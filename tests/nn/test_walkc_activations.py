@@ -257,3 +257,35 @@ def test_deprecated_names_warn_like_torch(torch_module: ModuleType) -> None:
         theirs = torch_module.nn.Container(a=torch_module.nn.ReLU(), b=torch_module.nn.Linear(2, 3))
     assert repr(box) == repr(theirs)
     assert list(box.state_dict()) == list(theirs.state_dict()) == ["b.weight", "b.bias"]
+
+
+DOUBLE = {
+    "hardshrink": lambda t, x: _F(t).hardshrink(x),
+    "softshrink": lambda t, x: _F(t).softshrink(x),
+    "threshold": lambda t, x: _F(t).threshold(x, 0.1, 2.0),
+    "glu": lambda t, x: _F(t).glu(x, 1),
+    "rrelu": lambda t, x: _F(t).rrelu(x),
+    "pixel_shuffle": lambda t, x: _F(t).pixel_shuffle(x, 2),
+    "channel_shuffle": lambda t, x: _F(t).channel_shuffle(x, 2),
+}
+
+
+@pytest.mark.parametrize("name", list(DOUBLE))
+def test_create_graph_records_torchs_node(torch_module: ModuleType, name: str) -> None:
+    seen = []
+    for t in (torch_module, microtorch):
+        x = t.tensor(X4, requires_grad=True)
+        y = DOUBLE[name](t, x)
+        (g,) = t.autograd.grad(y, x, t.ones_like(y) * 1.5, create_graph=True)
+        seen.append((None if g.grad_fn is None else g.grad_fn.name(), g.detach().numpy()))
+    assert seen[0][0] == seen[1][0]
+    np.testing.assert_allclose(seen[1][1], seen[0][1], rtol=1e-12)
+
+
+def test_shuffles_by_one_give_a_result_of_their_own() -> None:
+    x = microtorch.randn(1, 4, 2, 2)
+    for y in (_F(microtorch).pixel_shuffle(x, 1), _F(microtorch).pixel_unshuffle(x, 1),
+              _F(microtorch).channel_shuffle(x, 1)):  # fmt: skip
+        before = x.numpy().copy()
+        y.add_(1)
+        np.testing.assert_array_equal(x.numpy(), before)
