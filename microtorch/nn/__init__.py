@@ -28,12 +28,21 @@ from microtorch.nn.activation import (
     Tanh,
     Tanhshrink,
 )
+from microtorch.nn.activation_more import GLU, Hardshrink, RReLU, Softmax2d, Softshrink, Threshold
 from microtorch.nn.attention import MultiheadAttention
 from microtorch.nn.bilinear import Bilinear
-from microtorch.nn.container import ModuleDict, ModuleList, Sequential
+from microtorch.nn.container import Container, ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
 from microtorch.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
-from microtorch.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
+from microtorch.nn.cross_map_lrn import CrossMapLRN2d
+from microtorch.nn.dropout import (
+    AlphaDropout,
+    Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
+)
 from microtorch.nn.embedding import Embedding
 from microtorch.nn.embedding_bag import EmbeddingBag
 from microtorch.nn.flatten import Flatten, Unflatten
@@ -44,6 +53,16 @@ from microtorch.nn.lazy import (
     LazyConv1d,
     LazyConv2d,
     LazyLinear,
+)
+from microtorch.nn.lazy_more import (
+    LazyBatchNorm3d,
+    LazyConv3d,
+    LazyConvTranspose1d,
+    LazyConvTranspose2d,
+    LazyConvTranspose3d,
+    LazyInstanceNorm1d,
+    LazyInstanceNorm2d,
+    LazyInstanceNorm3d,
 )
 from microtorch.nn.linear import Identity, Linear
 from microtorch.nn.loss import (
@@ -57,6 +76,13 @@ from microtorch.nn.loss import (
     NLLLoss,
     SmoothL1Loss,
 )
+from microtorch.nn.loss_more import (
+    GaussianNLLLoss,
+    MultiLabelSoftMarginLoss,
+    NLLLoss2d,
+    PoissonNLLLoss,
+    TripletMarginWithDistanceLoss,
+)
 from microtorch.nn.margin_loss import (
     CosineEmbeddingLoss,
     HingeEmbeddingLoss,
@@ -67,7 +93,7 @@ from microtorch.nn.margin_loss import (
     TripletMarginLoss,
 )
 from microtorch.nn.module import Module
-from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm
+from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
 from microtorch.nn.normalization_more import (
     InstanceNorm1d,
     InstanceNorm2d,
@@ -80,6 +106,7 @@ from microtorch.nn.padding import (
     CircularPad3d,
     ConstantPad1d,
     ConstantPad2d,
+    ConstantPad3d,
     CosineSimilarity,
     PairwiseDistance,
     ReflectionPad1d,
@@ -90,8 +117,14 @@ from microtorch.nn.padding import (
     ReplicationPad3d,
     ZeroPad1d,
     ZeroPad2d,
+    ZeroPad3d,
 )
-from microtorch.nn.parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from microtorch.nn.parameter import (
+    Buffer,
+    Parameter,
+    UninitializedBuffer,
+    UninitializedParameter,
+)
 from microtorch.nn.parameter_containers import ParameterDict, ParameterList
 from microtorch.nn.pooling import (
     AdaptiveAvgPool1d,
@@ -103,11 +136,25 @@ from microtorch.nn.pooling import (
     MaxPool1d,
     MaxPool2d,
 )
+from microtorch.nn.pooling_more import (
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    LocalResponseNorm,
+    LPPool1d,
+    LPPool2d,
+    LPPool3d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
 from microtorch.nn.rnn import GRU, LSTM, RNN, RNNBase
 from microtorch.nn.rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
+from microtorch.nn.shuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
 from microtorch.nn.transformer import Transformer, TransformerDecoder, TransformerEncoder
 from microtorch.nn.transformer_layers import TransformerDecoderLayer, TransformerEncoderLayer
-from microtorch.nn.upsampling import Upsample, UpsamplingNearest2d
+from microtorch.nn.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "PReLU", "Upsample", "UpsamplingNearest2d", "ParameterDict", "ParameterList", "ConstantPad1d",
@@ -134,6 +181,16 @@ __all__ = [
     "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiMarginLoss",
     "SoftMarginLoss", "TripletMarginLoss", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
     "RMSNorm", "Fold", "Unfold", "Bilinear", "EmbeddingBag",
+    # --- walkc
+    "GLU", "Hardshrink", "Softshrink", "Threshold", "RReLU", "Softmax2d", "Container",
+    "AlphaDropout", "FeatureAlphaDropout", "LazyBatchNorm3d", "LazyConv3d", "LazyConvTranspose1d",
+    "LazyConvTranspose2d", "LazyConvTranspose3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d",
+    "LazyInstanceNorm3d", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "NLLLoss2d",
+    "PoissonNLLLoss", "TripletMarginWithDistanceLoss", "BatchNorm3d", "ConstantPad3d", "ZeroPad3d",
+    "ChannelShuffle", "PixelShuffle", "PixelUnshuffle", "UpsamplingBilinear2d",
+    "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "LocalResponseNorm", "LPPool1d",
+    "LPPool2d", "LPPool3d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+    "CrossMapLRN2d", "Buffer",
 ]  # fmt: skip
 
 

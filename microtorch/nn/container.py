@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import operator
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from microtorch.nn.module import Module, _addindent
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "Container"]  # (Container: walkc)
 
 
 def _index(idx: Any, size: int) -> int:
@@ -200,3 +201,19 @@ class ModuleDict(Module):
         """Remove every module."""
         for key in list(self._modules):
             del self[key]
+
+
+class Container(Module):
+    """Deprecated: a Module whose keyword arguments become its submodules, with PyTorch's
+    FutureWarning (subclass ``Module`` instead)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        warnings.warn(
+            "`nn.Container` is deprecated. All of its functionality is now implemented in "
+            "`nn.Module`. Subclass that instead.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)

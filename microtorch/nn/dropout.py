@@ -4,10 +4,15 @@ while training; do nothing in ``eval()`` mode."""
 from __future__ import annotations
 
 from microtorch.nn import functional as F
+from microtorch.nn.alpha_dropout import alpha_dropout, feature_alpha_dropout
 from microtorch.nn.module import Module
 from microtorch.tensor import Tensor
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d"]
+__all__ = [
+    "Dropout", "Dropout1d", "Dropout2d", "Dropout3d",
+    # --- walkc
+    "AlphaDropout", "FeatureAlphaDropout",
+]  # fmt: skip
 
 
 class Dropout(Module):
@@ -54,3 +59,19 @@ class Dropout3d(Dropout):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+# --- walkc
+class AlphaDropout(Dropout):
+    """Dropout for SELU networks: dropped values become SELU's saturation value and the
+    result is rescaled to keep the input's mean and variance (training only)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(Dropout):
+    """``AlphaDropout`` of whole channels ``x[n, c]`` (training only)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return feature_alpha_dropout(input, self.p, self.training)

@@ -39,6 +39,8 @@ from microtorch.nn.activation_functions import (
     softsign,
     tanhshrink,
 )
+from microtorch.nn.affine_grid import affine_grid
+from microtorch.nn.alpha_dropout import alpha_dropout, feature_alpha_dropout
 from microtorch.nn.attention_functions import scaled_dot_product_attention
 from microtorch.nn.bilinear import bilinear
 from microtorch.nn.conv_functions import (
@@ -69,6 +71,13 @@ from microtorch.nn.loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
+from microtorch.nn.loss_more_functions import (
+    gaussian_nll_loss,
+    multilabel_soft_margin_loss,
+    pdist,
+    poisson_nll_loss,
+    triplet_margin_with_distance_loss,
+)
 from microtorch.nn.margin_loss_functions import (
     cosine_embedding_loss,
     hinge_embedding_loss,
@@ -81,6 +90,25 @@ from microtorch.nn.margin_loss_functions import (
 from microtorch.nn.mha_functions import multi_head_attention_forward
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
 from microtorch.nn.norm_more_functions import instance_norm, rms_norm
+from microtorch.nn.pool3d_functions import (
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d_with_indices,
+    adaptive_max_pool2d_with_indices,
+    adaptive_max_pool3d,
+    adaptive_max_pool3d_with_indices,
+    avg_pool3d,
+    local_response_norm,
+    lp_pool1d,
+    lp_pool2d,
+    lp_pool3d,
+    max_pool1d_with_indices,
+    max_pool2d_with_indices,
+    max_pool3d,
+    max_pool3d_with_indices,
+    max_unpool1d,
+    max_unpool2d,
+    max_unpool3d,
+)
 from microtorch.nn.pool_functions import (
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
@@ -88,7 +116,23 @@ from microtorch.nn.pool_functions import (
     avg_pool1d,
     max_pool1d,
 )
-from microtorch.nn.upsampling import interpolate
+from microtorch.nn.shrink_functions import (
+    celu_,
+    elu_,
+    glu,
+    hardshrink,
+    hardtanh_,
+    leaky_relu_,
+    relu_,
+    rrelu,
+    rrelu_,
+    selu_,
+    softshrink,
+    threshold,
+    threshold_,
+)
+from microtorch.nn.shuffle_functions import channel_shuffle, pixel_shuffle, pixel_unshuffle
+from microtorch.nn.upsampling import interpolate, upsample, upsample_bilinear, upsample_nearest
 from microtorch.nn.vector_functions import (
     cosine_similarity,
     kl_div,
@@ -115,6 +159,17 @@ __all__ = [
     "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss", "soft_margin_loss",
     "multi_margin_loss", "multilabel_margin_loss", "rms_norm", "instance_norm",
     "fold", "unfold", "bilinear", "gumbel_softmax", "embedding_bag",
+    # --- walkc
+    "affine_grid", "alpha_dropout", "feature_alpha_dropout", "gaussian_nll_loss",
+    "multilabel_soft_margin_loss", "pdist", "poisson_nll_loss", "triplet_margin_with_distance_loss",
+    "celu_", "elu_", "glu", "hardshrink", "hardtanh_", "leaky_relu_", "relu_", "rrelu", "rrelu_",
+    "selu_", "softshrink", "threshold", "threshold_", "channel_shuffle", "pixel_shuffle",
+    "pixel_unshuffle", "upsample", "upsample_bilinear", "upsample_nearest",
+    "adaptive_avg_pool3d", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
+    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "avg_pool3d", "lp_pool1d",
+    "lp_pool2d", "lp_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d",
+    "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+    "local_response_norm",
 ]  # fmt: skip
 
 

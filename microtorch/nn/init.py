@@ -23,6 +23,9 @@ __all__ = [
     "calculate_gain", "zeros_", "ones_", "constant_", "normal_", "uniform_", "eye_",
     "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "trunc_normal_",
     "orthogonal_",
+    # --- walkc
+    "dirac_", "uniform", "normal", "constant", "eye", "dirac", "xavier_uniform", "xavier_normal",
+    "kaiming_uniform", "kaiming_normal", "orthogonal",
 ]  # fmt: skip
 
 
@@ -216,6 +219,58 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None =
         return (q * gain).reshape(shape)
 
     return _fill(tensor, draw)
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a 3-, 4- or 5-d convolution weight with the Dirac delta: output channel d of
+    each group passes input channel d through (a 1 at the kernel's centre), so the layer
+    starts as the identity on as many channels as it can."""
+    ndim = tensor._data.ndim
+    if ndim not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    shape = tensor._data.shape
+    if shape[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = shape[0] // groups
+    centre = tuple(n // 2 for n in shape[2:])
+
+    def delta(s: tuple[int, ...]) -> np.ndarray:
+        out = np.zeros(s)
+        for g in range(groups):
+            for d in range(min(per_group, s[1])):
+                out[(g * per_group + d, d) + centre] = 1
+        return out
+
+    return _fill(tensor, delta)
+
+
+def _deprecated(new: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    # PyTorch's old names without the trailing underscore: the same fill, with its warning.
+    old = new.__name__[:-1]
+
+    def deprecated_init(*args: object, **kwargs: object) -> Tensor:
+        warnings.warn(
+            f"`nn.init.{old}` is now deprecated in favor of `nn.init.{new.__name__}`.",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return new(*args, **kwargs)
+
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old
+    deprecated_init.__doc__ = f"Deprecated: ``{new.__name__}``, with PyTorch's FutureWarning."
+    return deprecated_init
+
+
+uniform = _deprecated(uniform_)
+normal = _deprecated(normal_)
+constant = _deprecated(constant_)
+eye = _deprecated(eye_)
+dirac = _deprecated(dirac_)
+xavier_uniform = _deprecated(xavier_uniform_)
+xavier_normal = _deprecated(xavier_normal_)
+kaiming_uniform = _deprecated(kaiming_uniform_)
+kaiming_normal = _deprecated(kaiming_normal_)
+orthogonal = _deprecated(orthogonal_)
 
 
 def _warn_empty() -> None:

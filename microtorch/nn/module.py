@@ -11,7 +11,7 @@ from __future__ import annotations
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -23,7 +23,7 @@ from microtorch.device import as_device
 from microtorch.dtypes import dtype
 from microtorch.nn import state_dict as _state
 from microtorch.nn.backward_hooks import BackwardHook, register_old_hooks
-from microtorch.nn.parameter import Parameter
+from microtorch.nn.parameter import Buffer, Parameter
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["Module"]
@@ -213,6 +213,9 @@ class Module:
         elif ready and name in self._modules:
             _expect(value, None, f"as child module '{name}' (torch.nn.Module or None expected)")
             self._modules[name] = None
+        elif isinstance(value, Buffer) and ready:  # nn.Buffer(t): registered
+            self._forget(name, keep=self._buffers)  # (a buffer keeps its place)
+            self.register_buffer(name, cast(Tensor, value), value.persistent)
         elif ready and name in self._buffers:
             _expect(value, Tensor, f"as buffer '{name}' (torch.Tensor or None expected)")
             self._buffers[name] = value

@@ -24,7 +24,7 @@ from microtorch.nn.norm_functions import check_batch_norm
 from microtorch.nn.parameter import Parameter
 from microtorch.tensor import Tensor, plain_tensor
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "BatchNorm3d"]  # (3d: walkc)
 
 
 def register_affine(
@@ -146,6 +146,15 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Normalize each channel of ``(N, C, D, H, W)`` input over the batch and the voxels,
+    then scale and shift it."""
+
+    def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
 
 
 class LayerNorm(Module):

@@ -16,6 +16,8 @@ __all__ = [
     "PairwiseDistance", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
     "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d",
     "CircularPad3d",
+    # --- walkc
+    "ConstantPad3d", "ZeroPad3d",
 ]  # fmt: skip
 
 
@@ -59,6 +61,23 @@ class ZeroPad1d(ConstantPad1d):
 
 class ZeroPad2d(ConstantPad2d):
     """Zeros around the last two dimensions (an image's border)."""
+
+    def __init__(self, padding: Any) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class ConstantPad3d(_ConstantPadNd):
+    """``value`` around the last three dimensions: ``padding`` is n or (left, right, top,
+    bottom, front, back)."""
+
+    _widths = 6
+
+
+class ZeroPad3d(ConstantPad3d):
+    """Zeros around the last three dimensions."""
 
     def __init__(self, padding: Any) -> None:
         super().__init__(padding, 0.0)

@@ -12,7 +12,12 @@ from microtorch.dtypes import dtype as dtype_
 from microtorch.dtypes import get_default_dtype
 from microtorch.tensor import Size, Tensor, plain_tensor
 
-__all__ = ["Parameter", "UninitializedParameter", "UninitializedBuffer"]
+__all__ = [
+    "Parameter",
+    "UninitializedParameter",
+    "UninitializedBuffer",
+    "Buffer",
+]  # (Buffer: walkc)
 
 
 class Parameter(Tensor):
@@ -149,3 +154,26 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
         cls, requires_grad: bool = False, device: Any = None, dtype: dtype_ | None = None
     ) -> UninitializedBuffer:
         return cast(UninitializedBuffer, _placeholder(cls, dtype, device))
+
+
+# --- walkc
+class _BufferMeta(type):
+    # isinstance(t, nn.Buffer) is True for the tensors nn.Buffer(...) made, as in PyTorch
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, Tensor) and instance.__dict__.get("_is_buffer", False)
+
+
+class Buffer(metaclass=_BufferMeta):
+    """Marks a tensor as a module's buffer: ``self.running = nn.Buffer(torch.zeros(3))``
+    registers it as ``register_buffer`` does (``persistent=False``: not in ``state_dict``).
+    What it returns is a plain tensor sharing the data's memory, as in PyTorch."""
+
+    persistent: bool
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Any:
+        if data is None:
+            data = plain_tensor(np.zeros(0, np.float32))
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.__dict__["persistent"] = persistent
+        t.__dict__["_is_buffer"] = True
+        return t

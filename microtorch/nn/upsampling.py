@@ -5,6 +5,7 @@ repeating or mixing neighbouring values."""
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
@@ -12,7 +13,11 @@ from microtorch.nn import layer_ops, upsample_ops
 from microtorch.nn.module import Module
 from microtorch.tensor import Tensor
 
-__all__ = ["interpolate", "Upsample", "UpsamplingNearest2d"]
+__all__ = [
+    "interpolate", "Upsample", "UpsamplingNearest2d",
+    # --- walkc
+    "UpsamplingBilinear2d", "upsample", "upsample_nearest", "upsample_bilinear",
+]  # fmt: skip
 
 _MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
 
@@ -128,3 +133,43 @@ class UpsamplingNearest2d(Upsample):
 
     def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
         super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """``Upsample(mode='bilinear', align_corners=True)`` (PyTorch's older name)."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def _deprecated(name: str) -> None:
+    warnings.warn(
+        f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
+def upsample(
+    input: Tensor,  # noqa: A002
+    size: Any = None,
+    scale_factor: Any = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+) -> Tensor:
+    """Deprecated: ``interpolate``, with PyTorch's warning."""
+    _deprecated("upsample")
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:  # noqa: A002
+    """Deprecated: ``interpolate(mode='nearest')``, with PyTorch's warning."""
+    _deprecated("upsample_nearest")
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Any = None, scale_factor: Any = None) -> Tensor:  # noqa: A002
+    """Deprecated: ``interpolate(mode='bilinear', align_corners=True)``, with PyTorch's
+    warning."""
+    _deprecated("upsample_bilinear")
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)

@@ -13,6 +13,8 @@ from microtorch.autograd.grad_mode import no_grad
 from microtorch.nn import layer_ops, pad_ops
 from microtorch.nn.loss_functions import legacy_reduction
 from microtorch.ops.bounds import ClampMin
+from microtorch.ops.linalg import NormDim
+from microtorch.ops.scalar import AddScalar
 from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["pad", "normalize", "cosine_similarity", "pairwise_distance", "kl_div"]
@@ -134,7 +136,12 @@ def pairwise_distance(
 ) -> Tensor:
     """||x1 - x2 + eps||_p along the last dimension (eps keeps the gradient finite at 0)."""
     expect_tensor(x1, "pairwise_distance")
-    return (x1 - x2 + eps).norm(p, -1, keepdim=keepdim)
+    # eps added as a number, as PyTorch's C++ adds it (AddBackward1, then NormBackward1)
+    diff = AddScalar.apply(x1 - x2, eps)
+    if not diff._dtype.is_floating_point:
+        return diff.norm(p, -1, keepdim=keepdim)  # (its error for integer inputs)
+    ndim = diff._data.ndim
+    return NormDim.apply(diff, float(p), (ndim - 1,) if ndim else (), bool(keepdim))
 
 
 def kl_div(

@@ -13,7 +13,18 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import row_major
 
-__all__ = ["Mm", "_Product", "Mv", "Dot", "Vdot", "Bmm", "Addmm", "_SqueezeFirst", "VectorNorm"]
+__all__ = [
+    "Mm",
+    "_Product",
+    "Mv",
+    "Dot",
+    "Vdot",
+    "Bmm",
+    "Addmm",
+    "_SqueezeFirst",
+    "VectorNorm",
+    "NormDim",
+]
 
 
 class Mm(NumpyFunction):
@@ -192,3 +203,10 @@ def _vector_norm(a: np.ndarray, p: float, axes: tuple[int, ...], keepdim: bool) 
         return (m != 0).sum(axis=axes, keepdims=keepdim)
     with np.errstate(divide="ignore", over="ignore"):  # negative p: |0| ** p is inf
         return (m**p).sum(axis=axes, keepdims=keepdim) ** (1 / p)
+
+
+class NormDim(VectorNorm):
+    """``VectorNorm`` as PyTorch's C++ ``at::norm(x, p, dim)`` records it (``NormBackward1``),
+    in ``pairwise_distance`` for one."""
+
+    node_name = "NormBackward1"

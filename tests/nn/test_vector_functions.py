@@ -27,8 +27,8 @@ CALLS: dict[str, tuple[Any, bool]] = {
     "normalize_p1_dim0": (lambda F, a, b: F.normalize(a, p=1, dim=0), True),
     "cosine_similarity": (lambda F, a, b: F.cosine_similarity(a, b), False),
     "cosine_similarity_dim0": (lambda F, a, b: F.cosine_similarity(a, b, dim=0), False),
-    "pairwise_distance": (lambda F, a, b: F.pairwise_distance(a, b), False),
-    "pairwise_distance_p1": (lambda F, a, b: F.pairwise_distance(a, b, p=1, keepdim=True), False),
+    "pairwise_distance": (lambda F, a, b: F.pairwise_distance(a, b), True),
+    "pairwise_distance_p1": (lambda F, a, b: F.pairwise_distance(a, b, p=1, keepdim=True), True),
     "kl_div_batchmean": (
         lambda F, a, b: F.kl_div(a.log_softmax(1), b.softmax(1), reduction="batchmean"),
         True,
