@@ -52,7 +52,7 @@ from microtorch.api.legacy_types import (
     LongTensor,
     ShortTensor,
 )
-from microtorch.api.linalg import addmm, bmm, dot, matmul, mm, mv, norm
+from microtorch.api.linalg import bmm, dot, matmul, mm, mv, norm
 from microtorch.api.linalg_compose import broadcast_tensors, cartesian_prod, tensordot
 from microtorch.api.linalg_factor import cdist
 from microtorch.api.linalg_square import inverse, slogdet
@@ -448,6 +448,7 @@ chain_matmul, inner, ger, vdot, kron, rsub = (
 )  # fmt: skip
 __all__ += ["addmv", "addmv_", "addr", "addbmm", "baddbmm", "chain_matmul", "inner", "ger"]
 __all__ += ["vdot", "kron", "rsub"]
+addmm = _products.addmm  # torch.addmm(c, a, b, beta=..., alpha=...): as x.addmm
 from microtorch.api import take_put as _take_put  # noqa: E402
 
 rot90, take, take_along_dim, put, block_diag = (

@@ -36,6 +36,10 @@ CASES: dict[str, Callable[[ModuleType], Any]] = {
     "addmm bad bias": lambda L: r(L, 2).addmm(r(L, 4, 6), r(L, 6, 3), beta=2),
     "addmm dtype": lambda L: r(L, 3).float().addmm(r(L, 4, 6), r(L, 6, 3), beta=2),
     "addmm_": lambda L: r(L, 4, 3, grad=False).addmm_(r(L, 4, 6), r(L, 6, 3), alpha=3),
+    "torch.addmm beta alpha": lambda L: L.addmm(r(L, 3), r(L, 4, 6), r(L, 6, 3), beta=2, alpha=0.5),
+    "torch.addmm beta 0": lambda L: L.addmm(
+        r(L, 4, 3) * float("nan"), r(L, 4, 6), r(L, 6, 3), beta=0
+    ),
     "addmm_ broadcast input": lambda L: r(L, 3, grad=False).addmm_(r(L, 4, 6), r(L, 6, 3)),
     "addmv": lambda L: L.addmv(r(L, 4), r(L, 4, 6), r(L, 6), beta=2, alpha=3),
     "addmv broadcast": lambda L: L.addmv(r(L, 1), r(L, 4, 6), r(L, 6)),
