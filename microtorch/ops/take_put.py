@@ -13,6 +13,7 @@ import numpy as np
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops.indexing import IndexPutAccumulate
+from microtorch.ops.inplace import Fill
 
 __all__ = [
     "Rot90", "Take", "Put", "BlockDiag", "MaskedScatter", "FillLike", "FillLikeTensor",
@@ -136,18 +137,11 @@ class MaskedScatter(NumpyFunction):
         return grad_a, grad_source
 
 
-class FillLike(NumpyFunction):
-    """z = a tensor like a with ``value`` everywhere, so a's gradient is 0."""
+class FillLike(Fill):
+    """``torch.fill(a, value)``: ``x.fill_``'s formula (z = value everywhere, a's gradient 0)
+    out of place, under PyTorch's name for that node."""
 
     node_name = "FillBackward0"
-
-    @staticmethod
-    def forward(ctx, a, value):
-        return np.full_like(a, value)
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return np.zeros_like(grad_output)
 
 
 class FillLikeTensor(NumpyFunction):
