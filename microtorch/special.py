@@ -22,6 +22,7 @@ from microtorch.api._checks import expect_tensor
 from microtorch.api.index_along import scalar_type
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.rounding import RoundDecimals
+from microtorch.ops.scalar import AddScalar, MulScalar
 from microtorch.api.special_functions import (
     entr_named,
     exp2_named,
@@ -53,7 +54,8 @@ xlogy, xlog1py = xlogy_named("special_xlogy"), xlog1py_named("special_xlog1py")
 @torch_keywords("input", out=True)
 def ndtr(a: Any) -> Any:
     """The standard normal distribution's CDF, (1 + erf(a / sqrt(2))) / 2."""
-    return (erf(_float(a, "special_ndtr") * math.sqrt(0.5)) + 1) * 0.5
+    scaled = MulScalar.apply(_float(a, "special_ndtr"), math.sqrt(0.5))
+    return MulScalar.apply(AddScalar.apply(erf(scaled), 1), 0.5)  # (PyTorch's nodes)
 
 
 @torch_keywords("input", "decimals", out=True)

@@ -16,7 +16,7 @@ from microtorch.api.return_types import return_type
 from microtorch.autograd import node as _node
 from microtorch.dtypes import float64, get_default_dtype, int32, result_type
 from microtorch.ops._broadcast import broadcast_error
-from microtorch.ops.float_bits import Ldexp, Nextafter
+from microtorch.ops.float_bits import Frexp, Ldexp, Nextafter
 
 __all__ = [
     "float_power",
@@ -96,11 +96,9 @@ def frexp(a: Any) -> Any:
     expect_tensor(a, "frexp")
     if not a._dtype.is_floating_point:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
-    mantissa, exponent = np.frexp(a._data)
-    return frexp_result(
-        wrap(mantissa.astype(a._dtype.numpy), a._device),
-        wrap(exponent.astype(int32.numpy), a._device),
-    )
+    _, exponent = np.frexp(a._data)
+    exponent = exponent.astype(int32.numpy)
+    return frexp_result(Frexp.apply(a, exponent), wrap(exponent, a._device))
 
 
 @torch_keywords("input", "other", out=True)

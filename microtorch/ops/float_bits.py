@@ -1,6 +1,6 @@
-"""Ops on a float's two parts, mantissa and exponent: ldexp (a * 2**b) and nextafter (the next
-float from a towards b), with their backward formulas. (frexp and heaviside have no gradient:
-their public functions in ``microtorch/api/float_bits.py`` compute them directly.)
+"""Ops on a float's two parts, mantissa and exponent: ldexp (a * 2**b), frexp's mantissa and
+nextafter (the next float from a towards b), with their backward formulas. (heaviside has no
+gradient: its public function in ``microtorch/api/float_bits.py`` computes it directly.)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import follow_inputs
 
-__all__ = ["Ldexp", "Nextafter"]
+__all__ = ["Frexp", "Ldexp", "Nextafter"]
 
 
 class Ldexp(NumpyFunction):
@@ -40,6 +40,23 @@ class Ldexp(NumpyFunction):
             unbroadcast(g, ctx.input_shape(i)) if needed else None
             for i, (g, needed) in enumerate(zip(grads, ctx.needs_input_grad))
         )
+
+
+class Frexp(NumpyFunction):
+    """mantissa = a / 2**exponent, for the integer exponent (given, not differentiated) that
+    puts |mantissa| in [0.5, 1): dmantissa/da = 1 / 2**exponent, as in PyTorch."""
+
+    node_name = "FrexpBackward0"
+    ctx_fields = ("power",)
+
+    @staticmethod
+    def forward(ctx, a, exponent):
+        ctx.power = np.exp2(exponent).astype(a.dtype)  # 2**exponent (in a's dtype, as PyTorch)
+        return follow_inputs(np.ldexp(a, -exponent), a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output / ctx.power
 
 
 class Nextafter(NumpyFunction):

@@ -168,6 +168,20 @@ def test_frexp_is_a_return_type(torch_module: ModuleType) -> None:
     assert mantissa.item() == 0.75 and exponent.item() == 2
 
 
+def test_frexp_mantissa_has_pytorchs_gradient(torch_module: ModuleType) -> None:
+    # dmantissa/da = 1 / 2**exponent (FrexpBackward0), also where that overflows in float32
+    got = []
+    for L in (microtorch, torch_module):
+        t = L.tensor([3.0, -5.5, 1e-3, 0.0, 2.0**-140, 3e38], requires_grad=True)
+        w = L.tensor([1.0, -2.0, 0.5, 1.0, 1.0, 1.0], requires_grad=True)
+        (g,) = L.autograd.grad((L.frexp(t).mantissa * w).sum(), t, create_graph=True)
+        (gw,) = L.autograd.grad(g.sum(), w)
+        got.append((L.frexp(t)[0].grad_fn.name(), g.grad_fn.name(), g.tolist(), gw.tolist()))
+    assert got[0] == got[1]
+    t = microtorch.tensor([1.5, -2.7, 0.3], dtype=microtorch.float64, requires_grad=True)
+    assert gradcheck(lambda v: microtorch.frexp(v)[0], (t,))
+
+
 def test_heaviside_with_gradient_says_it_has_none() -> None:
     # PyTorch records a NotImplemented node and fails at backward; microtorch fails at once
     t = microtorch.tensor([1.0], requires_grad=True)

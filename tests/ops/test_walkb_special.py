@@ -74,7 +74,20 @@ GRADS: dict[str, Callable[[ModuleType, Any], Any]] = {
     "log_ndtr": lambda L, t: L.special.log_ndtr(t * 5),
     "erfcx": lambda L, t: L.special.erfcx(t * 3),
     "ndtri": lambda L, t: L.special.ndtri(t.abs() / 31),
+    "ndtr": lambda L, t: L.special.ndtr(t),
 }
+
+
+def test_ndtr_records_pytorchs_nodes(torch_module: ModuleType) -> None:
+    # (1 + erf(a * sqrt(1/2))) * 0.5 with scalar operands: MulBackward1, AddBackward1, ...
+    chains = []
+    for L in (microtorch, torch_module):
+        node, chain = L.special.ndtr(L.tensor([0.3], requires_grad=True)).grad_fn, []
+        while node is not None:
+            chain.append(node.name())
+            node = node.next_functions[0][0] if node.next_functions else None
+        chains.append(chain)
+    assert chains[0] == chains[1]
 
 
 @pytest.mark.parametrize("case", list(GRADS))
