@@ -22,7 +22,6 @@ from microtorch.api._checks import expect_tensor
 from microtorch.api.index_along import scalar_type
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.rounding import RoundDecimals
-from microtorch.ops.scalar import AddScalar, MulScalar
 from microtorch.api.special_functions import (
     entr_named,
     exp2_named,
@@ -32,6 +31,7 @@ from microtorch.api.special_functions import (
     xlogy_named,
 )
 from microtorch.api.unary import _float
+from microtorch.ops.scalar import AddScalar, MulScalar
 
 __all__ = [
     "bessel_j0", "bessel_j1",
