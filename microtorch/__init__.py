@@ -534,6 +534,35 @@ __all__ += ["prelu", "scalar_tensor", "selu", "selu_", "nan_to_num_", "randint_l
 __all__ += ["igamma", "igammac", "cumulative_trapezoid", "trapezoid", "trapz"]
 
 __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
+# --- walkd (issue 24): process settings, exception classes, deprecated and removed names
+from microtorch import runtime as _runtime  # noqa: E402
+from microtorch.api.legacy_types import set_default_tensor_type  # noqa: E402
+from microtorch.autograd.anomaly_mode import (  # noqa: E402
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
+from microtorch.exceptions import AcceleratorError, FatalError, OutOfMemoryError  # noqa: E402
+
+get_float32_matmul_precision = _runtime.get_float32_matmul_precision
+set_float32_matmul_precision = _runtime.set_float32_matmul_precision
+get_num_interop_threads = _runtime.get_num_interop_threads
+set_num_interop_threads = _runtime.set_num_interop_threads
+set_flush_denormal = _runtime.set_flush_denormal
+get_deterministic_debug_mode = _runtime.get_deterministic_debug_mode
+set_deterministic_debug_mode = _runtime.set_deterministic_debug_mode
+is_warn_always_enabled, set_warn_always = _runtime.is_warn_always_enabled, _runtime.set_warn_always
+# What the build has: numpy's LAPACK (linalg) and FFT; neither MKL nor OpenMP of PyTorch's own
+has_lapack, has_spectral, has_mkl, has_openmp = True, True, False, False
+get_device, is_inference = _method("get_device"), _method("is_inference")
+__all__ += [
+    "AcceleratorError", "FatalError", "OutOfMemoryError", "get_float32_matmul_precision",
+    "set_float32_matmul_precision", "get_num_interop_threads", "set_num_interop_threads",
+    "set_flush_denormal", "get_deterministic_debug_mode", "set_deterministic_debug_mode",
+    "is_warn_always_enabled", "set_warn_always", "has_lapack", "has_spectral", "has_mkl",
+    "has_openmp", "get_device", "is_inference", "is_anomaly_enabled", "set_anomaly_enabled",
+    "is_anomaly_check_nan_enabled", "set_default_tensor_type",
+]  # fmt: skip
 
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as

@@ -766,6 +766,23 @@ class TensorMethods:
     def polygamma_(self, n: builtins.int) -> Tensor:
         """``polygamma(n)``, written into this tensor; returns it."""
         return apply_inplace(self, "polygamma_", _polygamma_of, n)
+    # --- walkd (issue 24): linear algebra methods; the four PyTorch 1.9 removed raise its error
+    def eig(self, eigenvectors: builtins.bool = False) -> Any:
+        """Removed in PyTorch (since 1.9): raises its error; microtorch has no complex dtypes
+        for ``torch.linalg.eig``, and ``torch.linalg.eigh`` takes a symmetric matrix."""
+        raise RuntimeError(_REMOVED + _REMOVED_EIG)
+
+    def symeig(self, eigenvectors: builtins.bool = False) -> Any:
+        """Removed in PyTorch (since 1.9): raises its error; use ``torch.linalg.eigh``."""
+        raise RuntimeError(_REMOVED + _REMOVED_SYMEIG)
+
+    def lstsq(self, other: Any) -> Any:
+        """Removed in PyTorch (since 1.9): raises its error; use ``torch.linalg.lstsq``."""
+        raise RuntimeError(_REMOVED + _REMOVED_LSTSQ)
+
+    def solve(self, other: Any) -> Any:
+        """Removed in PyTorch (since 1.9): raises its error; use ``torch.linalg.solve``."""
+        raise RuntimeError(_REMOVED + _REMOVED_SOLVE)
 
 
 _NEW_TENSOR_WARNING = (
@@ -814,3 +831,28 @@ def _matrix_only(t: Any, name: str, deprecated: str) -> None:
 
 def _polygamma_of(a: Any, n: Any) -> Tensor:
     return gamma_ops.polygamma(n, a)
+_REMOVED = "This function was deprecated since version 1.9 and is now removed. "
+_REMOVED_EIG = (
+    "`torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than "
+    "real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced with:\n"
+    "L_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, eigenvectors=True) "
+    "should be replaced with:\nL_complex, V_complex = torch.linalg.eig(A)"
+)
+_REMOVED_SYMEIG = (
+    "The default behavior has changed from using the upper triangular portion of the matrix "
+    "by default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, upper=upper) "
+    "should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\n\n"
+    "and\n\nL, V = torch.symeig(A, eigenvectors=True) should be replaced with:\n"
+    "L, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')"
+)
+_REMOVED_LSTSQ = (
+    "`torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has "
+    "reversed arguments and does not return the QR decomposition in the returned tuple "
+    "(although it returns other information about the problem).\n\nX, _ = torch.lstsq(B, A)"
+    ".solution[:A.size(1)]\nshould be replaced with:\nX = torch.linalg.lstsq(A, B).solution"
+)
+_REMOVED_SOLVE = (
+    "`torch.solve` is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has "
+    "its arguments reversed and does not return the LU factorization.\n\nX = torch.solve(B, "
+    "A).solution should be replaced with:\nX = torch.linalg.solve(A, B)"
+)

@@ -26,6 +26,7 @@ from microtorch.utils.datasets import (
     ConcatDataset,
     Dataset,
     IterableDataset,
+    StackDataset,
     Subset,
     TensorDataset,
     random_split,
@@ -43,7 +44,7 @@ __all__ = [
     "Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset",
     "random_split", "DataLoader", "default_collate", "get_worker_info", "Sampler",
     "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
-    "BatchSampler",
+    "BatchSampler", "StackDataset", "default_convert",
 ]  # fmt: skip
 
 
@@ -94,6 +95,9 @@ def _convert(sample: Any) -> Any:
     if isinstance(sample, (tuple, list)):
         return [_convert(s) for s in sample]
     return sample
+
+
+default_convert = _convert
 
 
 class DataLoader:

@@ -1182,5 +1182,13 @@ CASES: list[Bad | Same] = [
     Bad('lgamma_two', TypeError, 'lgamma() takes 1 positional argument but 2 were given', lambda L: L.lgamma(W(_x(L, 2)), W(_x(L, 2)))),
     Bad('i0_str', TypeError, "i0(): argument 'input' (position 1) must be Tensor, not str", lambda L: L.i0("a")),
     Bad('i0__long', RuntimeError, "result type Float can't be cast to the desired output type Long", lambda L: L.i0_(W(L.tensor([1, 2])))),
+    # --- walkd: settings, removed methods, StackDataset (linear algebra and optim cases below)
+    Bad('set_deterministic_debug_mode_wrong', RuntimeError, 'invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got x', lambda L: L.set_deterministic_debug_mode('x')),
+    Bad('set_float32_matmul_precision_wrong', RuntimeError, 'set_float32_matmul_precision expects a str, but got int', lambda L: L.set_float32_matmul_precision(3)),
+    Bad('set_num_interop_threads_wrong', RuntimeError, 'set_num_interop_threads expects a positive integer', lambda L: L.set_num_interop_threads(0)),
+    Bad('set_anomaly_enabled_wrong', TypeError, "set_anomaly_enabled(): argument 'enabled' (position 1) must be bool, not str", lambda L: L.set_anomaly_enabled('x')),
+    Bad('set_default_tensor_type_wrong', TypeError, 'only floating-point types are supported as the default type', lambda L: L.set_default_tensor_type(L.LongTensor)),
+    Bad('tensor_symeig_removed', RuntimeError, 'This function was deprecated since version 1.9 and is now removed.', lambda L: W(_x(L, 2, 2)).symeig()),
+    Bad('stackdataset_wrong', ValueError, 'Size mismatch between datasets', lambda L: L.utils.data.StackDataset([1], [2, 3])),
 ]
 # fmt: on
