@@ -565,6 +565,41 @@ __all__ += [
 ]  # fmt: skip
 
 
+# (walkd) linear algebra: torch.matrix_exp/matrix_power; the rest imported on first call
+from microtorch.api.linalg_square import matrix_exp  # noqa: E402
+
+
+def matrix_power(input: Tensor, n: builtins.int) -> Tensor:  # noqa: A002
+    """``torch.linalg.matrix_power``: A @ A @ ... (n times; n < 0 powers of the inverse)."""
+    _expect_tensor(input, "matrix_power")
+    if isinstance(n, builtins.bool) or not isinstance(n, builtins.int):
+        raise TypeError(
+            f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}"
+        )
+    return linalg.matrix_power(input, n)
+
+
+def _on_first_call(name: str) -> Any:
+    """``torch.name``: microtorch/api/linalg_triangular.py's function, imported on first call
+    (``import microtorch`` does not pay for it)."""
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        module = importlib.import_module("microtorch.api.linalg_triangular")
+        return getattr(module, name)(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: see microtorch.api.linalg_triangular.{name}."
+    return function
+
+
+cholesky, cholesky_inverse, cholesky_solve, logdet, pinverse, qr, triangular_solve = (
+    _on_first_call(name)
+    for name in ("cholesky", "cholesky_inverse", "cholesky_solve", "logdet", "pinverse")
+    + ("qr", "triangular_solve")
+)
+__all__ += ["matrix_exp", "matrix_power", "cholesky", "cholesky_inverse", "cholesky_solve"]
+__all__ += ["logdet", "pinverse", "qr", "triangular_solve"]
+
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.
 _ON_FIRST_USE = ("distributions", "profiler", "return_types", "testing")

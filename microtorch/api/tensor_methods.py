@@ -9,6 +9,7 @@ Most are the api functions themselves (``sum = reduction.sum``); the rest are on
 from __future__ import annotations
 
 import builtins
+import importlib
 import warnings
 from typing import Any
 
@@ -784,6 +785,49 @@ class TensorMethods:
         """Removed in PyTorch (since 1.9): raises its error; use ``torch.linalg.solve``."""
         raise RuntimeError(_REMOVED + _REMOVED_SOLVE)
 
+    def cholesky(self, upper: builtins.bool = False) -> Any:
+        """Deprecated: ``torch.linalg.cholesky`` (``upper=True``: its ``.mH``)."""
+        return _linalg_triangular().cholesky(self, upper)
+
+    def cholesky_inverse(self, upper: builtins.bool = False) -> Any:
+        """inv(A) of A = L L^T given by this Cholesky factor L (``upper``: A = U^T U)."""
+        return _linalg_triangular().cholesky_inverse(self, upper)
+
+    def cholesky_solve(self, input2: Any, upper: builtins.bool = False) -> Any:
+        """X with A X = self, A = L L^T given by its Cholesky factor L = ``input2``."""
+        return _linalg_triangular().cholesky_solve(self, input2, upper)
+
+    def logdet(self) -> Any:
+        """log det(A): nan where det A < 0, -inf where it is 0."""
+        return _linalg_triangular().logdet(self)
+
+    def pinverse(self, rcond: builtins.float = 1e-15) -> Any:
+        """The pseudo-inverse (``torch.linalg.pinv(self, rtol=rcond)``)."""
+        return _linalg_triangular().pinverse(self, rcond)
+
+    def qr(self, some: builtins.bool = True) -> Any:
+        """Deprecated: ``torch.linalg.qr(self, 'reduced' if some else 'complete')``."""
+        return _linalg_triangular().qr(self, some)
+
+    def triangular_solve(
+        self, A: Any, upper: builtins.bool = True, transpose: builtins.bool = False,  # noqa: N803
+        unitriangular: builtins.bool = False,
+    ) -> Any:  # fmt: skip
+        """Deprecated: X with op(T) X = self, and a copy of A (``linalg.solve_triangular``)."""
+        return _linalg_triangular().triangular_solve(self, A, upper, transpose, unitriangular)
+
+    def matrix_exp(self) -> Any:
+        """exp(A) = I + A + A^2 / 2! + ... of each square matrix."""
+        return linalg_square.matrix_exp(self)
+
+    def matrix_power(self, n: builtins.int) -> Any:
+        """A @ A @ ... (n times; n = 0 the identity, n < 0 powers of the inverse)."""
+        if isinstance(n, builtins.bool) or not isinstance(n, builtins.int):
+            raise TypeError(
+                f"matrix_power(): argument 'n' (position 1) must be int, not {type(n).__name__}"
+            )
+        return linalg_square.matrix_power(self, n)
+
 
 _NEW_TENSOR_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -856,3 +900,8 @@ _REMOVED_SOLVE = (
     "its arguments reversed and does not return the LU factorization.\n\nX = torch.solve(B, "
     "A).solution should be replaced with:\nX = torch.linalg.solve(A, B)"
 )
+
+
+def _linalg_triangular() -> Any:
+    # microtorch/api/linalg_triangular.py, imported on first use (import microtorch stays fast)
+    return importlib.import_module("microtorch.api.linalg_triangular")

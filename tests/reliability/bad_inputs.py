@@ -1190,5 +1190,15 @@ CASES: list[Bad | Same] = [
     Bad('set_default_tensor_type_wrong', TypeError, 'only floating-point types are supported as the default type', lambda L: L.set_default_tensor_type(L.LongTensor)),
     Bad('tensor_symeig_removed', RuntimeError, 'This function was deprecated since version 1.9 and is now removed.', lambda L: W(_x(L, 2, 2)).symeig()),
     Bad('stackdataset_wrong', ValueError, 'Size mismatch between datasets', lambda L: L.utils.data.StackDataset([1], [2, 3])),
+    Bad('linalg_solve_triangular_wrong', RuntimeError, 'linalg.solve_triangular: Incompatible shapes of A and B for the equation AX = B (3x3 and 2x3)', lambda L: L.linalg.solve_triangular(W(_x(L, 3, 3)), W(_x(L, 2, 3)), upper=True)),
+    Bad('triangular_solve_wrong', RuntimeError, 'torch.triangular_solve: Expected b to have at least 2 dimensions, but it has 1 dimensions instead', lambda L: L.triangular_solve(W(_x(L, 3)), W(_x(L, 3, 3)))),
+    Bad('cholesky_solve_wrong', RuntimeError, 'Incompatible matrix sizes for cholesky_solve: each A matrix is 3 by 3 but each b matrix is 2 by 3', lambda L: L.cholesky_solve(W(_x(L, 2, 3)), W(_x(L, 3, 3)))),
+    Bad('cholesky_inverse_wrong', RuntimeError, 'cholesky_inverse: A must be batches of square matrices, but they are 3 by 2 matrices', lambda L: L.cholesky_inverse(W(_x(L, 3, 2)))),
+    Bad('logdet_wrong', RuntimeError, 'logdet: Expected a floating point or complex tensor as input. Got Long', lambda L: L.logdet(W(L.ones(2, 2, dtype=L.int64)))),
+    Bad('matrix_power_wrong', TypeError, "matrix_power(): argument 'n' (position 2) must be int, not float", lambda L: L.matrix_power(W(_x(L, 2, 2)), 2.0)),
+    Bad('linalg_vander_wrong', RuntimeError, 'N must be greater than 1.', lambda L: L.linalg.vander(W(_x(L, 3)), N=1)),
+    Bad('linalg_cond_wrong', RuntimeError, 'linalg.cond(ord=fro): A must be batches of square matrices, but they are 3 by 2 matrices', lambda L: L.linalg.cond(W(_x(L, 3, 2)), 'fro')),
+    Bad('linalg_tensorinv_wrong', RuntimeError, "Expected a strictly positive integer for 'ind', but got 0", lambda L: L.linalg.tensorinv(W(_x(L, 2, 2)), ind=0)),
+    Bad('linalg_inv_ex_wrong', RuntimeError, 'linalg.inv: A must be batches of square matrices, but they are 3 by 2 matrices', lambda L: L.linalg.inv_ex(W(_x(L, 3, 2)))),
 ]
 # fmt: on
