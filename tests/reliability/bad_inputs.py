@@ -1200,5 +1200,9 @@ CASES: list[Bad | Same] = [
     Bad('linalg_cond_wrong', RuntimeError, 'linalg.cond(ord=fro): A must be batches of square matrices, but they are 3 by 2 matrices', lambda L: L.linalg.cond(W(_x(L, 3, 2)), 'fro')),
     Bad('linalg_tensorinv_wrong', RuntimeError, "Expected a strictly positive integer for 'ind', but got 0", lambda L: L.linalg.tensorinv(W(_x(L, 2, 2)), ind=0)),
     Bad('linalg_inv_ex_wrong', RuntimeError, 'linalg.inv: A must be batches of square matrices, but they are 3 by 2 matrices', lambda L: L.linalg.inv_ex(W(_x(L, 3, 2)))),
+    Bad('optim_rprop_wrong', ValueError, 'Invalid eta values: 1.5, 1.2', lambda L: L.optim.Rprop([W(_x(L, 2, rg=True))], etas=(1.5, 1.2))),
+    Bad('optim_asgd_wrong', ValueError, 'Invalid learning rate: -1.0', lambda L: L.optim.ASGD([W(_x(L, 2, rg=True))], lr=-1.0)),
+    Bad('optim_adafactor_wrong', ValueError, 'Clipping threshold d should be >= 1 but is: 0.5', lambda L: L.optim.Adafactor([W(_x(L, 2, rg=True))], d=0.5)),
+    Bad('optim_sparseadam_wrong', ValueError, 'Invalid beta parameter at index 1: 1.0', lambda L: L.optim.SparseAdam([W(_x(L, 2, rg=True))], betas=(0.9, 1.0))),
 ]
 # fmt: on
