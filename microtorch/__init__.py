@@ -565,6 +565,11 @@ __all__ += [
 ]  # fmt: skip
 
 
+from microtorch.api.memory_layout import empty_permuted, empty_strided, frombuffer  # noqa: E402
+from microtorch.creation import asarray  # noqa: E402
+
+__all__ += ["asarray", "empty_permuted", "empty_strided", "frombuffer"]
+
 # (walkd) linear algebra: torch.matrix_exp/matrix_power; the rest imported on first call
 from microtorch.api.linalg_square import matrix_exp  # noqa: E402
 

@@ -30,6 +30,7 @@ from microtorch.api import (
     linalg,
     linalg_square,
     logarithms,
+    memory_layout,
     pointwise,
     products,
     random_fill,
@@ -827,6 +828,22 @@ class TensorMethods:
                 f"matrix_power(): argument 'n' (position 1) must be int, not {type(n).__name__}"
             )
         return linalg_square.matrix_power(self, n)
+
+    def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
+        """Call ``hook(self)`` after a backward pass has added into this leaf's ``.grad``
+        (``backward()``, not ``autograd.grad``); it must return None."""
+        t: Any = self
+        if not t._rg:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if t._grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        hooks = self.__dict__.setdefault("_post_accumulate_grad_hooks", [])
+        hooks.append(hook)
+        return _node.RemovableHandle(hooks, hook)
+
+    new_empty_strided = memory_layout.new_empty_strided
 
 
 _NEW_TENSOR_WARNING = (

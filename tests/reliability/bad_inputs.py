@@ -1204,5 +1204,9 @@ CASES: list[Bad | Same] = [
     Bad('optim_asgd_wrong', ValueError, 'Invalid learning rate: -1.0', lambda L: L.optim.ASGD([W(_x(L, 2, rg=True))], lr=-1.0)),
     Bad('optim_adafactor_wrong', ValueError, 'Clipping threshold d should be >= 1 but is: 0.5', lambda L: L.optim.Adafactor([W(_x(L, 2, rg=True))], d=0.5)),
     Bad('optim_sparseadam_wrong', ValueError, 'Invalid beta parameter at index 1: 1.0', lambda L: L.optim.SparseAdam([W(_x(L, 2, rg=True))], betas=(0.9, 1.0))),
+    Bad('empty_strided_wrong', RuntimeError, 'dimensionality of sizes (2) must match dimensionality of strides (1)', lambda L: L.empty_strided((2, 3), (1,))),
+    Bad('frombuffer_wrong', ValueError, 'buffer length (3 bytes) after offset (0 bytes) must be a multiple of element size (4)', lambda L: L.frombuffer(bytearray(3), dtype=L.float32)),
+    Bad('asarray_wrong', ValueError, "can't alias arbitrary sequence into a tensor.", lambda L: L.asarray([1, 2], copy=False)),
+    Bad('register_post_accumulate_grad_hook_wrong', RuntimeError, 'post accumulate grad hooks cannot be registered on non-leaf tensors', lambda L: (W(_x(L, 2, rg=True)) * 2).register_post_accumulate_grad_hook(lambda t: None)),
 ]
 # fmt: on
