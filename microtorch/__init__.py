@@ -584,16 +584,16 @@ def matrix_power(input: Tensor, n: builtins.int) -> Tensor:  # noqa: A002
     return linalg.matrix_power(input, n)
 
 
-def _on_first_call(name: str) -> Any:
-    """``torch.name``: microtorch/api/linalg_triangular.py's function, imported on first call
+def _on_first_call(name: str, module: str = "linalg_triangular", attr: str = "") -> Any:
+    """``torch.name``: microtorch/api/<module>.py's function, imported on first call
     (``import microtorch`` does not pay for it)."""
 
     def function(*args: Any, **kwargs: Any) -> Any:
-        module = importlib.import_module("microtorch.api.linalg_triangular")
-        return getattr(module, name)(*args, **kwargs)
+        found = importlib.import_module(f"microtorch.api.{module}")
+        return getattr(found, attr or name)(*args, **kwargs)
 
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"torch.{name}: see microtorch.api.linalg_triangular.{name}."
+    function.__doc__ = f"torch.{name}: see microtorch.api.{module}.{attr or name}."
     return function
 
 
@@ -603,7 +603,9 @@ cholesky, cholesky_inverse, cholesky_solve, logdet, pinverse, qr, triangular_sol
     + ("qr", "triangular_solve")
 )
 __all__ += ["matrix_exp", "matrix_power", "cholesky", "cholesky_inverse", "cholesky_solve"]
-__all__ += ["logdet", "pinverse", "qr", "triangular_solve"]
+lu_unpack = _on_first_call("lu_unpack", "linalg_lu")
+lu_solve = _on_first_call("lu_solve", "linalg_lu", "torch_lu_solve")
+__all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.

@@ -845,6 +845,14 @@ class TensorMethods:
 
     new_empty_strided = memory_layout.new_empty_strided
 
+    def lu(self, pivot: builtins.bool = True, get_infos: builtins.bool = False) -> Any:
+        """Deprecated: ``torch.linalg.lu_factor`` (``get_infos``: ``lu_factor_ex``)."""
+        return _linalg_module("linalg_lu").tensor_lu(self, pivot, get_infos)
+
+    def lu_solve(self, LU_data: Any, LU_pivots: Any) -> Any:  # noqa: N803
+        """Deprecated: ``torch.linalg.lu_solve(LU_data, LU_pivots, self)``."""
+        return _linalg_module("linalg_lu").torch_lu_solve(self, LU_data, LU_pivots)
+
 
 _NEW_TENSOR_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -920,5 +928,9 @@ _REMOVED_SOLVE = (
 
 
 def _linalg_triangular() -> Any:
-    # microtorch/api/linalg_triangular.py, imported on first use (import microtorch stays fast)
-    return importlib.import_module("microtorch.api.linalg_triangular")
+    return _linalg_module("linalg_triangular")
+
+
+def _linalg_module(name: str) -> Any:
+    # microtorch/api/<name>.py, imported on first use (import microtorch stays fast)
+    return importlib.import_module(f"microtorch.api.{name}")

@@ -1208,5 +1208,6 @@ CASES: list[Bad | Same] = [
     Bad('frombuffer_wrong', ValueError, 'buffer length (3 bytes) after offset (0 bytes) must be a multiple of element size (4)', lambda L: L.frombuffer(bytearray(3), dtype=L.float32)),
     Bad('asarray_wrong', ValueError, "can't alias arbitrary sequence into a tensor.", lambda L: L.asarray([1, 2], copy=False)),
     Bad('register_post_accumulate_grad_hook_wrong', RuntimeError, 'post accumulate grad hooks cannot be registered on non-leaf tensors', lambda L: (W(_x(L, 2, rg=True)) * 2).register_post_accumulate_grad_hook(lambda t: None)),
+    Bad('linalg_lu_factor_wrong', NotImplementedError, '"lu_cpu" not implemented for \'Long\'', lambda L: L.linalg.lu_factor(W(L.ones(2, 2, dtype=L.int64)))),
 ]
 # fmt: on
