@@ -604,8 +604,10 @@ cholesky, cholesky_inverse, cholesky_solve, logdet, pinverse, qr, triangular_sol
 )
 __all__ += ["matrix_exp", "matrix_power", "cholesky", "cholesky_inverse", "cholesky_solve"]
 lu_unpack = _on_first_call("lu_unpack", "linalg_lu")
+geqrf, orgqr = _on_first_call("geqrf", "householder"), _on_first_call("orgqr", "householder")
 lu_solve = _on_first_call("lu_solve", "linalg_lu", "torch_lu_solve")
 __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
+__all__ += ["geqrf", "orgqr"]
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.

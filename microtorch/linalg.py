@@ -36,7 +36,7 @@ _ON_FIRST_USE = {
     "diagonal": "linalg_more", "vander": "linalg_more", "cond": "linalg_more",
     "tensorinv": "linalg_more", "tensorsolve": "linalg_more",
     "lu_factor": "linalg_lu", "lu_factor_ex": "linalg_lu", "lu": "linalg_lu",
-    "lu_solve": "linalg_lu",
+    "lu_solve": "linalg_lu", "householder_product": "householder",
 }  # fmt: skip
 __all__ += list(_ON_FIRST_USE)
 _not_found = _coverage.module_getattr("torch.linalg", __name__)

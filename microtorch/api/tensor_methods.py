@@ -853,6 +853,14 @@ class TensorMethods:
         """Deprecated: ``torch.linalg.lu_solve(LU_data, LU_pivots, self)``."""
         return _linalg_module("linalg_lu").torch_lu_solve(self, LU_data, LU_pivots)
 
+    def geqrf(self) -> Any:
+        """(a, tau): QR as LAPACK's geqrf stores it."""
+        return _linalg_module("householder").geqrf(self)
+
+    def orgqr(self, input2: Any) -> Any:
+        """``torch.linalg.householder_product(self, input2)``."""
+        return _linalg_module("householder").orgqr(self, input2)
+
 
 _NEW_TENSOR_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "

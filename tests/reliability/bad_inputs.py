@@ -1209,5 +1209,6 @@ CASES: list[Bad | Same] = [
     Bad('asarray_wrong', ValueError, "can't alias arbitrary sequence into a tensor.", lambda L: L.asarray([1, 2], copy=False)),
     Bad('register_post_accumulate_grad_hook_wrong', RuntimeError, 'post accumulate grad hooks cannot be registered on non-leaf tensors', lambda L: (W(_x(L, 2, rg=True)) * 2).register_post_accumulate_grad_hook(lambda t: None)),
     Bad('linalg_lu_factor_wrong', NotImplementedError, '"lu_cpu" not implemented for \'Long\'', lambda L: L.linalg.lu_factor(W(L.ones(2, 2, dtype=L.int64)))),
+    Bad('linalg_householder_product_wrong', RuntimeError, 'torch.linalg.householder_product: input.shape[-2] must be greater than or equal to input.shape[-1]', lambda L: L.linalg.householder_product(W(_x(L, 3, 5)), W(_x(L, 3)))),
 ]
 # fmt: on
