@@ -768,6 +768,7 @@ class TensorMethods:
     def polygamma_(self, n: builtins.int) -> Tensor:
         """``polygamma(n)``, written into this tensor; returns it."""
         return apply_inplace(self, "polygamma_", _polygamma_of, n)
+
     # --- walkd (issue 24): linear algebra methods; the four PyTorch 1.9 removed raise its error
     def eig(self, eigenvectors: builtins.bool = False) -> Any:
         """Removed in PyTorch (since 1.9): raises its error; microtorch has no complex dtypes
@@ -908,6 +909,8 @@ def _matrix_only(t: Any, name: str, deprecated: str) -> None:
 
 def _polygamma_of(a: Any, n: Any) -> Tensor:
     return gamma_ops.polygamma(n, a)
+
+
 _REMOVED = "This function was deprecated since version 1.9 and is now removed. "
 _REMOVED_EIG = (
     "`torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than "
