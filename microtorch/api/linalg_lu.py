@@ -116,10 +116,10 @@ def lu(A: Any, *, pivot: bool = True) -> Any:  # noqa: N803
 
 def _pivots_ok(LU: Any, pivots: Any, op: str) -> None:  # noqa: N803
     if pivots._dtype.name != "int32":
-        raise RuntimeError(
-            f"{op}: pivots should be a Tensor of scalar type int32, got "
-            f"{pivots._dtype._legacy[:-6]} (Fix: pass the pivots lu_factor returned)"
-        )
+        what = "pivots should be a Tensor of scalar type torch.int32"
+        if op == "torch.lu_unpack":
+            what = "LU_pivots is expected to be a contiguous tensor of torch.int32 dtype."
+        raise RuntimeError(f"{op}: {what} (Fix: pass the pivots lu_factor returned)")
     if tuple(pivots._data.shape) != LU._data.shape[:-2] + (min(LU._data.shape[-2:]),):
         raise RuntimeError(
             f"{op}: Expected LU.shape[:-1] == pivots.shape (Fix: pass the pivots lu_factor "
@@ -146,12 +146,14 @@ def lu_solve(LU: Any, pivots: Any, B: Any, *, left: bool = True, adjoint: bool =
     expect_tensor(B, "linalg_lu_solve", "B", 3)
     linalg_square.check_square(LU, "linalg.lu_solve")
     _pivots_ok(LU, pivots, "linalg.lu_solve")
+    if B._data.ndim < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     n, (p, q) = LU._data.shape[-1], B._data.shape[-2:]
-    if B._data.ndim < 2 or (p if left else q) != n:
+    if (p if left else q) != n:
         side = "number of rows" if left else "number of columns"
         raise RuntimeError(
             f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
-            f"{'AX = B' if left else 'XA = B'} (Fix: B's {side} must be {n})"
+            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {p}x{q}) (Fix: B's {side} must be {n})"
         )
     if LU._dtype is not B._dtype:
         raise RuntimeError(

@@ -16,6 +16,7 @@ import numpy as np
 
 from microtorch.api import linalg_factor, linalg_square
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_bool
 from microtorch.api.decomposition import LinAlgError
 from microtorch.api.elementwise import where
 from microtorch.api.keywords import torch_keywords
@@ -314,4 +315,5 @@ def qr(input: Any, some: bool = True) -> Any:  # noqa: A002
         "'reduced' if some else 'complete')",
     )
     expect_tensor(input, "qr", "input")
+    expect_bool(some, "qr(): argument 'some'")
     return qr_result(*linalg_factor.qr(input, "reduced" if some else "complete"))
