@@ -534,7 +534,80 @@ __all__ += ["prelu", "scalar_tensor", "selu", "selu_", "nan_to_num_", "randint_l
 __all__ += ["igamma", "igammac", "cumulative_trapezoid", "trapezoid", "trapz"]
 
 __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
+# --- walkd (issue 24): process settings, exception classes, deprecated and removed names
+from microtorch import runtime as _runtime  # noqa: E402
+from microtorch.api.legacy_types import set_default_tensor_type  # noqa: E402
+from microtorch.autograd.anomaly_mode import (  # noqa: E402
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
+from microtorch.exceptions import AcceleratorError, FatalError, OutOfMemoryError  # noqa: E402
 
+get_float32_matmul_precision = _runtime.get_float32_matmul_precision
+set_float32_matmul_precision = _runtime.set_float32_matmul_precision
+get_num_interop_threads = _runtime.get_num_interop_threads
+set_num_interop_threads = _runtime.set_num_interop_threads
+set_flush_denormal = _runtime.set_flush_denormal
+get_deterministic_debug_mode = _runtime.get_deterministic_debug_mode
+set_deterministic_debug_mode = _runtime.set_deterministic_debug_mode
+is_warn_always_enabled, set_warn_always = _runtime.is_warn_always_enabled, _runtime.set_warn_always
+# What the build has: numpy's LAPACK (linalg) and FFT; neither MKL nor OpenMP of PyTorch's own
+has_lapack, has_spectral, has_mkl, has_openmp = True, True, False, False
+get_device, is_inference = _method("get_device"), _method("is_inference")
+__all__ += [
+    "AcceleratorError", "FatalError", "OutOfMemoryError", "get_float32_matmul_precision",
+    "set_float32_matmul_precision", "get_num_interop_threads", "set_num_interop_threads",
+    "set_flush_denormal", "get_deterministic_debug_mode", "set_deterministic_debug_mode",
+    "is_warn_always_enabled", "set_warn_always", "has_lapack", "has_spectral", "has_mkl",
+    "has_openmp", "get_device", "is_inference", "is_anomaly_enabled", "set_anomaly_enabled",
+    "is_anomaly_check_nan_enabled", "set_default_tensor_type",
+]  # fmt: skip
+
+
+from microtorch.api.memory_layout import empty_permuted, empty_strided, frombuffer  # noqa: E402
+from microtorch.creation import asarray  # noqa: E402
+
+__all__ += ["asarray", "empty_permuted", "empty_strided", "frombuffer"]
+
+# (walkd) linear algebra: torch.matrix_exp/matrix_power; the rest imported on first call
+from microtorch.api.linalg_square import matrix_exp  # noqa: E402
+
+
+def matrix_power(input: Tensor, n: builtins.int) -> Tensor:  # noqa: A002
+    """``torch.linalg.matrix_power``: A @ A @ ... (n times; n < 0 powers of the inverse)."""
+    _expect_tensor(input, "matrix_power")
+    if isinstance(n, builtins.bool) or not isinstance(n, builtins.int):
+        raise TypeError(
+            f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}"
+        )
+    return linalg.matrix_power(input, n)
+
+
+def _on_first_call(name: str, module: str = "linalg_triangular", attr: str = "") -> Any:
+    """``torch.name``: microtorch/api/<module>.py's function, imported on first call
+    (``import microtorch`` does not pay for it)."""
+
+    def function(*args: Any, **kwargs: Any) -> Any:
+        found = importlib.import_module(f"microtorch.api.{module}")
+        return getattr(found, attr or name)(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"torch.{name}: see microtorch.api.{module}.{attr or name}."
+    return function
+
+
+cholesky, cholesky_inverse, cholesky_solve, logdet, pinverse, qr, triangular_solve = (
+    _on_first_call(name)
+    for name in ("cholesky", "cholesky_inverse", "cholesky_solve", "logdet", "pinverse")
+    + ("qr", "triangular_solve")
+)
+__all__ += ["matrix_exp", "matrix_power", "cholesky", "cholesky_inverse", "cholesky_solve"]
+lu_unpack = _on_first_call("lu_unpack", "linalg_lu")
+geqrf, orgqr = _on_first_call("geqrf", "householder"), _on_first_call("orgqr", "householder")
+lu_solve = _on_first_call("lu_solve", "linalg_lu", "torch_lu_solve")
+__all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
+__all__ += ["geqrf", "orgqr"]
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.

@@ -34,7 +34,7 @@ __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace",
     "logspace", "eye", "rand", "randn", "randint", "randperm", "zeros_like", "ones_like",
     "full_like", "empty_like", "rand_like", "randn_like", "manual_seed", "seed", "Generator",
-    "range", "default_generator",
+    "range", "default_generator", "asarray",
 ]  # fmt: skip
 
 
@@ -363,6 +363,44 @@ def from_numpy(array: np.ndarray) -> Tensor:
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     return plain_tensor(array)
+
+
+def asarray(
+    obj: Any,
+    *,
+    dtype: dtype | None = None,
+    device: Any = None,
+    copy: bool | None = None,
+    requires_grad: bool = False,
+) -> Any:
+    """``obj`` as a tensor, sharing its memory where it can (a tensor, or a numpy array of the
+    dtype asked for) unless ``copy=True``; ``copy=False`` refuses to copy."""
+    if isinstance(obj, Tensor):
+        if dtype is not None and dtype is not obj.dtype:
+            if copy is False:
+                raise ValueError(
+                    f"can't alias tensor with dtype '{obj.dtype._legacy[:-6]}' into dtype "
+                    f"'{dtype._legacy[:-6]}'."
+                )
+            return _as_requiring(obj.to(dtype), requires_grad)
+        return _as_requiring(obj.clone() if copy else obj, requires_grad)
+    if isinstance(obj, (np.ndarray, np.generic)):
+        array = np.asarray(obj)
+        wanted = dtype.numpy if dtype is not None else array.dtype
+        if copy is False and array.dtype != wanted:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
+        if copy or array.dtype != wanted:
+            array = array.astype(wanted)
+        return _as_requiring(from_numpy(array), requires_grad)
+    if copy is False:
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    return tensor(obj, dtype=dtype, device=device, requires_grad=requires_grad)
+
+
+def _as_requiring(t: Tensor, requires_grad: bool) -> Tensor:
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
 
 
 def _shape(size: Sequence[Any], op: str = "empty") -> tuple[int, ...]:

@@ -8,6 +8,9 @@ name of ``torch.linalg`` raises an error saying what to use instead (see ``docs/
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 from microtorch import _coverage
 from microtorch.api.cross import linalg_cross as cross
 from microtorch.api.decomposition import LinAlgError, svdvals
@@ -25,4 +28,24 @@ __all__ = [
     "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "vecdot", "vector_norm",
 ]  # fmt: skip
 
-__getattr__ = _coverage.module_getattr("torch.linalg", __name__)
+# --- walkd (issue 24): rarer names, imported on first use (``import microtorch`` does not pay
+# for them): the name -> its module under microtorch/api/ (PEP 562's module __getattr__)
+_ON_FIRST_USE = {
+    "solve_triangular": "linalg_triangular", "cholesky_ex": "linalg_triangular",
+    "inv_ex": "linalg_triangular", "solve_ex": "linalg_triangular",
+    "diagonal": "linalg_more", "vander": "linalg_more", "cond": "linalg_more",
+    "tensorinv": "linalg_more", "tensorsolve": "linalg_more",
+    "lu_factor": "linalg_lu", "lu_factor_ex": "linalg_lu", "lu": "linalg_lu",
+    "lu_solve": "linalg_lu", "householder_product": "householder",
+}  # fmt: skip
+__all__ += list(_ON_FIRST_USE)
+_not_found = _coverage.module_getattr("torch.linalg", __name__)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ON_FIRST_USE:
+        module = importlib.import_module(f"microtorch.api.{_ON_FIRST_USE[name]}")
+        value = getattr(module, "linalg_" + name if name == "diagonal" else name)
+        globals()[name] = value  # (the next use finds it without this function)
+        return value
+    return _not_found(name)

@@ -8,6 +8,8 @@ same draws.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -17,7 +19,7 @@ from microtorch.creation import Generator, default_generator, manual_seed, seed
 
 __all__ = [
     "Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state",
-    "set_rng_state",
+    "set_rng_state", "fork_rng",
 ]  # fmt: skip
 
 
@@ -55,3 +57,24 @@ def set_rng_state(new_state: Any) -> None:
         {"bit_generator": "PCG64", "state": words, "has_uint32": data[32],
          "uinteger": int.from_bytes(data[33:], "little")}
     )  # fmt: skip
+
+
+@contextmanager
+def fork_rng(
+    devices: Any = None,
+    enabled: bool = True,
+    _caller: str = "fork_rng",
+    _devices_kw: str = "devices",
+    device_type: Any = None,
+) -> Iterator[None]:
+    """``with torch.random.fork_rng():`` draws inside do not change the global generator:
+    its state is saved on entry and restored on exit (microtorch has the CPU's only, so
+    ``devices`` and ``device_type`` change nothing)."""
+    if not enabled:
+        yield
+        return
+    state = get_rng_state()
+    try:
+        yield
+    finally:
+        set_rng_state(state)

@@ -8,6 +8,7 @@ stands for its dtype; none is a subclass of ``Tensor`` (nor is PyTorch's).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from microtorch.autograd import node as _node
 __all__ = [
     "tensortype", "FloatTensor", "DoubleTensor", "HalfTensor", "ByteTensor", "CharTensor",
     "ShortTensor", "IntTensor", "LongTensor", "BoolTensor", "dtype_of_type",
+    "set_default_tensor_type",
 ]  # fmt: skip
 
 # C++'s names for the dtypes, which PyTorch's TensorOptions message uses
@@ -132,3 +134,27 @@ _NO_CUDA = (
     "library.\n(Fix: microtorch runs on the CPU only: use the CPU type, e.g. "
     "'torch.FloatTensor')"
 )
+
+
+_warned_default_type = [False]  # (PyTorch warns once per process)
+
+
+def set_default_tensor_type(t: Any) -> None:
+    """Deprecated (PyTorch 2.1): ``set_default_tensor_type(torch.DoubleTensor)`` is
+    ``set_default_dtype(torch.float64)``; a floating type only."""
+    if not _warned_default_type[0]:
+        _warned_default_type[0] = True
+        warnings.warn(
+            "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+            "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+            UserWarning,
+            stacklevel=2,
+        )
+    if not isinstance(t, (tensortype, str)):
+        raise TypeError(
+            "invalid type object: only floating-point types are supported as the default type"
+        )
+    d = dtype_of_type(t)
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    dtypes.set_default_dtype(d)

@@ -9,6 +9,7 @@ Most are the api functions themselves (``sum = reduction.sum``); the rest are on
 from __future__ import annotations
 
 import builtins
+import importlib
 import warnings
 from typing import Any
 
@@ -29,6 +30,7 @@ from microtorch.api import (
     linalg,
     linalg_square,
     logarithms,
+    memory_layout,
     pointwise,
     products,
     random_fill,
@@ -767,6 +769,99 @@ class TensorMethods:
         """``polygamma(n)``, written into this tensor; returns it."""
         return apply_inplace(self, "polygamma_", _polygamma_of, n)
 
+    # --- walkd (issue 24): linear algebra methods; the four PyTorch 1.9 removed raise its error
+    def eig(self, eigenvectors: builtins.bool = False) -> Any:
+        """Removed in PyTorch (since 1.9): raises its error; microtorch has no complex dtypes
+        for ``torch.linalg.eig``, and ``torch.linalg.eigh`` takes a symmetric matrix."""
+        raise RuntimeError(_REMOVED + _REMOVED_EIG)
+
+    def symeig(self, eigenvectors: builtins.bool = False) -> Any:
+        """Removed in PyTorch (since 1.9): raises its error; use ``torch.linalg.eigh``."""
+        raise RuntimeError(_REMOVED + _REMOVED_SYMEIG)
+
+    def lstsq(self, other: Any) -> Any:
+        """Removed in PyTorch (since 1.9): raises its error; use ``torch.linalg.lstsq``."""
+        raise RuntimeError(_REMOVED + _REMOVED_LSTSQ)
+
+    def solve(self, other: Any) -> Any:
+        """Removed in PyTorch (since 1.9): raises its error; use ``torch.linalg.solve``."""
+        raise RuntimeError(_REMOVED + _REMOVED_SOLVE)
+
+    def cholesky(self, upper: builtins.bool = False) -> Any:
+        """Deprecated: ``torch.linalg.cholesky`` (``upper=True``: its ``.mH``)."""
+        return _linalg_triangular().cholesky(self, upper)
+
+    def cholesky_inverse(self, upper: builtins.bool = False) -> Any:
+        """inv(A) of A = L L^T given by this Cholesky factor L (``upper``: A = U^T U)."""
+        return _linalg_triangular().cholesky_inverse(self, upper)
+
+    def cholesky_solve(self, input2: Any, upper: builtins.bool = False) -> Any:
+        """X with A X = self, A = L L^T given by its Cholesky factor L = ``input2``."""
+        return _linalg_triangular().cholesky_solve(self, input2, upper)
+
+    def logdet(self) -> Any:
+        """log det(A): nan where det A < 0, -inf where it is 0."""
+        return _linalg_triangular().logdet(self)
+
+    def pinverse(self, rcond: builtins.float = 1e-15) -> Any:
+        """The pseudo-inverse (``torch.linalg.pinv(self, rtol=rcond)``)."""
+        return _linalg_triangular().pinverse(self, rcond)
+
+    def qr(self, some: builtins.bool = True) -> Any:
+        """Deprecated: ``torch.linalg.qr(self, 'reduced' if some else 'complete')``."""
+        return _linalg_triangular().qr(self, some)
+
+    def triangular_solve(
+        self, A: Any, upper: builtins.bool = True, transpose: builtins.bool = False,  # noqa: N803
+        unitriangular: builtins.bool = False,
+    ) -> Any:  # fmt: skip
+        """Deprecated: X with op(T) X = self, and a copy of A (``linalg.solve_triangular``)."""
+        return _linalg_triangular().triangular_solve(self, A, upper, transpose, unitriangular)
+
+    def matrix_exp(self) -> Any:
+        """exp(A) = I + A + A^2 / 2! + ... of each square matrix."""
+        return linalg_square.matrix_exp(self)
+
+    def matrix_power(self, n: builtins.int) -> Any:
+        """A @ A @ ... (n times; n = 0 the identity, n < 0 powers of the inverse)."""
+        if isinstance(n, builtins.bool) or not isinstance(n, builtins.int):
+            raise TypeError(
+                f"matrix_power(): argument 'n' (position 1) must be int, not {type(n).__name__}"
+            )
+        return linalg_square.matrix_power(self, n)
+
+    def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
+        """Call ``hook(self)`` after a backward pass has added into this leaf's ``.grad``
+        (``backward()``, not ``autograd.grad``); it must return None."""
+        t: Any = self
+        if not t._rg:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if t._grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors"
+            )
+        hooks = self.__dict__.setdefault("_post_accumulate_grad_hooks", [])
+        hooks.append(hook)
+        return _node.RemovableHandle(hooks, hook)
+
+    new_empty_strided = memory_layout.new_empty_strided
+
+    def lu(self, pivot: builtins.bool = True, get_infos: builtins.bool = False) -> Any:
+        """Deprecated: ``torch.linalg.lu_factor`` (``get_infos``: ``lu_factor_ex``)."""
+        return _linalg_module("linalg_lu").tensor_lu(self, pivot, get_infos)
+
+    def lu_solve(self, LU_data: Any, LU_pivots: Any) -> Any:  # noqa: N803
+        """Deprecated: ``torch.linalg.lu_solve(LU_data, LU_pivots, self)``."""
+        return _linalg_module("linalg_lu").torch_lu_solve(self, LU_data, LU_pivots)
+
+    def geqrf(self) -> Any:
+        """(a, tau): QR as LAPACK's geqrf stores it."""
+        return _linalg_module("householder").geqrf(self)
+
+    def orgqr(self, input2: Any) -> Any:
+        """``torch.linalg.householder_product(self, input2)``."""
+        return _linalg_module("householder").orgqr(self, input2)
+
 
 _NEW_TENSOR_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -814,3 +909,39 @@ def _matrix_only(t: Any, name: str, deprecated: str) -> None:
 
 def _polygamma_of(a: Any, n: Any) -> Tensor:
     return gamma_ops.polygamma(n, a)
+
+
+_REMOVED = "This function was deprecated since version 1.9 and is now removed. "
+_REMOVED_EIG = (
+    "`torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than "
+    "real tensors mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced with:\n"
+    "L_complex = torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, eigenvectors=True) "
+    "should be replaced with:\nL_complex, V_complex = torch.linalg.eig(A)"
+)
+_REMOVED_SYMEIG = (
+    "The default behavior has changed from using the upper triangular portion of the matrix "
+    "by default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, upper=upper) "
+    "should be replaced with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\n\n"
+    "and\n\nL, V = torch.symeig(A, eigenvectors=True) should be replaced with:\n"
+    "L, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')"
+)
+_REMOVED_LSTSQ = (
+    "`torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has "
+    "reversed arguments and does not return the QR decomposition in the returned tuple "
+    "(although it returns other information about the problem).\n\nX, _ = torch.lstsq(B, A)"
+    ".solution[:A.size(1)]\nshould be replaced with:\nX = torch.linalg.lstsq(A, B).solution"
+)
+_REMOVED_SOLVE = (
+    "`torch.solve` is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has "
+    "its arguments reversed and does not return the LU factorization.\n\nX = torch.solve(B, "
+    "A).solution should be replaced with:\nX = torch.linalg.solve(A, B)"
+)
+
+
+def _linalg_triangular() -> Any:
+    return _linalg_module("linalg_triangular")
+
+
+def _linalg_module(name: str) -> Any:
+    # microtorch/api/<name>.py, imported on first use (import microtorch stays fast)
+    return importlib.import_module(f"microtorch.api.{name}")

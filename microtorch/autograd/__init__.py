@@ -204,3 +204,14 @@ if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name ex
 from microtorch.autograd import profiler  # noqa: E402 - (issue 24) the op-timing table
 
 __all__ += ["profiler"]
+
+# --- walkd (issue 24)
+from microtorch.autograd.grad_mode import set_multithreading_enabled  # noqa: E402
+
+
+def variable(*args: Any, **kwargs: Any) -> Any:  # (torch.autograd.variable: removed)
+    """Removed from PyTorch: make a tensor with ``torch.tensor(...)`` instead."""
+    raise RuntimeError("torch.autograd.variable(...) is deprecated, use torch.tensor(...) instead")
+
+
+__all__ += ["set_multithreading_enabled", "variable"]

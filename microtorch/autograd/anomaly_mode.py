@@ -11,7 +11,10 @@ import numpy as np
 
 from microtorch.autograd import grad_mode
 
-__all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "check_nan"]
+__all__ = [
+    "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "check_nan",
+    "set_anomaly_enabled", "is_anomaly_check_nan_enabled",
+]  # fmt: skip
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../microtorch
 
@@ -19,6 +22,23 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../mi
 def is_anomaly_enabled() -> bool:
     """True while anomaly detection is on."""
     return grad_mode.switches.anomaly
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    """True unless anomaly detection was turned on with ``check_nan=False``."""
+    return grad_mode.switches.anomaly_check_nan
+
+
+def set_anomaly_enabled(enabled: Any, check_nan: Any = True) -> None:
+    """``torch.set_anomaly_enabled``: turn anomaly detection on or off, without the warning
+    ``set_detect_anomaly`` gives and without restoring anything later."""
+    for position, (name, value) in enumerate((("enabled", enabled), ("check_nan", check_nan)), 1):
+        if type(value) is not bool:
+            raise TypeError(
+                f"set_anomaly_enabled(): argument '{name}' (position {position}) must be bool, "
+                f"not {type(value).__name__}"
+            )
+    grad_mode.switches.anomaly, grad_mode.switches.anomaly_check_nan = enabled, check_nan
 
 
 class set_detect_anomaly:  # noqa: N801 - PyTorch's name

@@ -14,6 +14,7 @@ __all__ = [
     "inference_mode",
     "is_grad_enabled",
     "is_inference_mode_enabled",
+    "set_multithreading_enabled",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -134,3 +135,36 @@ class inference_mode(_GradModeContext):  # noqa: N801
         if self.mode:
             state.grad_enabled = False
             state.inference = True
+
+
+class _Threading(threading.local):
+    multithreading = True  # (per thread, as PyTorch's)
+
+
+_threading = _Threading()
+
+
+class set_multithreading_enabled(_GradModeContext):  # noqa: N801
+    """Whether backward may run on worker threads (a call, a context manager or a decorator).
+
+    microtorch's backward always runs on the calling thread: the setting is kept (and restored
+    on exit) so that code setting it runs unchanged; no result changes.
+    """
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = mode
+        self.prev = _threading.multithreading
+        _threading.multithreading = bool(mode)  # (like PyTorch: calling it takes effect)
+
+    def _args(self) -> tuple[Any, ...]:
+        return (self.mode,)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        _threading.multithreading = self.prev
+
+    def clone(self) -> set_multithreading_enabled:
+        """A copy of this context manager."""
+        return self.__class__(self.mode)

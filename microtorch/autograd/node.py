@@ -221,7 +221,22 @@ class AccumulateGrad(Node):
             leaf._add_recorded_grad(grad)
         elif leaf.requires_grad:  # (not after a requires_grad_(False) since)
             leaf._add_to_grad(grad)  # (the engine hands on a view of a shared gradient)
+        post = leaf.__dict__.get("_post_accumulate_grad_hooks")
+        for hook in list(post or ()):  # (register_post_accumulate_grad_hook: after .grad +=)
+            _post_accumulate(hook, leaf)
         return ()
+
+
+def _post_accumulate(hook: Callable[..., Any], leaf: Any) -> None:
+    out = hook(leaf)
+    if out is None:
+        return
+    if isinstance(out, Tensor):
+        if out._data.shape != leaf._data.shape:
+            name = getattr(hook, "__name__", type(hook).__name__)
+            raise RuntimeError(f"hook '{name}' has changed the size of value")
+        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+    raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
 
 
 def gradient_edges(tensors: list[Any]) -> tuple[tuple[Any, ...], tuple[int, ...], tuple[bool, ...]]:

@@ -7,6 +7,9 @@ from microtorch import _coverage
 from microtorch.optim import lr_scheduler
 from microtorch.optim.adam import Adam, AdamW
 from microtorch.optim.adam_variants import Adamax, NAdam, RAdam
+
+# --- walkd (issue 24)
+from microtorch.optim.averaged import ASGD, Adafactor, Rprop, SparseAdam
 from microtorch.optim.lbfgs import LBFGS
 from microtorch.optim.optimizer import Optimizer
 from microtorch.optim.rmsprop import Adadelta, Adagrad, RMSprop
@@ -14,7 +17,7 @@ from microtorch.optim.sgd import SGD
 
 __all__ = [
     "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adadelta", "Adagrad", "LBFGS",
-    "Optimizer", "RMSprop", "lr_scheduler",
+    "Optimizer", "RMSprop", "lr_scheduler", "ASGD", "Adafactor", "Rprop", "SparseAdam",
 ]  # fmt: skip
 
 

@@ -26,6 +26,7 @@ from microtorch.utils.datasets import (
     ConcatDataset,
     Dataset,
     IterableDataset,
+    StackDataset,
     Subset,
     TensorDataset,
     random_split,
@@ -43,7 +44,7 @@ __all__ = [
     "Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset",
     "random_split", "DataLoader", "default_collate", "get_worker_info", "Sampler",
     "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
-    "BatchSampler",
+    "BatchSampler", "StackDataset", "default_convert",
 ]  # fmt: skip
 
 
@@ -82,18 +83,18 @@ def default_collate(batch: Sequence[Any]) -> Any:
     )
 
 
-def _convert(sample: Any) -> Any:
-    """PyTorch's ``default_convert`` (what a loader without batching applies to each sample):
-    numpy arrays become tensors, tuples lists, containers are converted item by item."""
-    if isinstance(sample, (np.ndarray, np.generic)) and sample.dtype.kind not in "SUOa":
-        return plain_tensor(np.asarray(sample))
-    if isinstance(sample, Mapping):
-        return {key: _convert(value) for key, value in sample.items()}
-    if isinstance(sample, tuple) and hasattr(sample, "_fields"):  # namedtuple
-        return type(sample)(*(_convert(s) for s in sample))
-    if isinstance(sample, (tuple, list)):
-        return [_convert(s) for s in sample]
-    return sample
+def default_convert(data: Any) -> Any:
+    """What a loader without batching applies to each sample: numpy arrays become tensors,
+    tuples lists, containers are converted item by item."""
+    if isinstance(data, (np.ndarray, np.generic)) and data.dtype.kind not in "SUOa":
+        return plain_tensor(np.asarray(data))
+    if isinstance(data, Mapping):
+        return {key: default_convert(value) for key, value in data.items()}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):  # namedtuple
+        return type(data)(*(default_convert(s) for s in data))
+    if isinstance(data, (tuple, list)):
+        return [default_convert(s) for s in data]
+    return data
 
 
 class DataLoader:
@@ -177,7 +178,7 @@ class DataLoader:
             return
         if self.batch_size is None and self.batch_sampler is None:
             for i in self._indices():  # no batching: one sample at a time, as in PyTorch
-                yield (self.collate_fn or _convert)(self.dataset[int(i)])
+                yield (self.collate_fn or default_convert)(self.dataset[int(i)])
             return
         rows = _tensor_rows(self.dataset) if self.collate_fn is None else None
         collate = self.collate_fn or default_collate
@@ -189,7 +190,7 @@ class DataLoader:
         # An IterableDataset's samples in its order, batch_size at a time (PyTorch's fetcher)
         samples = iter(self.dataset)
         if self.batch_size is None:
-            yield from map(self.collate_fn or _convert, samples)
+            yield from map(self.collate_fn or default_convert, samples)
             return
         collate = self.collate_fn or default_collate
         while True:

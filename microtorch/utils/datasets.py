@@ -20,7 +20,7 @@ from microtorch.tensor import Tensor
 
 __all__ = [
     "Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset", "ChainDataset",
-    "random_split",
+    "random_split", "StackDataset",
 ]  # fmt: skip
 
 
@@ -122,6 +122,33 @@ class ChainDataset(IterableDataset):
             _check_iterable(d)
             total += len(d)
         return total
+
+
+class StackDataset(Dataset):
+    """Several datasets of one length side by side: item i is ``(a[i], b[i])`` for
+    ``StackDataset(a, b)``, ``{"x": a[i], "y": b[i]}`` for ``StackDataset(x=a, y=b)``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args and kwargs:
+            raise ValueError(
+                "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like "
+                "input/output, but both types are given."
+            )
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        parts = list(args or kwargs.values())
+        self._length = len(parts[0])
+        if any(len(d) != self._length for d in parts):
+            raise ValueError("Size mismatch between datasets")
+        self.datasets: tuple[Any, ...] | dict[str, Any] = args or kwargs
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(self.datasets, dict):
+            return {key: d[index] for key, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
+
+    def __len__(self) -> int:
+        return self._length
 
 
 def _check_iterable(dataset: Any) -> None:

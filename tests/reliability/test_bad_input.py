@@ -161,6 +161,11 @@ NOT_TRIED = {
     "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor",
     "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "arccos_",
     "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_", "clip_", "negative_", "moveaxis",
+    # walkd: exception classes (no call to get wrong), getters without arguments, constants
+    "AcceleratorError", "FatalError", "OutOfMemoryError", "get_float32_matmul_precision",
+    "get_num_interop_threads", "get_deterministic_debug_mode", "is_warn_always_enabled",
+    "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
+    "has_lapack", "has_spectral", "has_mkl", "has_openmp",
 }  # fmt: skip
 
 
