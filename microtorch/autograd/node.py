@@ -221,22 +221,22 @@ class AccumulateGrad(Node):
             leaf._add_recorded_grad(grad)
         elif leaf.requires_grad:  # (not after a requires_grad_(False) since)
             leaf._add_to_grad(grad)  # (the engine hands on a view of a shared gradient)
-        post = leaf.__dict__.get("_post_accumulate_grad_hooks")
-        for hook in list(post or ()):  # (register_post_accumulate_grad_hook: after .grad +=)
-            _post_accumulate(hook, leaf)
+        run_post_accumulate_grad_hooks(leaf)  # (after .grad +=; usually there are none)
         return ()
 
 
-def _post_accumulate(hook: Callable[..., Any], leaf: Any) -> None:
-    out = hook(leaf)
-    if out is None:
-        return
-    if isinstance(out, Tensor):
-        if out._data.shape != leaf._data.shape:
-            name = getattr(hook, "__name__", type(hook).__name__)
-            raise RuntimeError(f"hook '{name}' has changed the size of value")
-        raise RuntimeError("Tensor post accumulate grad hooks should return None.")
-    raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
+def run_post_accumulate_grad_hooks(leaf: Any) -> None:
+    """Call each hook of ``leaf.register_post_accumulate_grad_hook`` with the leaf."""
+    for hook in list(leaf.__dict__.get("_post_accumulate_grad_hooks") or ()):
+        out = hook(leaf)
+        if out is None:
+            continue
+        if isinstance(out, Tensor):
+            if out._data.shape != leaf._data.shape:
+                name = getattr(hook, "__name__", type(hook).__name__)
+                raise RuntimeError(f"hook '{name}' has changed the size of value")
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+        raise TypeError(f"expected Variable, but hook returned '{type(out).__name__}'")
 
 
 def gradient_edges(tensors: list[Any]) -> tuple[tuple[Any, ...], tuple[int, ...], tuple[bool, ...]]:
