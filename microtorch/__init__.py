@@ -534,6 +534,10 @@ __all__ += ["prelu", "scalar_tensor", "selu", "selu_", "nan_to_num_", "randint_l
 __all__ += ["igamma", "igammac", "cumulative_trapezoid", "trapezoid", "trapz"]
 
 __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
+# --- walke
+from microtorch.api.correlation import corrcoef, cov  # noqa: E402
+
+__all__ += ["corrcoef", "cov"]
 
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as

@@ -19,6 +19,7 @@ from microtorch.api import binary_functions as binary
 from microtorch.api import (
     bitwise,
     composites,
+    correlation,
     cumulative,
     decomposition,
     diagonal,
@@ -766,6 +767,9 @@ class TensorMethods:
     def polygamma_(self, n: builtins.int) -> Tensor:
         """``polygamma(n)``, written into this tensor; returns it."""
         return apply_inplace(self, "polygamma_", _polygamma_of, n)
+
+    # --- walke
+    cov, corrcoef = correlation.cov, correlation.corrcoef
 
 
 _NEW_TENSOR_WARNING = (

@@ -1182,5 +1182,11 @@ CASES: list[Bad | Same] = [
     Bad('lgamma_two', TypeError, 'lgamma() takes 1 positional argument but 2 were given', lambda L: L.lgamma(W(_x(L, 2)), W(_x(L, 2)))),
     Bad('i0_str', TypeError, "i0(): argument 'input' (position 1) must be Tensor, not str", lambda L: L.i0("a")),
     Bad('i0__long', RuntimeError, "result type Float can't be cast to the desired output type Long", lambda L: L.i0_(W(L.tensor([1, 2])))),
+    # --- walke
+    Bad('cov_3d', RuntimeError, 'cov(): expected input to have two or fewer dimensions but got an input with 3 dimensions', lambda L: L.cov(W(L.ones(2, 2, 2)))),
+    Bad('cov_fweights_float', RuntimeError, 'cov(): expected fweights to have integral dtype but got fweights with Float dtype', lambda L: L.cov(W(_x(L, 2, 3)), fweights=L.ones(3))),
+    Bad('tensor_cov_aweights_negative', RuntimeError, 'cov(): aweights cannot be negative', lambda L: W(_x(L, 2, 3)).cov(aweights=-L.ones(3))),
+    Bad('corrcoef_3d', RuntimeError, 'corrcoef(): expected input to have two or fewer dimensions but got an input with 3 dimensions', lambda L: L.corrcoef(W(L.ones(2, 2, 2)))),
+    Bad('tensor_corrcoef_3d', RuntimeError, 'corrcoef(): expected input to have two or fewer dimensions but got an input with 3 dimensions', lambda L: W(L.ones(2, 2, 2)).corrcoef()),
 ]
 # fmt: on

@@ -1,0 +1,131 @@
+"""walke: cov and corrcoef (functions and Tensor methods) against PyTorch: values, dtypes,
+grad_fn names (composed as PyTorch composes them), float64 gradients (of the input and of
+aweights), finite differences, warnings and errors."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+
+import microtorch
+from microtorch.autograd import gradcheck
+from tests.ops.test_issue13_operators import compare
+
+pytestmark = pytest.mark.torch
+
+DATA = [[1.0, 3.0, -2.0, 0.5, 4.0], [0.5, -1.0, 2.0, 0.0, 1.5], [2.0, 2.5, 1.0, -3.0, 0.25]]
+FW = [1, 2, 3, 1, 2]
+AW = [0.5, 1.0, 0.25, 2.0, 0.75]
+
+
+def x(L: ModuleType) -> Any:
+    return L.tensor(DATA, dtype=L.float64).requires_grad_()
+
+
+def fw(L: ModuleType) -> Any:
+    return L.tensor(FW)
+
+
+def aw(L: ModuleType) -> Any:
+    return L.tensor(AW, dtype=L.float64)
+
+
+CASES: dict[str, Callable[[ModuleType], Any]] = {
+    "cov": lambda L: L.cov(x(L)),
+    "cov correction=0": lambda L: L.cov(x(L), correction=0),
+    "cov correction=2": lambda L: L.cov(x(L), correction=2),
+    "cov fweights": lambda L: L.cov(x(L), fweights=fw(L)),
+    "cov aweights": lambda L: L.cov(x(L), aweights=aw(L)),
+    "cov both": lambda L: L.cov(x(L), fweights=fw(L), aweights=aw(L)),
+    "cov both correction=0": lambda L: L.cov(x(L), correction=0, fweights=fw(L), aweights=aw(L)),
+    "cov both correction=3": lambda L: L.cov(x(L), correction=3, fweights=fw(L), aweights=aw(L)),
+    "cov 0-d fweights": lambda L: L.cov(x(L)[:, :1].clone(), fweights=L.tensor(4)),
+    "cov 1-d": lambda L: L.cov(x(L)[0]),
+    "cov 0-d": lambda L: L.cov(L.tensor(2.0)),
+    "cov one row": lambda L: L.cov(x(L)[:1]),
+    "cov int": lambda L: L.cov(L.tensor([[1, 2, 3], [4, 5, 7]])),
+    "cov float32 aweights float64": lambda L: L.cov(
+        L.tensor([[1.0, 2.0, 4.0]]), aweights=L.tensor([1.0, 2.0, 1.0], dtype=L.float64)
+    ),
+    "cov method": lambda L: x(L).cov(correction=0, aweights=aw(L)),
+    "corrcoef": lambda L: L.corrcoef(x(L)),
+    "corrcoef 1-d": lambda L: L.corrcoef(x(L)[1]),
+    "corrcoef constant row": lambda L: L.corrcoef(L.tensor([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])),
+    "corrcoef int": lambda L: L.corrcoef(L.tensor([[1, 2, 3], [3, 1, 2]])),
+    "corrcoef method": lambda L: x(L).corrcoef(),
+    # errors
+    "cov 3-d": lambda L: L.cov(L.ones(2, 2, 2)),
+    "cov bool": lambda L: L.cov(L.ones(2, 2) > 0),
+    "cov list": lambda L: L.cov([1.0, 2.0]),
+    "cov fweights float": lambda L: L.cov(x(L), fweights=aw(L)),
+    "cov fweights 2-d": lambda L: L.cov(x(L), fweights=fw(L).view(1, 5)),
+    "cov fweights numel": lambda L: L.cov(x(L), fweights=L.tensor([1, 2])),
+    "cov fweights negative": lambda L: L.cov(x(L), fweights=L.tensor([1, -2, 3, 1, 1])),
+    "cov aweights long": lambda L: L.cov(x(L), aweights=fw(L)),
+    "cov aweights negative": lambda L: L.cov(x(L), aweights=-aw(L)),
+    "cov weights sum to zero": lambda L: L.cov(x(L), fweights=L.zeros(5, dtype=L.int64)),
+    "corrcoef 3-d": lambda L: L.corrcoef(L.ones(2, 2, 2)),
+    "corrcoef list": lambda L: L.corrcoef([1.0, 2.0]),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_matches_pytorch(case: str, torch_module: ModuleType) -> None:
+    compare(CASES[case], torch_module)
+
+
+GRADS: dict[str, Callable[[ModuleType, Any, Any], Any]] = {
+    "cov": lambda L, t, w: L.cov(t),
+    "cov correction=0": lambda L, t, w: L.cov(t, correction=0),
+    "cov fweights": lambda L, t, w: L.cov(t, fweights=fw(L)),
+    "cov aweights": lambda L, t, w: L.cov(t, aweights=w),
+    "cov both correction=2": lambda L, t, w: L.cov(t, correction=2, fweights=fw(L), aweights=w),
+    "cov 1-d": lambda L, t, w: L.cov(t[0], aweights=w),
+    "corrcoef": lambda L, t, w: L.corrcoef(t),
+    "corrcoef 1-d": lambda L, t, w: L.corrcoef(t[2]),
+}
+
+
+@pytest.mark.parametrize("case", list(GRADS))
+def test_float64_gradients(case: str, torch_module: ModuleType) -> None:
+    grads = []
+    for L in (microtorch, torch_module):
+        t, w = x(L), aw(L).requires_grad_()
+        r = GRADS[case](L, t, w)
+        weights = np.linspace(-1.0, 2.0, r.numel()).reshape(tuple(r.shape))
+        (r * L.tensor(weights, dtype=L.float64)).sum().backward()
+        grads.append((t.grad.numpy(), None if w.grad is None else w.grad.numpy()))
+    np.testing.assert_allclose(grads[0][0], grads[1][0], rtol=1e-12, atol=1e-14)
+    assert (grads[0][1] is None) == (grads[1][1] is None)
+    if grads[1][1] is not None:
+        np.testing.assert_allclose(grads[0][1], grads[1][1], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("case", list(GRADS))
+def test_finite_differences(case: str) -> None:
+    t, w = x(microtorch), aw(microtorch).requires_grad_()
+    assert gradcheck(lambda a, b: GRADS[case](microtorch, a, b), (t, w))
+
+
+def test_cov_warns_as_pytorch_does(torch_module: ModuleType) -> None:
+    results = []
+    for L in (microtorch, torch_module):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = L.cov(L.tensor([[1.0], [2.0]]))
+        results.append((r.numpy(), [str(c.message).split(" (Triggered")[0] for c in caught]))
+    np.testing.assert_array_equal(results[0][0], results[1][0])
+    assert results[0][1] == results[1][1]
+    assert len(results[0][1]) == 1
+
+
+def test_cov_of_no_observations(torch_module: ModuleType) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compare(lambda L: L.cov(L.ones(2, 0)), torch_module)
+        compare(lambda L: L.cov(L.ones(2, 0), fweights=L.ones(0, dtype=L.int64)), torch_module)
