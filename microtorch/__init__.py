@@ -536,8 +536,9 @@ __all__ += ["igamma", "igammac", "cumulative_trapezoid", "trapezoid", "trapz"]
 __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
 # --- walke
 from microtorch.api.correlation import corrcoef, cov  # noqa: E402
+from microtorch.api.renorm import renorm  # noqa: E402
 
-__all__ += ["corrcoef", "cov"]
+__all__ += ["corrcoef", "cov", "renorm"]
 
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as

@@ -129,3 +129,82 @@ def test_cov_of_no_observations(torch_module: ModuleType) -> None:
         warnings.simplefilter("ignore")
         compare(lambda L: L.cov(L.ones(2, 0)), torch_module)
         compare(lambda L: L.cov(L.ones(2, 0), fweights=L.ones(0, dtype=L.int64)), torch_module)
+
+
+# renorm
+
+R = np.linspace(-2.0, 3.0, 24).reshape(3, 4, 2) ** 2 - 1.5
+
+
+def r(L: ModuleType) -> Any:
+    return L.tensor(R, dtype=L.float64).requires_grad_()
+
+
+RENORM: dict[str, Callable[[ModuleType], Any]] = {
+    "renorm p=2": lambda L: L.renorm(r(L), 2, 0, 3.0),
+    "renorm p=1": lambda L: L.renorm(r(L), 1, 1, 2.0),
+    "renorm p=3 dim=-1": lambda L: L.renorm(r(L), 3, -1, 4.0),
+    "renorm p=0.5": lambda L: L.renorm(r(L), 0.5, 1, 5.0),
+    "renorm p=inf": lambda L: L.renorm(r(L), float("inf"), 0, 2.0),
+    "renorm maxnorm=0": lambda L: L.renorm(r(L), 2, 0, 0),
+    "renorm large maxnorm": lambda L: L.renorm(r(L), 2, 0, 100.0),
+    "renorm float32": lambda L: L.renorm(L.tensor(R, dtype=L.float32), 2, 2, 1.5),
+    "renorm float16": lambda L: L.renorm(L.tensor(R, dtype=L.float16), 2, 1, 1.5),
+    "renorm keywords": lambda L: L.renorm(input=r(L), p=2, dim=0, maxnorm=1.0),
+    "renorm method": lambda L: r(L).renorm(2, 1, 1.0),
+    "renorm_ method": lambda L: (r(L) * 1).renorm_(2, 1, 1.0),
+    "renorm_ leaf": lambda L: r(L).renorm_(2, 1, 1.0),
+    "renorm_ plain": lambda L: L.tensor(R).renorm_(1, 0, 1.0),
+    # errors
+    "renorm p=0": lambda L: L.renorm(r(L), 0, 0, 1.0),
+    "renorm p<0": lambda L: L.renorm(r(L), -2, 0, 1.0),
+    "renorm maxnorm<0": lambda L: L.renorm(r(L), 2, 0, -1.5),
+    "renorm 1-d": lambda L: L.renorm(L.ones(3), 2, 0, 1.0),
+    "renorm 0-d": lambda L: L.renorm(L.tensor(1.0), 2, 0, 1.0),
+    "renorm dim": lambda L: L.renorm(r(L), 2, 3, 1.0),
+    "renorm long": lambda L: L.renorm(L.ones(3, 2, dtype=L.int64), 2, 0, 1.0),
+    "renorm bool": lambda L: L.renorm(L.ones(3, 2) > 0, 2, 0, 1.0),
+    "renorm str maxnorm": lambda L: L.renorm(r(L), 2, 0, "a"),
+    "renorm float dim": lambda L: L.renorm(r(L), 2, 0.5, 1.0),
+    "renorm list": lambda L: L.renorm([[1.0]], 2, 0, 1.0),
+}
+
+
+@pytest.mark.parametrize("case", list(RENORM))
+def test_renorm_matches_pytorch(case: str, torch_module: ModuleType) -> None:
+    compare(RENORM[case], torch_module)
+
+
+RENORM_GRADS: dict[str, tuple[float, int, float]] = {
+    "p=2": (2, 0, 3.0),
+    "p=1": (1, 1, 2.0),
+    "p=3": (3, 2, 4.0),
+    "p=0.5": (0.5, 1, 5.0),
+    "p=inf": (float("inf"), 0, 2.0),
+    "maxnorm=0": (2, 0, 0.0),
+    "some slices unchanged": (2, 1, 4.0),
+}
+
+
+@pytest.mark.parametrize("case", list(RENORM_GRADS))
+def test_renorm_float64_gradients(case: str, torch_module: ModuleType) -> None:
+    p, dim, maxnorm = RENORM_GRADS[case]
+    grads = []
+    for L in (microtorch, torch_module):
+        t = r(L)
+        out = L.renorm(t, p, dim, maxnorm)
+        weights = np.linspace(-1.0, 2.0, out.numel()).reshape(tuple(out.shape))
+        (out * L.tensor(weights, dtype=L.float64)).sum().backward()
+        grads.append(t.grad.numpy())
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("case", list(RENORM_GRADS))
+def test_renorm_finite_differences(case: str) -> None:
+    p, dim, maxnorm = RENORM_GRADS[case]
+    assert gradcheck(lambda a: microtorch.renorm(a, p, dim, maxnorm), (r(microtorch),))
+
+
+def test_renorm_some_slices_are_scaled_and_some_not() -> None:
+    norms = np.sqrt((R**2).sum(axis=(0, 2)))
+    assert (norms > 4.0).any() and (norms < 4.0).any()  # (the case above covers both branches)

@@ -1188,5 +1188,8 @@ CASES: list[Bad | Same] = [
     Bad('tensor_cov_aweights_negative', RuntimeError, 'cov(): aweights cannot be negative', lambda L: W(_x(L, 2, 3)).cov(aweights=-L.ones(3))),
     Bad('corrcoef_3d', RuntimeError, 'corrcoef(): expected input to have two or fewer dimensions but got an input with 3 dimensions', lambda L: L.corrcoef(W(L.ones(2, 2, 2)))),
     Bad('tensor_corrcoef_3d', RuntimeError, 'corrcoef(): expected input to have two or fewer dimensions but got an input with 3 dimensions', lambda L: W(L.ones(2, 2, 2)).corrcoef()),
+    Bad('renorm_1d', RuntimeError, 'renorm: input needs at least 2 dimensions, got 1 dimensions', lambda L: L.renorm(W(_x(L, 3)), 2, 0, 1.0)),
+    Bad('tensor_renorm_p', RuntimeError, 'renorm: non-positive-norm not supported', lambda L: W(_x(L, 2, 3)).renorm(0, 0, 1.0)),
+    Bad('tensor_renorm__maxnorm', RuntimeError, 'renorm: expected maxnorm to be >= 0 but got -1', lambda L: W(_x(L, 2, 3)).renorm_(2, 0, -1.0)),
 ]
 # fmt: on
