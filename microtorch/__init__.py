@@ -536,9 +536,10 @@ __all__ += ["igamma", "igammac", "cumulative_trapezoid", "trapezoid", "trapz"]
 __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
 # --- walke
 from microtorch.api.correlation import corrcoef, cov  # noqa: E402
+from microtorch.api.nanmedian import nanmedian  # noqa: E402
 from microtorch.api.renorm import renorm  # noqa: E402
 
-__all__ += ["corrcoef", "cov", "renorm"]
+__all__ += ["corrcoef", "cov", "nanmedian", "renorm"]
 
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as

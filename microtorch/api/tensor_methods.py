@@ -58,6 +58,7 @@ from microtorch.api import gamma as gamma_ops
 from microtorch.api import histogram as histogram_ops
 from microtorch.api import incomplete_gamma as igamma_ops
 from microtorch.api import inplace as inplace_ops
+from microtorch.api import nanmedian as nanmedian_ops
 from microtorch.api import renorm as renorm_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
@@ -772,6 +773,7 @@ class TensorMethods:
     # --- walke
     cov, corrcoef = correlation.cov, correlation.corrcoef
     renorm, renorm_ = without_torch_keywords(renorm_ops.renorm), renorm_ops.renorm_
+    nanmedian = without_torch_keywords(nanmedian_ops.nanmedian)
 
 
 _NEW_TENSOR_WARNING = (

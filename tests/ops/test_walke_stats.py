@@ -208,3 +208,94 @@ def test_renorm_finite_differences(case: str) -> None:
 def test_renorm_some_slices_are_scaled_and_some_not() -> None:
     norms = np.sqrt((R**2).sum(axis=(0, 2)))
     assert (norms > 4.0).any() and (norms < 4.0).any()  # (the case above covers both branches)
+
+
+# nanmedian
+
+NAN = float("nan")
+M = [[1.0, NAN, 2.0, 2.0, 3.0, NAN], [NAN, NAN, NAN, NAN, NAN, NAN], [4.0, 0.5, NAN, 0.5, 4.0, 0.5]]
+
+
+def m(L: ModuleType) -> Any:
+    return L.tensor(M, dtype=L.float64).requires_grad_()
+
+
+def ties(L: ModuleType, n: int, seed: int) -> Any:
+    # rows of few distinct values and many nans (and one row all nan): ties everywhere
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, size=(4, n)).astype(np.float64)
+    a[rng.random((4, n)) < 0.4] = np.nan
+    a[1] = np.nan
+    return L.tensor(a)
+
+
+NANMEDIAN: dict[str, Callable[[ModuleType], Any]] = {
+    "nanmedian": lambda L: L.nanmedian(m(L)),
+    "nanmedian all nan": lambda L: L.nanmedian(L.tensor([NAN, NAN]).requires_grad_()),
+    "nanmedian no nan": lambda L: L.nanmedian(L.tensor([3.0, 1.0, 2.0, 5.0])),
+    "nanmedian int": lambda L: L.nanmedian(L.tensor([3, 1, 2, 5])),
+    "nanmedian empty": lambda L: L.nanmedian(L.ones(2, 0)),
+    "nanmedian empty int": lambda L: L.nanmedian(L.ones(0, dtype=L.int64)),
+    "nanmedian dim=1": lambda L: L.nanmedian(m(L), 1),
+    "nanmedian dim=0 keepdim": lambda L: L.nanmedian(m(L), 0, keepdim=True),
+    "nanmedian dim=-1 keywords": lambda L: L.nanmedian(input=m(L), dim=-1, keepdim=True),
+    "nanmedian 0-d dim": lambda L: L.nanmedian(L.tensor(2.0), 0),
+    "nanmedian int dim": lambda L: L.nanmedian(L.tensor([[3, 1, 1], [2, 2, 5]]), 1),
+    "nanmedian method": lambda L: m(L).nanmedian(),
+    "nanmedian method dim": lambda L: m(L).nanmedian(dim=1),
+    "nanmedian ties 5": lambda L: L.nanmedian(ties(L, 5, 0), 1),
+    "nanmedian ties 17": lambda L: L.nanmedian(ties(L, 17, 1), 1),
+    "nanmedian ties 40": lambda L: L.nanmedian(ties(L, 40, 2), 1),
+    "nanmedian ties 101 dim=0": lambda L: L.nanmedian(ties(L, 101, 3).t(), 0),
+    # errors
+    "nanmedian bool": lambda L: L.nanmedian(L.ones(2) > 0),
+    "nanmedian bool dim": lambda L: L.nanmedian(L.ones(2) > 0, 0),
+    "nanmedian empty dim": lambda L: L.nanmedian(L.ones(2, 0), 1),
+    "nanmedian dim out of range": lambda L: L.nanmedian(L.ones(2), 2),
+    "nanmedian list": lambda L: L.nanmedian([1.0]),
+}
+
+
+def _parts(result: Any) -> list[Any]:
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+@pytest.mark.parametrize("case", list(NANMEDIAN))
+def test_nanmedian_matches_pytorch(case: str, torch_module: ModuleType) -> None:
+    mine = compare(lambda L: _parts(NANMEDIAN[case](L))[0], torch_module)
+    if mine is not None:
+        compare(lambda L: _parts(NANMEDIAN[case](L))[-1], torch_module)  # (the indices)
+        assert (
+            type(NANMEDIAN[case](microtorch)).__name__
+            == type(NANMEDIAN[case](torch_module)).__name__
+        )
+
+
+def test_nanmedian_indices_of_all_nan_rows(torch_module: ModuleType) -> None:
+    for n in range(1, 130):
+        found = [
+            int(L.nanmedian(L.full((1, n), NAN), 1).indices[0]) for L in (microtorch, torch_module)
+        ]
+        assert found[0] == found[1], n
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["nanmedian", "nanmedian all nan", "nanmedian dim=1", "nanmedian dim=0 keepdim"],
+)
+def test_nanmedian_float64_gradients(case: str, torch_module: ModuleType) -> None:
+    grads = []
+    for L in (microtorch, torch_module):
+        values = _parts(NANMEDIAN[case](L))[0]
+        t = values.grad_fn.next_functions[0][0].variable
+        weights = np.linspace(-1.0, 2.0, values.numel()).reshape(tuple(values.shape))
+        (values * L.tensor(weights, dtype=values.dtype)).sum().backward()
+        grads.append(t.grad.numpy())
+    np.testing.assert_array_equal(grads[0], grads[1])
+
+
+def test_nanmedian_finite_differences() -> None:
+    t = microtorch.tensor([[1.0, 5.0, 2.5, NAN], [0.5, NAN, -1.0, 3.0]], dtype=microtorch.float64)
+    finite = t[:, :3].clone().requires_grad_()  # (no ties, so the median has a derivative)
+    assert gradcheck(lambda a: microtorch.nanmedian(a, 1).values, (finite,))
+    assert gradcheck(lambda a: microtorch.nanmedian(a), (finite,))

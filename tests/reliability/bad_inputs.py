@@ -1191,5 +1191,7 @@ CASES: list[Bad | Same] = [
     Bad('renorm_1d', RuntimeError, 'renorm: input needs at least 2 dimensions, got 1 dimensions', lambda L: L.renorm(W(_x(L, 3)), 2, 0, 1.0)),
     Bad('tensor_renorm_p', RuntimeError, 'renorm: non-positive-norm not supported', lambda L: W(_x(L, 2, 3)).renorm(0, 0, 1.0)),
     Bad('tensor_renorm__maxnorm', RuntimeError, 'renorm: expected maxnorm to be >= 0 but got -1', lambda L: W(_x(L, 2, 3)).renorm_(2, 0, -1.0)),
+    Bad('nanmedian_bool', NotImplementedError, '"median_cpu" not implemented for \'Bool\'', lambda L: L.nanmedian(W(L.ones(2) > 0))),
+    Bad('tensor_nanmedian_empty_dim', IndexError, 'median(): Expected reduction dim 1 to have non-zero size.', lambda L: W(L.ones(2, 0)).nanmedian(1)),
 ]
 # fmt: on
