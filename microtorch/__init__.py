@@ -536,13 +536,20 @@ __all__ += ["igamma", "igammac", "cumulative_trapezoid", "trapezoid", "trapz"]
 __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
 # --- walkd (issue 24): process settings, exception classes, deprecated and removed names
 from microtorch import runtime as _runtime  # noqa: E402
+
+# --- walke
+from microtorch.api.correlation import corrcoef, cov  # noqa: E402
 from microtorch.api.legacy_types import set_default_tensor_type  # noqa: E402
+from microtorch.api.nanmedian import nanmedian  # noqa: E402
+from microtorch.api.renorm import renorm  # noqa: E402
 from microtorch.autograd.anomaly_mode import (  # noqa: E402
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
 from microtorch.exceptions import AcceleratorError, FatalError, OutOfMemoryError  # noqa: E402
+
+__all__ += ["corrcoef", "cov", "nanmedian", "renorm"]
 
 get_float32_matmul_precision = _runtime.get_float32_matmul_precision
 set_float32_matmul_precision = _runtime.set_float32_matmul_precision

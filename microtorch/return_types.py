@@ -1,5 +1,5 @@
 """``torch.return_types``: the named tuples ``sort``, ``topk``, ``max``, ``min``, ``median``,
-``kthvalue``, ``mode``, ``cummax``, ``cummin``, ``aminmax`` and ``frexp``
+``nanmedian``, ``kthvalue``, ``mode``, ``cummax``, ``cummin``, ``aminmax`` and ``frexp``
 return (defined in ``microtorch/api/return_types.py``), so that ``isinstance(r,
 torch.return_types.sort)`` works as in PyTorch."""
 
@@ -15,9 +15,10 @@ from microtorch.api.return_types import (  # noqa: A004
     median,
     min,
     mode,
+    nanmedian,
     sort,
     topk,
 )
 
 __all__ = ["sort", "topk", "max", "min", "median", "kthvalue", "mode", "cummax", "cummin"]
-__all__ += ["aminmax", "frexp"]
+__all__ += ["aminmax", "frexp", "nanmedian"]

@@ -12,7 +12,7 @@ from typing import Any
 
 __all__ = [
     "return_type", "sort", "topk", "max", "min", "median", "kthvalue", "mode", "cummax",
-    "cummin", "aminmax",
+    "cummin", "aminmax", "nanmedian",
 ]  # fmt: skip
 
 
@@ -33,6 +33,7 @@ topk = return_type("topk", ("values", "indices"))
 max = return_type("max", ("values", "indices"))  # noqa: A001
 min = return_type("min", ("values", "indices"))  # noqa: A001
 median = return_type("median", ("values", "indices"))
+nanmedian = return_type("nanmedian", ("values", "indices"))
 kthvalue = return_type("kthvalue", ("values", "indices"))
 mode = return_type("mode", ("values", "indices"))
 cummax = return_type("cummax", ("values", "indices"))

@@ -20,6 +20,7 @@ from microtorch.api import binary_functions as binary
 from microtorch.api import (
     bitwise,
     composites,
+    correlation,
     cumulative,
     decomposition,
     diagonal,
@@ -59,6 +60,8 @@ from microtorch.api import gamma as gamma_ops
 from microtorch.api import histogram as histogram_ops
 from microtorch.api import incomplete_gamma as igamma_ops
 from microtorch.api import inplace as inplace_ops
+from microtorch.api import nanmedian as nanmedian_ops
+from microtorch.api import renorm as renorm_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import shifts as shift_ops
@@ -861,6 +864,11 @@ class TensorMethods:
     def orgqr(self, input2: Any) -> Any:
         """``torch.linalg.householder_product(self, input2)``."""
         return _linalg_module("householder").orgqr(self, input2)
+
+    # --- walke
+    cov, corrcoef = correlation.cov, correlation.corrcoef
+    renorm, renorm_ = without_torch_keywords(renorm_ops.renorm), renorm_ops.renorm_
+    nanmedian = without_torch_keywords(nanmedian_ops.nanmedian)
 
 
 _NEW_TENSOR_WARNING = (

@@ -1229,5 +1229,16 @@ CASES: list[Bad | Same] = [
     Bad('orgqr_wide', RuntimeError, 'torch.linalg.householder_product: input.shape[-2] must be greater than or equal to input.shape[-1]', lambda L: L.orgqr(W(_x(L, 3, 5)), W(_x(L, 3)))),
     Bad('stack_dataset_args_and_kwargs', ValueError, 'Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like input/output, but both types are given.', lambda L: _data(L).StackDataset([1], a=[2])),
     Bad('default_convert_no_data', TypeError, "default_convert() missing 1 required positional argument: 'data'", lambda L: _data(L).default_convert()),
+    # --- walke
+    Bad('cov_3d', RuntimeError, 'cov(): expected input to have two or fewer dimensions but got an input with 3 dimensions', lambda L: L.cov(W(L.ones(2, 2, 2)))),
+    Bad('cov_fweights_float', RuntimeError, 'cov(): expected fweights to have integral dtype but got fweights with Float dtype', lambda L: L.cov(W(_x(L, 2, 3)), fweights=L.ones(3))),
+    Bad('tensor_cov_aweights_negative', RuntimeError, 'cov(): aweights cannot be negative', lambda L: W(_x(L, 2, 3)).cov(aweights=-L.ones(3))),
+    Bad('corrcoef_3d', RuntimeError, 'corrcoef(): expected input to have two or fewer dimensions but got an input with 3 dimensions', lambda L: L.corrcoef(W(L.ones(2, 2, 2)))),
+    Bad('tensor_corrcoef_3d', RuntimeError, 'corrcoef(): expected input to have two or fewer dimensions but got an input with 3 dimensions', lambda L: W(L.ones(2, 2, 2)).corrcoef()),
+    Bad('renorm_1d', RuntimeError, 'renorm: input needs at least 2 dimensions, got 1 dimensions', lambda L: L.renorm(W(_x(L, 3)), 2, 0, 1.0)),
+    Bad('tensor_renorm_p', RuntimeError, 'renorm: non-positive-norm not supported', lambda L: W(_x(L, 2, 3)).renorm(0, 0, 1.0)),
+    Bad('tensor_renorm__maxnorm', RuntimeError, 'renorm: expected maxnorm to be >= 0 but got -1', lambda L: W(_x(L, 2, 3)).renorm_(2, 0, -1.0)),
+    Bad('nanmedian_bool', NotImplementedError, '"median_cpu" not implemented for \'Bool\'', lambda L: L.nanmedian(W(L.ones(2) > 0))),
+    Bad('tensor_nanmedian_empty_dim', IndexError, 'median(): Expected reduction dim 1 to have non-zero size.', lambda L: W(L.ones(2, 0)).nanmedian(1)),
 ]
 # fmt: on
