@@ -473,6 +473,67 @@ from microtorch.api.unique import unique_consecutive  # noqa: E402
 combinations = _splits.combinations
 __all__ += ["combinations", "unique_consecutive"]
 # --- end walka
+# --- walkb
+from microtorch.api.bessel import i0  # noqa: E402
+from microtorch.api.gamma import digamma, lgamma, mvlgamma, polygamma  # noqa: E402
+
+i0_ = Tensor.i0_
+from microtorch.api.dist import dist  # noqa: E402
+from microtorch.api.float_bits import float_power, frexp, heaviside, ldexp, nextafter  # noqa: E402
+from microtorch.api.incomplete_gamma import igamma, igammac  # noqa: E402
+from microtorch.api.scalars import can_cast, scalar_tensor  # noqa: E402
+from microtorch.api.shifts import bitwise_left_shift, bitwise_right_shift  # noqa: E402
+from microtorch.api.shrink import hardshrink  # noqa: E402
+from microtorch.api.trapezoid import cumulative_trapezoid, trapezoid, trapz  # noqa: E402
+from microtorch.nn.functional import prelu  # noqa: E402
+
+ldexp_, nan_to_num_ = Tensor.ldexp_, Tensor.nan_to_num_
+
+
+def randint_like(
+    input: Tensor, low: builtins.int = 0, high: builtins.int | None = None, *,  # noqa: A002
+    dtype: Any = None, layout: Any = None, device: Any = None,
+    requires_grad: builtins.bool = False, memory_format: Any = None, generator: Any = None,
+) -> Tensor:  # fmt: skip
+    """randint(low, high, input.shape) in input's dtype (``randint_like(x, high)`` starts at
+    0), from microtorch's seeded generator (not PyTorch's numbers)."""
+    _expect_tensor(input, "randint_like")
+    if high is None:
+        low, high = 0, low
+    target = dtype or input.dtype
+    if target is bool and not (low >= 0 and high <= 2):
+        raise RuntimeError("to - 1 is out of bounds for bool")
+    out = randint(low, high, tuple(input.shape), generator=generator, dtype=target,
+                  device=device or input.device)  # fmt: skip
+    return out.requires_grad_(requires_grad) if requires_grad else out
+
+
+def celu(input: Tensor, alpha: builtins.float = 1.0) -> Tensor:  # noqa: A002 - PyTorch's name
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (``torch.nn.functional.celu``)."""
+    return nn.functional.celu(input, alpha)
+
+
+def celu_(input: Tensor, alpha: builtins.float = 1.0) -> Tensor:  # noqa: A002
+    """``celu``, written into ``input``; returns it."""
+    return nn.functional.celu(input, alpha, inplace=True)
+
+
+def selu(input: Tensor) -> Tensor:  # noqa: A002
+    """scale * elu(x, alpha) with PyTorch's fixed alpha and scale (``F.selu``)."""
+    return nn.functional.selu(input)
+
+
+def selu_(input: Tensor) -> Tensor:  # noqa: A002
+    """``selu``, written into ``input``; returns it."""
+    return nn.functional.selu(input, inplace=True)
+
+
+__all__ += ["bitwise_left_shift", "bitwise_right_shift", "can_cast", "celu", "celu_", "dist"]
+__all__ += ["float_power", "frexp", "hardshrink", "heaviside", "ldexp", "ldexp_", "nextafter"]
+__all__ += ["prelu", "scalar_tensor", "selu", "selu_", "nan_to_num_", "randint_like"]
+__all__ += ["igamma", "igammac", "cumulative_trapezoid", "trapezoid", "trapz"]
+
+__all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
 
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as

@@ -13,6 +13,9 @@ import math
 from typing import Any
 
 from microtorch import _coverage
+from microtorch.api import bessel as _bessel
+from microtorch.api import gamma as _gamma
+from microtorch.api import normal_tails as _tails
 from microtorch.api import rearrange, reduction, unary
 from microtorch.api import special as _special
 from microtorch.api._checks import expect_tensor
@@ -30,8 +33,11 @@ from microtorch.api.special_functions import (
 from microtorch.api.unary import _float
 
 __all__ = [
-    "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "log1p", "log_softmax",
-    "logit", "logsumexp", "ndtr", "round", "sinc", "softmax", "xlog1py", "xlogy",
+    "bessel_j0", "bessel_j1",
+    "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "i0", "i0e", "i1", "i1e",
+    "log_ndtr", "ndtri", "expit", "expm1", "gammaln", "log1p",
+    "log_softmax", "logit", "logsumexp", "multigammaln", "ndtr", "polygamma", "psi", "round",
+    "sinc", "softmax", "xlog1py", "xlogy", "zeta",
 ]  # fmt: skip
 
 __getattr__ = _coverage.module_getattr("torch.special", __name__)
@@ -80,3 +86,24 @@ softmax, log_softmax = (
     _alias("softmax", reduction.softmax),
     _alias("log_softmax", reduction.log_softmax),
 )
+
+# --- walkb
+digamma, psi, gammaln = (
+    _alias("digamma", _gamma.digamma), _alias("psi", _gamma.digamma),
+    _alias("gammaln", _gamma.lgamma),
+)  # fmt: skip
+multigammaln = _alias("multigammaln", _gamma.mvlgamma)
+
+
+@torch_keywords("n", "input", out=True)
+def polygamma(n: int, input: Any) -> Any:  # noqa: A002 - PyTorch's name
+    """The n-th derivative of digamma (torch.polygamma)."""
+    return _gamma.polygamma(n, input)
+
+
+zeta = _gamma.zeta
+i0, i0e, i1, i1e = (
+    _alias("i0", _bessel.i0), _bessel.i0e, _bessel.i1, _bessel.i1e,
+)  # fmt: skip
+ndtri, log_ndtr, erfcx = _tails.ndtri, _tails.log_ndtr, _tails.erfcx
+bessel_j0, bessel_j1 = _bessel.bessel_j0, _bessel.bessel_j1

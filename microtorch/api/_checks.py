@@ -50,6 +50,8 @@ def written_number(value: Any, dtype: np.dtype) -> Any:
 def type_name(value: Any) -> str:
     """A type's name as PyTorch prints it: ``list``, ``NoneType``, ``numpy.ndarray``."""
     kind = type(value)
+    if isinstance(value, _node.Tensor):
+        return "Tensor"
     if kind.__name__ in _STAND_INS and kind.__module__.startswith("microtorch"):
         return f"microtorch.{kind.__name__}"  # (torch.dtype, torch.Size, torch.device)
     return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
@@ -67,6 +69,20 @@ def expect_tensor(value: Any, op: str, arg: str = "input", position: int = 1) ->
         f"{op}(): argument '{arg}' (position {position}) must be Tensor, not {type_name(value)}"
         + _hint(value)
     )
+
+
+def expect_number(
+    value: Any, op: str, arg: str, position: int | None, kind: str = "Number", none: bool = False
+) -> None:
+    """Raise PyTorch's ``TypeError`` unless ``value`` is a Python number (``kind`` "float"
+    also takes an int; ``none``: None is allowed). PyTorch names the position of an argument
+    given by position; ``position`` None words it as for a keyword."""
+    if (value is None and none) or (
+        isinstance(value, (int, float, np.number)) and not isinstance(value, np.bool_)
+    ):
+        return
+    where = "" if position is None else f" (position {position})"
+    raise TypeError(f"{op}(): argument '{arg}'{where} must be {kind}, not {type_name(value)}")
 
 
 def _hint(value: Any) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 from microtorch.api import elementwise as ew
 from microtorch.api import indexing, join, sorting
 from microtorch.api import shape as shape_ops
-from microtorch.api._checks import expect_tensor
+from microtorch.api._checks import expect_number, expect_tensor
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.reduction import normalize_dims
@@ -148,6 +148,13 @@ def _bounded(a: Any, bound: Any, op: str) -> tuple[Any, Any]:
     return a, bound
 
 
+def check_replacements(op: str, nan: Any, posinf: Any, neginf: Any) -> None:
+    """PyTorch's TypeError for a replacement that is not a float (None means the default),
+    worded as for a keyword argument, the usual way to give one."""
+    for arg, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        expect_number(value, op, arg, None, "float", none=True)
+
+
 @torch_keywords("input", "nan", "posinf", "neginf", out=True)
 def nan_to_num(
     a: Any, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None
@@ -155,9 +162,11 @@ def nan_to_num(
     """``a`` with nan made ``nan``, inf ``posinf`` and -inf ``neginf`` (the dtype's largest
     and smallest finite numbers unless given)."""
     expect_tensor(a, "nan_to_num")
+    check_replacements("nan_to_num", nan, posinf, neginf)
     if not a._dtype.is_floating_point:
         return shape_ops.clone(a)
     info = np.finfo(a._data.dtype)
+    nan = 0.0 if nan is None else nan
     hi = float(info.max) if posinf is None else posinf
     lo = float(info.min) if neginf is None else neginf
     return NanToNum.apply(a, nan, hi, lo)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api import bessel as bessel_ops
 from microtorch.api import binary_functions as binary
 from microtorch.api import (
     bitwise,
@@ -22,6 +23,7 @@ from microtorch.api import (
     decomposition,
     diagonal,
     division,
+    float_bits,
     indexing,
     join,
     linalg,
@@ -49,11 +51,16 @@ from microtorch.api import (
     unary,
 )
 from microtorch.api import cross as cross_ops
+from microtorch.api import dist as dist_ops
 from microtorch.api import elementwise as ew
+from microtorch.api import gamma as gamma_ops
 from microtorch.api import histogram as histogram_ops
+from microtorch.api import incomplete_gamma as igamma_ops
 from microtorch.api import inplace as inplace_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
+from microtorch.api import shifts as shift_ops
+from microtorch.api import shrink as shrink_ops
 from microtorch.api import unique as unique_ops
 from microtorch.api.arguments import method_of, reraise
 from microtorch.api.inplace import apply_inplace
@@ -100,6 +107,9 @@ def _deprecated_T(ndim: int) -> None:  # noqa: N802
     if kind not in _t_warned:
         _t_warned.add(kind)
         warnings.warn(_T_WARNINGS[kind], UserWarning, stacklevel=3)
+
+
+_nan_to_num_in_place = twins.twin("nan_to_num_", composites.nan_to_num)
 
 
 class TensorMethods:
@@ -537,7 +547,14 @@ class TensorMethods:
     count_nonzero, argwhere = composites.count_nonzero, composites.argwhere
     clamp_min_ = twins.twin("clamp_min_", composites.clamp_min)
     clamp_max_ = twins.twin("clamp_max_", composites.clamp_max)
-    nan_to_num_ = twins.twin("nan_to_num_", composites.nan_to_num)
+
+    def nan_to_num_(
+        self: Any, nan: Any = 0.0, posinf: Any = None, neginf: Any = None
+    ) -> Any:  # fmt: skip
+        """``nan_to_num``, written into this tensor; returns it."""
+        composites.check_replacements("nan_to_num_", nan, posinf, neginf)
+        return _nan_to_num_in_place(self, nan, posinf, neginf)
+
     cross, unique = cross_ops.cross, unique_ops.unique
     erf, erfc, erfinv, addcmul, addcdiv = (
         without_torch_keywords(f)
@@ -689,6 +706,66 @@ class TensorMethods:
         scan.cummax, scan.cummin, scan.logcumsumexp, scan.aminmax,
     )  # fmt: skip
     # --- end walka
+    # --- walkb
+    lgamma, digamma, mvlgamma = (
+        without_torch_keywords(f) for f in (gamma_ops.lgamma, gamma_ops.digamma, gamma_ops.mvlgamma)
+    )
+    lgamma_, digamma_ = (
+        twins.twin("lgamma_", gamma_ops.lgamma),
+        twins.twin("digamma_", gamma_ops.digamma),
+    )
+
+    def mvlgamma_(self, p: builtins.int) -> Tensor:
+        """``mvlgamma(p)``, written into this tensor; returns it."""
+        gamma_ops.no_bool(self)
+        if not self._dtype.is_floating_point:  # (PyTorch's words, its types swapped)
+            raise RuntimeError(
+                f"mvlgamma: result type {self._dtype._legacy[:-6]} can't be cast to the "
+                f"desired output type {gamma_ops.get_default_dtype()._legacy[:-6]}"
+            )
+        return apply_inplace(self, "mvlgamma_", gamma_ops.mvlgamma, p)
+
+    i0, i0_ = without_torch_keywords(bessel_ops.i0), twins.twin("i0_", bessel_ops.i0)
+
+    float_power, ldexp, frexp, nextafter, heaviside = (
+        without_torch_keywords(f)
+        for f in (float_bits.float_power, float_bits.ldexp, float_bits.frexp)
+        + (float_bits.nextafter, float_bits.heaviside)
+    )
+    float_power_ = float_bits.float_power_
+    ldexp_, nextafter_ = float_bits.ldexp_, twins.twin("nextafter_", float_bits.nextafter)
+    heaviside_ = twins.twin("heaviside_", float_bits.heaviside)
+    hardshrink = without_torch_keywords(shrink_ops.hardshrink)
+    igamma = without_torch_keywords(igamma_ops.igamma)
+    igammac = without_torch_keywords(igamma_ops.igammac)
+    igamma_ = twins.twin("igamma_", igamma_ops.igamma)
+    igammac_ = twins.twin("igammac_", igamma_ops.igammac)
+    dist = without_torch_keywords(dist_ops.dist)
+    bitwise_left_shift = without_torch_keywords(shift_ops.bitwise_left_shift)
+    bitwise_right_shift = without_torch_keywords(shift_ops.bitwise_right_shift)
+    bitwise_left_shift_ = twins.twin("bitwise_left_shift_", shift_ops.bitwise_left_shift)
+    bitwise_right_shift_ = twins.twin("bitwise_right_shift_", shift_ops.bitwise_right_shift)
+    __ilshift__, __irshift__ = bitwise_left_shift_, bitwise_right_shift_
+
+    def __lshift__(self, other: Any) -> Tensor:
+        return shift_ops.shift(self, other, True, "bitwise_left_shift")
+
+    def __rlshift__(self, other: Any) -> Tensor:
+        return shift_ops.shift(other, self, True, "bitwise_left_shift")
+
+    def __rshift__(self, other: Any) -> Tensor:
+        return shift_ops.shift(self, other, False, "bitwise_right_shift")
+
+    def __rrshift__(self, other: Any) -> Tensor:
+        return shift_ops.shift(other, self, False, "bitwise_right_shift")
+
+    def polygamma(self, n: builtins.int) -> Tensor:
+        """The n-th derivative of digamma at this tensor's values."""
+        return gamma_ops.polygamma(n, self)
+
+    def polygamma_(self, n: builtins.int) -> Tensor:
+        """``polygamma(n)``, written into this tensor; returns it."""
+        return apply_inplace(self, "polygamma_", _polygamma_of, n)
 
 
 _NEW_TENSOR_WARNING = (
@@ -733,3 +810,7 @@ def _matrix_only(t: Any, name: str, deprecated: str) -> None:
             f"tensor.{hint}"
         )
     _matrices_only(t, name, deprecated=deprecated, stacklevel=5)
+
+
+def _polygamma_of(a: Any, n: Any) -> Tensor:
+    return gamma_ops.polygamma(n, a)

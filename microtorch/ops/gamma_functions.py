@@ -24,10 +24,10 @@ _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
 
 
 def _lgamma_one(x: float) -> float:
+    if math.isnan(x) or math.isinf(x):  # (lgamma(-inf) is inf, as in PyTorch)
+        return math.inf if not math.isnan(x) else math.nan
     if x <= 0 and x == math.floor(x):
         return math.inf  # (a pole)
-    if math.isnan(x) or math.isinf(x):
-        return math.inf if not math.isnan(x) else math.nan
     return math.lgamma(x)
 
 
@@ -42,7 +42,7 @@ def lgamma64(x: np.ndarray) -> np.ndarray:
 
 
 def digamma64(x: np.ndarray) -> np.ndarray:
-    """psi(x) = d/dx log Gamma(x): -inf at 0, nan at the negative integers."""
+    """psi(x) = d/dx log Gamma(x): -inf at 0 (inf at -0), nan at the negative integers."""
     x = np.asarray(x, dtype=np.float64)
     negative = x < 0
     pole = (x <= 0) & (x == np.floor(x))
@@ -64,12 +64,13 @@ def digamma64(x: np.ndarray) -> np.ndarray:
     result = acc + np.log(y) - 0.5 / y - series
     with np.errstate(divide="ignore", invalid="ignore"):
         result = np.where(negative, result - math.pi / np.tan(math.pi * x), result)
-    result = np.where(pole, np.where(x == 0, -np.inf, np.nan), result)
+    result = np.where(pole, np.where(x == 0, np.copysign(np.inf, -x), np.nan), result)
     return np.where(np.isnan(x), np.nan, np.where(x == np.inf, np.inf, result))
 
 
 def trigamma64(x: np.ndarray) -> np.ndarray:
-    """psi_1(x) = d/dx psi(x) (inf at the poles)."""
+    """psi_1(x) = d/dx psi(x). At the negative integers, as in PyTorch, the reflection
+    formula's sin(pi x) is not exactly 0: a large finite value rather than inf."""
     x = np.asarray(x, dtype=np.float64)
     negative = x < 0
     pole = (x <= 0) & (x == np.floor(x))
@@ -91,7 +92,7 @@ def trigamma64(x: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         # reflection: psi_1(x) = pi**2 / sin(pi x)**2 - psi_1(1 - x)
         result = np.where(negative, (math.pi / np.sin(math.pi * x)) ** 2 - result, result)
-    result = np.where(pole, np.inf, result)
+    result = np.where(x == 0, np.inf, result)
     return np.where(np.isnan(x), np.nan, np.where(x == np.inf, 0.0, result))
 
 

@@ -4,14 +4,20 @@ The kernel sends DOT text and, per node, what the side panel shows (``node_info`
 lays the graph out itself, so no ``dot`` program is needed anywhere. Zoom, pan, "fit", "1:1",
 click or keyboard to inspect a node; ``highlight`` re-styles the one layout (the stepper's steps).
 
-The renderer (``static/graphview.js``: the view and Graphviz's WebAssembly, ~0.8 MB) is not put
-into the widget's state, which notebooks save: ``_esm`` is a small loader that asks the kernel
-for the bundle once per page and keeps the loaded module on ``globalThis`` for every other view.
+The kernel also sends the SVG, laid out by ``graphviz-pure`` when it is the same Graphviz as the
+browser's WebAssembly (16.1.0: the same SVG), so the first picture needs no WebAssembly.
+The renderer is not put into the widget's state, which notebooks save: ``_esm`` is a small
+loader that asks the kernel, once per page, for the view (``static/view.js``, 18 KB) and, only
+for a layout the kernel did not send, for Graphviz's WebAssembly (``static/graphview.js``, ~0.8 MB).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import subprocess
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,36 +36,85 @@ from microtorch.viz.page import (
     view_state,
     write_page,
 )
+from microtorch.viz.render import (
+    FALLBACK,
+    GraphvizNotFoundError,
+    RenderError,
+    find_renderer,
+    render,
+)
 
 __all__ = ["GraphView", "live_available"]
 
 BUNDLE_MESSAGE = "microtorch-graphview-bundle"
+GRAPHVIZ_VERSION = "16.1.0"  # in static/graphview.js (@hpcc-js/wasm-graphviz 1.29.2)
 
 
-# Loads the bundle once per page: the first view asks its kernel, every later view (of any
+@cache
+def view_bundle() -> bytes:
+    """The view alone, without Graphviz (``js/src/view.js``): what a live view loads first."""
+    return resources.files("microtorch.viz").joinpath("static/view.js").read_bytes()
+
+
+@cache
+def _loader_key() -> str:
+    return bundle_key() + hashlib.sha256(view_bundle()).hexdigest()[:8]
+
+
+@cache
+def _same_graphviz() -> str | None:
+    """graphviz-pure's path when it ports the browser's Graphviz (so draws the same SVG)."""
+    try:
+        program = find_renderer(FALLBACK)
+        said = subprocess.run([program, "-V"], capture_output=True, text=True, timeout=30)
+    except (GraphvizNotFoundError, OSError, subprocess.SubprocessError):
+        return None
+    return program if f"Graphviz {GRAPHVIZ_VERSION})" in said.stdout + said.stderr else None
+
+
+def kernel_svg(dot: str) -> str:
+    """``dot`` laid out as the browser's Graphviz would, or "" (the browser lays it out then)."""
+    program = _same_graphviz()
+    if program is None or not dot:
+        return ""
+    try:
+        return render(dot, "svg", renderer=program, timeout=60).decode()
+    except (RenderError, OSError, subprocess.SubprocessError):
+        return ""
+
+
+# Loads each part once per page: the first view asks its kernel, every later view (of any
 # kernel) awaits the same promise. Without a kernel (a saved notebook reopened) it says so.
 _LOADER = """\
 const KEY = "%(key)s";
-function load(model) {
-  if (!globalThis[KEY]) {
-    globalThis[KEY] = new Promise((resolve, reject) => {
+function ask(model, part) {
+  const key = KEY + part;
+  if (!globalThis[key]) {
+    globalThis[key] = new Promise((resolve, reject) => {
       function handler(msg, buffers) {
-        if (!msg || msg.type !== "%(message)s") return;
+        if (!msg || msg.type !== "%(message)s" || msg.part !== part) return;
         model.off("msg:custom", handler);
         const blob = new Blob([buffers[0]], { type: "text/javascript" });
         import(URL.createObjectURL(blob)).then(resolve, reject);
       }
       model.on("msg:custom", handler);
-      model.send({ type: "%(message)s?" });
-    }).catch((error) => { delete globalThis[KEY]; throw error; });
+      model.send({ type: "%(message)s?", part });
+    }).catch((error) => { delete globalThis[key]; throw error; });
   }
-  return globalThis[KEY];
+  return globalThis[key];
+}
+function load(model) {
+  return ask(model, "view").then((view) => {
+    // Graphviz's WebAssembly only for a layout the kernel did not send
+    view.setLayoutEngine((m) => ask(m, "full").then((full) => full.loadGraphviz()));
+    return view;
+  });
 }
 export default {
   initialize({ model }) {
-    // as soon as the model exists (the kernel made the view): ask for the bundle and start
-    // compiling Graphviz's WebAssembly, so less is left to wait for when the view is shown
-    load(model).then((module) => module.loadGraphviz()).catch(() => {});
+    // as soon as the model exists (the kernel made the view): ask for the view, and, when the
+    // kernel sent no SVG, start compiling Graphviz's WebAssembly, so less is left to wait for
+    load(model).then((view) => model.get("svg") || view.graphvizFor(model)).catch(() => {});
   },
   async render({ model, el }) {
     const wait = document.createElement("div");
@@ -71,7 +126,7 @@ export default {
     }, 10000);
     const asked = performance.now();
     const module = await load(model);
-    el.dataset.mtLoadMs = (performance.now() - asked).toFixed(1); // the bundle, from the kernel
+    el.dataset.mtLoadMs = (performance.now() - asked).toFixed(1); // the view, from the kernel
     clearTimeout(slow);
     wait.remove();
     return module.render({ model, el });
@@ -96,10 +151,11 @@ class GraphView(anywidget.AnyWidget):
     ``selected`` is the node whose panel is open (set by a click, or from Python).
     """
 
-    _esm = traitlets.Unicode(_LOADER % {"key": bundle_key(), "message": BUNDLE_MESSAGE}).tag(
+    _esm = traitlets.Unicode(_LOADER % {"key": _loader_key(), "message": BUNDLE_MESSAGE}).tag(
         sync=True
     )
     dot = traitlets.Unicode("").tag(sync=True)
+    svg = traitlets.Unicode("").tag(sync=True)  # dot laid out in the kernel, or "" (see kernel_svg)
     edges: traitlets.List[Any] = traitlets.List().tag(sync=True)  # [edge id, src, dst] in DOT order
     nodes = traitlets.Dict().tag(sync=True)  # node id -> node_info(...)
     highlight = traitlets.Dict().tag(sync=True)  # highlight_data(...)
@@ -129,9 +185,20 @@ class GraphView(anywidget.AnyWidget):
         super().__init__(**{**state, **kwargs})
         self.on_msg(self._on_message)
 
+    @traitlets.validate("dot")
+    def _lay_out(self, proposal: Any) -> str:
+        # before the new dot is sent: the page finds the svg of a dot with it
+        self.svg = kernel_svg(proposal["value"])
+        return str(proposal["value"])
+
     def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("type") == BUNDLE_MESSAGE + "?":
-            self.send({"type": BUNDLE_MESSAGE}, [bundle()])
+            part = content.get("part")
+            if part is None:  # everything, as the loader of before this split asked
+                self.send({"type": BUNDLE_MESSAGE}, [bundle()])
+            else:
+                code = view_bundle() if part == "view" else bundle()
+                self.send({"type": BUNDLE_MESSAGE, "part": part}, [code])
 
     def set_graph(self, graph: Graph, source: str | None = None) -> None:
         """Show another graph; the same DOT text (a new loss, same code) keeps the layout."""
