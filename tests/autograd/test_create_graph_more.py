@@ -52,6 +52,12 @@ BW = _R.standard_normal((2, 4, 3))  # bilinear weight (out, in1, in2)
 XT = _R.standard_normal((1, 3, 2, 2))
 
 
+def _eigh_sign_free(lib: Any, x: Any) -> Any:
+    # each eigenvector's sign is LAPACK's choice (numpy's and torch's differ): v * v is not
+    w, v = lib.linalg.eigh(_sym(x))
+    return w, v * v
+
+
 def _hooked(lib: Any, x: Any) -> Any:
     m = lib.nn.Tanh()
     m.register_full_backward_hook(lambda mod, gi, go: None)
@@ -128,15 +134,18 @@ CASES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     "add_scalar": ((6,), "real", lambda L, x: L.nn.functional.cosine_embedding_loss(x.view(2, 3), x.view(2, 3).flip(0), _c(L, [1.0, -1.0]))),
     # linalg
     "cholesky": ((4, 4), "real", lambda L, x: L.linalg.cholesky(_spd(L, x))),
+    "cholesky_upper": ((4, 4), "real", lambda L, x: L.linalg.cholesky(_spd(L, x), upper=True)),
     "inv": ((4, 4), "real", lambda L, x: L.linalg.inv(x + 3 * L.eye(4, dtype=L.float64))),
     "slogdet": ((4, 4), "real", lambda L, x: L.linalg.slogdet(x + 3 * L.eye(4, dtype=L.float64))[1]),
     "solve": ((4, 4), "real", lambda L, x: L.linalg.solve(x + 3 * L.eye(4, dtype=L.float64), x[:, :2])),
     "matrix_exp": ((3, 3), "real", lambda L, x: L.linalg.matrix_exp(x * 0.5)),
-    "eigh": ((4, 4), "real", lambda L, x: L.linalg.eigh(_sym(x))),
+    "eigh": ((4, 4), "real", lambda L, x: _eigh_sign_free(L, x)),
     "eigvalsh": ((4, 4), "real", lambda L, x: L.linalg.eigvalsh(_sym(x))),
     "svd": ((4, 3), "real", lambda L, x: L.linalg.svd(x, full_matrices=False)[1]),
     "svd_vectors": ((4, 3), "real", lambda L, x: L.linalg.svd(x, full_matrices=False)[0].abs()),
     "qr": ((4, 3), "real", lambda L, x: L.linalg.qr(x)),
+    "qr_wide": ((3, 4), "real", lambda L, x: L.linalg.qr(x)),
+    "qr_complete": ((4, 4), "real", lambda L, x: L.linalg.qr(x, mode="complete")),
     "pinv": ((4, 3), "real", lambda L, x: L.linalg.pinv(x)),
     "lstsq": ((4, 3), "real", lambda L, x: L.linalg.lstsq(x, x[:, :1] ** 2).solution),
     # index ops
@@ -297,10 +306,8 @@ GAPS = {
     "matrix_exp": "LinalgMatrixExpBackward0's formula uses np.log2: not recorded",
     "remainder": "RemainderBackward1's formula floor-divides (no derivative in microtorch); "
     "PyTorch's is -grad * floor_divide(a, b), whose own derivative is 0",
-    "celu_": "celu_ saves its result; the recorded formula reads it without the inverse's "
-    "dependence on x: second derivative differs",
-    "cholesky": "second derivative differs from torch's", "eigh": "as cholesky",
-    "eigvalsh": "as cholesky", "qr": "as cholesky", "lstsq": "as cholesky",
+    "eigvalsh": "microtorch raises 'cannot differentiate this backward twice' (test below)",
+    "lstsq": "as eigvalsh",
     "cdist": "torch: NotImplementedError the derivative for '_cdist_backward' is not "
     "implemented.; microtorch's formula is not recorded (another error)",
     "embedding_bag_sum": "torch: derivative for _embedding_bag_backward not implemented; "
@@ -357,3 +364,19 @@ def _raised(lib: Any, name: str) -> str:
 @pytest.mark.parametrize("name", [pytest.param(n, marks=_gap(n)) for n in sorted(RAISES)])
 def test_no_second_derivative_raises_as_torch(name: str) -> None:
     assert _raised(microtorch, name) == _raised(torch, name)
+
+
+# Second derivatives microtorch refuses with a clear error, where PyTorch has them (README)
+REFUSED = {"eigvalsh": "linalg_eigvalsh", "lstsq": "linalg_lstsq"}
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_refused_second_derivative_raises_clearly(name: str) -> None:
+    assert _run(torch, CASES[name])[1] is not None  # (torch has it)
+    with pytest.raises(RuntimeError) as info:
+        _run(microtorch, CASES[name])
+    assert str(info.value).startswith(
+        f"{REFUSED[name]}: microtorch cannot differentiate this backward twice "
+        "(create_graph=True); PyTorch can. Use torch for double backward of "
+    )
