@@ -380,3 +380,19 @@ def test_refused_second_derivative_raises_clearly(name: str) -> None:
         f"{REFUSED[name]}: microtorch cannot differentiate this backward twice "
         "(create_graph=True); PyTorch can. Use torch for double backward of "
     )
+
+
+# The fixed formulas (issue 23) by finite differences too, not only against torch
+FIXED = ["cholesky", "cholesky_upper", "eigh", "qr", "qr_wide", "celu_", "dist"]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("name", FIXED)
+def test_fixed_second_derivative_by_finite_differences(name: str) -> None:
+    shape, domain, call = CASES[name]
+    x = microtorch.tensor(_inputs(shape, domain), dtype=microtorch.float64, requires_grad=True)
+
+    def f(t: Any) -> Any:
+        return tuple(_outputs(call(microtorch, t)))
+
+    assert microtorch.autograd.gradgradcheck(f, (x,))
