@@ -92,9 +92,24 @@ class Celu(Elu):
 
 
 class Celu_(Elu):  # noqa: N801
-    """The in-place form of ``celu``."""
+    """The in-place form of ``celu``: a is overwritten, so the formula reads the result z,
+    dz/da = 1 where z > 0, else (z + alpha) / alpha; as PyTorch's, 1 / alpha rounded to
+    float32 there (not in the forward). So the second derivative is d(slope)/dz * dz/da."""
 
     node_name = "CeluBackward1"
+
+    @staticmethod
+    def forward(ctx, a, alpha, scale, input_scale):
+        out = Elu.forward(ctx, a, alpha, scale, input_scale)
+        ctx.save_for_backward(out)
+        ctx.input_scale = 1 / float(np.float32(alpha))
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (z,) = ctx.saved_tensors
+        slope = ctx.input_scale * (z + ctx.alpha * ctx.scale)
+        return grad_output * np.where(z > 0, ctx.scale, slope).astype(z.dtype, copy=False)
 
 
 class Softplus(NumpyFunction):

@@ -36,14 +36,14 @@ class Dist(NumpyFunction):
     def forward(ctx, a, b, p):
         d = a - b
         z = np.asarray(p_norm(d, p), dtype=d.dtype)
-        ctx.save_for_backward(d, z)
+        ctx.save_for_backward(a, b, z)  # (a and b, not d: create_graph=True needs d's inputs)
         ctx.p = p
         return z
 
     @staticmethod
     def backward(ctx, grad_output):
-        d, z = ctx.saved_tensors
-        p = ctx.p
+        a, b, z = ctx.saved_tensors
+        d, p = a - b, ctx.p
         if p == 0:
             g = d * 0
         elif np.isinf(p):

@@ -10,10 +10,21 @@ from __future__ import annotations
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
+from microtorch.autograd.grad_mode import switches
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import column_major
 
 __all__ = ["LinalgQr", "LinalgEigh", "LinalgPinv", "LinalgLstsq", "Cdist", "pinv_of"]
+
+
+def no_double_backward(op: str, what: str) -> None:
+    """Raise where ``op``'s backward is being recorded (create_graph=True) but its formula
+    reads a value forward computed on the side, so the second derivative would be wrong."""
+    if switches.create_graph:
+        raise RuntimeError(
+            f"{op}: microtorch cannot differentiate this backward twice (create_graph=True); "
+            f"PyTorch can. Use torch for double backward of {what}."
+        )
 
 
 def _mt(x: np.ndarray) -> np.ndarray:
@@ -44,12 +55,11 @@ class LinalgQr(NumpyFunction):
     @staticmethod
     def forward(ctx, a, mode):
         q, r = np.linalg.qr(a, mode="complete" if mode == "complete" else "reduced")
-        ctx.save_for_backward(a, q, r)
-        ctx.mode = mode
         r = column_major(r).astype(a.dtype, copy=False)  # (LAPACK's layout, as PyTorch's)
-        if mode == "r":
-            return np.zeros((0,), a.dtype), r
-        return column_major(q).astype(a.dtype, copy=False), r
+        q = column_major(q).astype(a.dtype, copy=False)
+        ctx.save_for_backward(a, q, r)  # (the results: create_graph=True records through them)
+        ctx.mode = mode
+        return (np.zeros((0,), a.dtype), r) if mode == "r" else (q, r)
 
     @staticmethod
     def backward(ctx, grad_q, grad_r):
@@ -76,7 +86,8 @@ class LinalgQr(NumpyFunction):
 class LinalgEigh(NumpyFunction):
     """L, V = eigh(A) (A symmetric, read from its ``UPLO`` triangle). With
     E[i, j] = L[j] - L[i] and K = skew(V^T dV) / E off the diagonal, dL on it:
-    dL/dA = V K V^T."""
+    dL/dA = V K V^T. Second derivatives (create_graph=True): as PyTorch's for eigh; for
+    eigvalsh (V not a result) a RuntimeError, where PyTorch has them."""
 
     node_name = "LinalgEighBackward0"
     ctx_fields = ("vectors",)
@@ -84,14 +95,15 @@ class LinalgEigh(NumpyFunction):
     @staticmethod
     def forward(ctx, a, uplo, vectors):
         w, v = np.linalg.eigh(a, UPLO=uplo)
-        ctx.save_for_backward(w, v)
+        w, v = w.astype(a.dtype), column_major(v).astype(a.dtype, copy=False)
+        ctx.save_for_backward(w, v)  # (the results: create_graph=True records through them)
         ctx.vectors = vectors
-        if not vectors:
-            return w.astype(a.dtype)
-        return w.astype(a.dtype), column_major(v).astype(a.dtype, copy=False)
+        return (w, v) if vectors else w
 
     @staticmethod
     def backward(ctx, grad_w, grad_v=None):
+        if not ctx.vectors:  # (V is no result then: the recorded formula would miss dV/dA)
+            no_double_backward("linalg_eigvalsh", "eigvalsh")
         w, v = ctx.saved_tensors
         n = w.shape[-1]
         eye = np.eye(n, dtype=bool)
@@ -158,7 +170,9 @@ class LinalgPinv(NumpyFunction):
 
 class LinalgLstsq(NumpyFunction):
     """X = pinv(A) B, the least-squares solution of A X = B, so dL/dB = pinv(A)^T G and
-    dL/dA is pinv's gradient for dL/dP = G B^T."""
+    dL/dA is pinv's gradient for dL/dP = G B^T. With create_graph=True its backward raises
+    a RuntimeError (PyTorch differentiates it twice; microtorch's would read pinv(A) as a
+    constant and be wrong)."""
 
     node_name = "LinalgLstsqBackward0"
     ctx_fields = ("shapes", "vector")
@@ -174,6 +188,7 @@ class LinalgLstsq(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_x, grad_residuals):
+        no_double_backward("linalg_lstsq", "lstsq")  # (pinv(A) is saved: a constant then)
         a, b, p = ctx.saved_tensors
         gx = grad_x[..., None] if ctx.vector else grad_x
         ga = _pinv_grad(a, p, gx @ _mt(b))

@@ -146,13 +146,15 @@ class LinalgCholeskyEx(NumpyFunction):
     @staticmethod
     def forward(ctx, a, upper):
         low = np.linalg.cholesky(a)
-        ctx.save_for_backward(low)
+        out = column_major(_mt(low) if upper else low).astype(a.dtype, copy=False)
+        ctx.save_for_backward(out)  # (the result itself: create_graph=True records through it)
         ctx.upper = upper
-        return column_major(_mt(low) if upper else low).astype(a.dtype, copy=False)
+        return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (low,) = ctx.saved_tensors
+        (out,) = ctx.saved_tensors
+        low = _mt(out) if ctx.upper else out
         g = _mt(grad_output) if ctx.upper else grad_output
         p = np.tril(_mt(low) @ g)
         n = p.shape[-1]
