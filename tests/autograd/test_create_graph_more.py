@@ -212,6 +212,25 @@ CASES.update({
     "dist": ((2, 3), "real", lambda L, x: L.dist(x, x.flip(0) * 2, 3)),
     "dist_p2": ((2, 3), "real", lambda L, x: L.dist(x, x.flip(0) * 2)),
     "ldexp": ((5,), "real", lambda L, x: L.ldexp(x**2, _i(L, [1, 2, 0, -1, 3]))),
+    "frexp": ((5,), "distinct", lambda L, x: L.frexp(x * x + 0.3).mantissa * x),
+    "lu_solve_b": ((3, 3), "real", lambda L, x: L.linalg.lu_solve(
+        *L.linalg.lu_factor(x.detach() + 3 * L.eye(3, dtype=x.dtype)), x**2) * x),
+    # --- walkd's and walke's ops (merged after the cases above were written)
+    "householder_product": ((3, 2), "real", lambda L, x: L.linalg.householder_product(x, x[0] ** 2)),
+    "linalg_lu": ((3, 3), "real", lambda L, x: tuple(t * x for t in L.linalg.lu(x)[1:])),
+    "lu_factor_ex": ((3, 3), "real", lambda L, x: L.linalg.lu_factor_ex(x).LU * x),
+    "lu_unpack": ((3, 3), "real", lambda L, x: tuple(t * x for t in L.lu_unpack(*L.linalg.lu_factor(x))[1:])),
+    "torch_cholesky": ((3, 3), "real", lambda L, x: L.cholesky(_spd(L, x))),
+    "cholesky_inverse": ((3, 3), "real", lambda L, x: L.cholesky_inverse(L.linalg.cholesky(_spd(L, x)))),
+    "cholesky_solve": ((3, 3), "real", lambda L, x: L.cholesky_solve(x**2, L.linalg.cholesky(_spd(L, x)))),
+    "cholesky_ex": ((3, 3), "real", lambda L, x: L.linalg.cholesky_ex(_spd(L, x)).L),
+    "inv_ex": ((3, 3), "real", lambda L, x: L.linalg.inv_ex(x + 3 * L.eye(3, dtype=x.dtype)).inverse),
+    "solve_ex": ((3, 3), "real", lambda L, x: L.linalg.solve_ex(x + 3 * L.eye(3, dtype=x.dtype), x**2).result),
+    "solve_triangular": ((3, 3), "real", lambda L, x: L.linalg.solve_triangular(x.triu() + 3 * L.eye(3, dtype=x.dtype), x**2, upper=True)),
+    "triangular_solve": ((3, 3), "real", lambda L, x: L.triangular_solve(x**2, x.triu() + 3 * L.eye(3, dtype=x.dtype)).solution),
+    "nanmedian": ((5,), "distinct", lambda L, x: L.nanmedian(x**2) * x),
+    "nanmedian_dim": ((2, 3), "distinct", lambda L, x: L.nanmedian(x**2, 1).values * x[:, 0]),
+    "renorm": ((2, 3), "real", lambda L, x: L.renorm(x, 2, 0, 1.0) * x),
     "erfcx": ((5,), "real", lambda L, x: L.special.erfcx(x)),
     "log_ndtr": ((5,), "real", lambda L, x: L.special.log_ndtr(x)),
     "ndtri": ((5,), "unit01", lambda L, x: L.special.ndtri(x)),
@@ -246,6 +265,7 @@ CASES.update({
 
 # ops whose second derivative PyTorch does not have: torch raises, and so must microtorch
 RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
+    "geqrf": ((3, 2), "real", lambda L, x: L.geqrf(x)[0] * x),  # (no first derivative either)
     "pdist": ((4, 3), "real", lambda L, x: _f(L).pdist(x) ** 2),
     "hardsigmoid": ((6,), "real", lambda L, x: _f(L).hardsigmoid(x * 3)),
     "sdpa_flash": ((1, 3, 2), "real", lambda L, x: _f(L).scaled_dot_product_attention(x, x * 2, x**2)),
@@ -308,6 +328,12 @@ GAPS = {
     "PyTorch's is -grad * floor_divide(a, b), whose own derivative is 0",
     "eigvalsh": "microtorch raises 'cannot differentiate this backward twice' (test below)",
     "lstsq": "as eigvalsh",
+    "lu_solve_b": "LinalgLuSolveBackward0's formula converts with np.asarray: not recorded",
+    "linalg_lu": "LinalgLuBackward0's formula calls np.result_type: not recorded",
+    "lu_factor_ex": "as linalg_lu", "lu_unpack": "as linalg_lu",
+    "triangular_solve": "as linalg_lu",
+    "solve_triangular": "LinalgSolveTriangularBackward0's formula calls np.add with keywords",
+    "cholesky_solve": "CholeskySolveBackward0's formula converts with np.asarray: not recorded",
     "cdist": "torch: NotImplementedError the derivative for '_cdist_backward' is not "
     "implemented.; microtorch's formula is not recorded (another error)",
     "embedding_bag_sum": "torch: derivative for _embedding_bag_backward not implemented; "
