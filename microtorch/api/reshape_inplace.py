@@ -16,11 +16,12 @@ from typing import Any
 import numpy as np
 
 from microtorch.api import shape as shape_ops
+from microtorch.api._checks import expect_tensor
 from microtorch.autograd import grad_mode
 from microtorch.autograd.versions import bump_version
 from microtorch.storage import memory_of
 
-__all__ = ["reshape_twin", "resize_"]
+__all__ = ["reshape_twin", "resize_", "resize_as_"]
 
 
 def reshape_twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -99,3 +100,10 @@ def _t(a: Any) -> Any:
 t_ = reshape_twin("t_", _t)
 transpose_ = reshape_twin("transpose_", shape_ops.transpose)
 __all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_"]
+
+
+def resize_as_(self: Any, the_template: Any, *, memory_format: Any = None) -> Any:
+    """``self.resize_(the_template.shape)`` (``torch.resize_as_``, ``x.resize_as_``)."""
+    expect_tensor(self, "resize_as_")
+    expect_tensor(the_template, "resize_as_", "the_template", 2)
+    return resize_(self, tuple(the_template._data.shape))
