@@ -117,7 +117,8 @@ def kl_div(
 
 def _check_p(p: float) -> None:
     if not 0.0 <= p <= 1.0:
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+        # (C++ prints the double as %g does: 2.0 as 2)
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p:g}")
 
 
 def dropout(
