@@ -55,8 +55,12 @@ CASES: dict[str, Callable[[ModuleType], Any]] = {
     # convolution
     "conv1d": lambda L: L.conv1d(x3(L), w1(L), t(L, [0.5, -1, 0, 1, 2]), 1, 1),
     "conv1d padding same": lambda L: L.conv1d(x3(L), w1(L), padding="same"),
-    "conv2d": lambda L: L.conv2d(x4(L), t(L, W2, requires_grad=True), None, 1, 0, 1, 2),
-    "conv3d": lambda L: L.conv3d(t(L, X5), L.ones(3, 2, 2, 2, 2, dtype=L.float64)),
+    "conv2d": lambda L: L.conv2d(x4(L), t(L, W2, requires_grad=True), None, 1, 1, 2),
+    "conv2d groups": lambda L: L.conv2d(x4(L), t(L, W2[:, :2].copy()), None, 1, 0, 1, 2),
+    "conv2d groups mismatch": lambda L: L.conv2d(x4(L), t(L, W2), None, 1, 0, 1, 2),
+    "conv3d": lambda L: L.conv3d(
+        t(L, X5, requires_grad=True), L.ones(3, 2, 2, 2, 2, dtype=L.float64), t(L, [1.0, 0, -1])
+    ),
     "conv_transpose1d": lambda L: L.conv_transpose1d(x3(L), w1(L).transpose(0, 1), stride=2),
     "conv_transpose2d": lambda L: L.conv_transpose2d(x4(L), t(L, W2).transpose(0, 1)),
     "conv_transpose3d": lambda L: L.conv_transpose3d(t(L, X5), L.ones(2, 1, 2, 2, 2).double()),
