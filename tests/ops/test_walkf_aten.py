@@ -230,6 +230,13 @@ CASES: dict[str, Callable[[ModuleType], Any]] = {
     "resize_as_ method": lambda L: t(L, Y23).resize_as_(L.ones(3, 2)),
     "resize_as_ grad": lambda L: x23(L).resize_as_(L.ones(3)),
     "resize_as_ list": lambda L: L.resize_as_(L.ones(2), [3]),
+    "resize_as_ contiguous_format": lambda L: L.resize_as_(
+        t(L, Y23), L.ones(2, 2), memory_format=L.contiguous_format
+    ),
+    "resize_as_ preserve_format": lambda L: t(L, Y23).resize_as_(
+        L.ones(3), memory_format=L.preserve_format
+    ),
+    "resize_as_ memory_format str": lambda L: L.resize_as_(L.ones(2), L.ones(3), memory_format="a"),
     # windows
     "hann_window": lambda L: L.hann_window(5),
     "hann_window symmetric": lambda L: L.hann_window(5, False),
@@ -469,3 +476,12 @@ def test_memory_format(torch_module: ModuleType) -> None:
         assert isinstance(mine, microtorch.memory_format)
         assert pickle.loads(pickle.dumps(mine)) is mine
     assert microtorch.contiguous_format != microtorch.channels_last
+
+
+def test_resize_as_channels_last_is_refused_not_ignored() -> None:
+    x = microtorch.ones(2)
+    with pytest.raises(NotImplementedError, match="row-major"):
+        microtorch.resize_as_(
+            x, microtorch.ones(1, 2, 2, 2), memory_format=microtorch.channels_last
+        )
+    assert x.shape == (2,)
