@@ -15,7 +15,10 @@ import warnings
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.inplace import apply_inplace
 from microtorch.nn import functional as F
+from microtorch.nn import shrink_functions as shrink
+from microtorch.nn import shrink_ops
 from microtorch.tensor import Tensor
 
 __all__ = [
@@ -193,19 +196,14 @@ def feature_alpha_dropout_(
     return F.feature_alpha_dropout(input, p, train, inplace=True)
 
 
-def _check_bounds(lower: float, upper: float) -> None:
-    if lower > upper:
-        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
-
-
 def rrelu(
     input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,  # noqa: A002
     training: bool = False, generator: Any = None,
 ) -> Tensor:  # fmt: skip
-    """``F.rrelu`` (slopes drawn from microtorch's seeded generator)."""
-    _no_generator(generator)
-    _check_bounds(lower, upper)
-    return F.rrelu(input, lower, upper, training)
+    """``F.rrelu``, its slopes drawn from ``generator`` (default: the seeded generator)."""
+    expect_tensor(input, "rrelu")
+    noise = shrink.rrelu_noise(input, lower, upper, training, generator)
+    return shrink_ops.RreluWithNoise.apply(input, noise)
 
 
 def rrelu_(
@@ -213,17 +211,9 @@ def rrelu_(
     training: bool = False, generator: Any = None,
 ) -> Tensor:  # fmt: skip
     """``rrelu``, written into ``input``; returns it."""
-    _no_generator(generator)
-    _check_bounds(lower, upper)
-    return F.rrelu_(input, lower, upper, training)
-
-
-def _no_generator(generator: Any) -> None:
-    if generator is not None:
-        raise NotImplementedError(
-            "torch.rrelu: microtorch draws rrelu's slopes from its global generator only "
-            "(Fix: drop generator=, and seed with torch.manual_seed)"
-        )
+    expect_tensor(input, "rrelu_")
+    noise = shrink.rrelu_noise(input, lower, upper, training, generator)
+    return apply_inplace(input, "rrelu_", shrink_ops.RreluWithNoise_.apply, noise)
 
 
 def threshold(

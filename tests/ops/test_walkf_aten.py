@@ -389,8 +389,14 @@ def test_rrelu_training_draws_slopes_between_the_bounds(torch_module: ModuleType
     assert out.grad_fn.name() == "RreluWithNoiseBackward0"
     slopes = -out.detach().numpy()
     assert slopes.min() >= 0.1 and slopes.max() <= 0.3 and slopes.std() > 0
-    with pytest.raises(NotImplementedError, match="generator"):
-        microtorch.rrelu(x, generator=microtorch.Generator())
+    draws = []
+    for _ in range(2):
+        g = microtorch.Generator().manual_seed(7)
+        draws.append(microtorch.rrelu(x, 0.1, 0.3, True, g).detach().numpy())
+    np.testing.assert_array_equal(draws[0], draws[1])  # (the generator's own stream)
+    y = -microtorch.ones(5)
+    assert microtorch.rrelu_(y, 0.2, 0.2, True, generator=microtorch.Generator()) is y
+    np.testing.assert_allclose(y.numpy(), -0.2)
 
 
 def test_vander_backward_fails_as_in_pytorch(torch_module: ModuleType) -> None:
