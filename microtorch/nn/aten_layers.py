@@ -164,6 +164,6 @@ def embedding(
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
             f"types: Long, Int; but got torch.{indices._dtype._legacy} instead (while checking "
-            "arguments for embedding)"
+            "arguments for embedding) (Fix: integer indices, e.g. x.long())"
         )
     return F.embedding(indices, weight, padding_idx if padding_idx >= 0 else None)
