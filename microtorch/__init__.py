@@ -616,6 +616,94 @@ lu_solve = _on_first_call("lu_solve", "linalg_lu", "torch_lu_solve")
 __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
 __all__ += ["geqrf", "orgqr"]
 
+# --- walkf (issue 24): PyTorch's torch.* (aten) forms of the layers, losses and dropouts, the
+# window functions and index helpers, torch.memory_format
+from microtorch.api.memory_format import (  # noqa: E402
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+    typename,
+)
+from microtorch.api.reshape_inplace import resize_as_  # noqa: E402
+from microtorch.api.windows import (  # noqa: E402
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+    tril_indices,
+    triu_indices,
+    unravel_index,
+    vander,
+)
+from microtorch.nn.aten_layers import (  # noqa: E402
+    adaptive_max_pool1d,
+    avg_pool1d,
+    batch_norm,
+    convolution,
+    embedding,
+    group_norm,
+    instance_norm,
+    layer_norm,
+    max_pool1d,
+    max_pool1d_with_indices,
+    max_pool2d,
+    max_pool3d,
+)
+from microtorch.nn.aten_losses import (  # noqa: E402
+    alpha_dropout,
+    alpha_dropout_,
+    binary_cross_entropy_with_logits,
+    cosine_embedding_loss,
+    dropout,
+    dropout_,
+    feature_alpha_dropout,
+    feature_alpha_dropout_,
+    hinge_embedding_loss,
+    kl_div,
+    margin_ranking_loss,
+    poisson_nll_loss,
+    rrelu,
+    rrelu_,
+    threshold,
+    threshold_,
+)
+from microtorch.nn.functional import (  # noqa: E402 - the same arguments as F's
+    adaptive_avg_pool1d,
+    bilinear,
+    channel_shuffle,
+    conv1d,
+    conv2d,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+    cosine_similarity,
+    pairwise_distance,
+    pdist,
+    pixel_shuffle,
+    pixel_unshuffle,
+    rms_norm,
+)
+
+clamp_max_, clamp_min_, zero_ = _method("clamp_max_"), _method("clamp_min_"), _method("zero_")
+__all__ += [
+    "channels_last", "channels_last_3d", "contiguous_format", "memory_format", "preserve_format",
+    "typename", "resize_as_", "bartlett_window", "blackman_window", "hamming_window",
+    "hann_window", "kaiser_window", "tril_indices", "triu_indices", "unravel_index", "vander",
+    "adaptive_max_pool1d", "avg_pool1d", "batch_norm", "convolution", "embedding", "group_norm",
+    "instance_norm", "layer_norm", "max_pool1d", "max_pool1d_with_indices", "max_pool2d",
+    "max_pool3d", "alpha_dropout", "alpha_dropout_", "binary_cross_entropy_with_logits",
+    "cosine_embedding_loss", "dropout", "dropout_", "feature_alpha_dropout",
+    "feature_alpha_dropout_", "hinge_embedding_loss", "kl_div", "margin_ranking_loss",
+    "poisson_nll_loss", "rrelu", "rrelu_", "threshold", "threshold_", "adaptive_avg_pool1d",
+    "bilinear", "channel_shuffle", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+    "conv_transpose2d", "conv_transpose3d", "cosine_similarity", "pairwise_distance", "pdist",
+    "pixel_shuffle", "pixel_unshuffle", "rms_norm", "clamp_max_", "clamp_min_", "zero_",
+]  # fmt: skip
+
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.
 _ON_FIRST_USE = ("distributions", "profiler", "return_types", "testing")

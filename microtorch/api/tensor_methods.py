@@ -60,7 +60,9 @@ from microtorch.api import gamma as gamma_ops
 from microtorch.api import histogram as histogram_ops
 from microtorch.api import incomplete_gamma as igamma_ops
 from microtorch.api import inplace as inplace_ops
+from microtorch.api import multinomial as multinomial_ops
 from microtorch.api import nanmedian as nanmedian_ops
+from microtorch.api import prelu as prelu_ops
 from microtorch.api import renorm as renorm_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
@@ -869,6 +871,9 @@ class TensorMethods:
     cov, corrcoef = correlation.cov, correlation.corrcoef
     renorm, renorm_ = without_torch_keywords(renorm_ops.renorm), renorm_ops.renorm_
     nanmedian = without_torch_keywords(nanmedian_ops.nanmedian)
+    # --- walkf
+    prelu, resize_as_ = prelu_ops.prelu, reshape_inplace.resize_as_
+    multinomial = multinomial_ops.multinomial
 
 
 _NEW_TENSOR_WARNING = (
