@@ -1,43 +1,28 @@
 """microtorch: PyTorch's tensors and autograd, rebuilt on numpy for teaching.
 
 Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
+
+``import microtorch`` loads the core only: tensors, autograd, the everyday ops, nn and optim.
+Rarely used areas load on first use (``torch.linalg``, ``torch.det``, ``x.det()``,
+``torch.special``, ``nn.TransformerEncoderLayer``: microtorch/_lazy.py). The rule for a new
+rarely used area: do not import it here (nor from any module ``import microtorch`` loads); put
+its names in ``ON_FIRST_USE`` below (``**_lazy.names("microtorch.api.mine", "f g")``), its
+Tensor methods as ``f = Method("microtorch.api.mine:f")`` in api/tensor_methods.py, its names
+in ``__all__`` as usual, and the module in tests/test_import_time.py's list of lazy areas.
 """
 
 import builtins
-import importlib
 import math
 from typing import Any
 
-from microtorch import _coverage, autograd
+from microtorch import _coverage, _lazy, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.api import binary_functions as _binary_functions
 from microtorch.api._checks import expect_tensor as _expect_tensor
 from microtorch.api.bitwise import bitwise_not, positive
-from microtorch.api.composites import (
-    argwhere,
-    broadcast_to,
-    clamp_max,
-    clamp_min,
-    column_stack,
-    count_nonzero,
-    hstack,
-    movedim,
-    nan_to_num,
-    narrow,
-    outer,
-    row_stack,
-    vstack,
-)
-from microtorch.api.cross import cross
 from microtorch.api.cumulative import cumprod, cumsum, prod
-from microtorch.api.decomposition import svd
-from microtorch.api.diagonal import diag, diag_embed, diagonal, trace
-from microtorch.api.einsum import einsum
 from microtorch.api.elementwise import logical_not, masked_fill
 from microtorch.api.elementwise import where as _where
-from microtorch.api.grids import meshgrid
-from microtorch.api.histogram import histc, histogram
-from microtorch.api.index_along import index_add, index_copy, index_fill
 from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
@@ -53,12 +38,7 @@ from microtorch.api.legacy_types import (
     ShortTensor,
 )
 from microtorch.api.linalg import bmm, dot, matmul, mm, mv, norm
-from microtorch.api.linalg_compose import broadcast_tensors, cartesian_prod, tensordot
-from microtorch.api.linalg_factor import cdist
-from microtorch.api.linalg_square import inverse, slogdet
-from microtorch.api.linalg_square import torch_det as det
 from microtorch.api.logarithms import log2, log10
-from microtorch.api.quantile import nanquantile, quantile
 from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
 from microtorch.api.rearrange import (
     expm1,
@@ -92,21 +72,8 @@ from microtorch.api.reduction import (
 from microtorch.api.rounding import ceil, floor, frac, round, sign, trunc
 from microtorch.api.sampling import bernoulli, normal
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
-from microtorch.api.sequences import diff, repeat_interleave
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
-from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
-from microtorch.api.special_functions import exp2, exp2_, logit, logit_, sinc, sinc_, xlogy, xlogy_
-from microtorch.api.statistics import (
-    bincount,
-    kthvalue,
-    median,
-    mode,
-    nanmean,
-    nansum,
-    std_mean,
-    var_mean,
-)
 from microtorch.api.trigonometry import (
     acos,
     acosh,
@@ -166,7 +133,6 @@ from microtorch.api.unary import (
     sqrt,
     tanh,
 )
-from microtorch.api.unique import unique
 from microtorch.autograd import (
     enable_grad,
     inference_mode,
@@ -301,9 +267,7 @@ __all__ += [
 __version__ = "0.1.0"
 
 
-moveaxis = movedim
 rsqrt_, expm1_ = Tensor.rsqrt_, Tensor.expm1_
-erf_, erfc_ = Tensor.erf_, Tensor.erfc_
 
 
 def is_tensor(obj: object) -> builtins.bool:
@@ -412,10 +376,8 @@ from microtorch.api.elementwise import allclose, equal, isclose  # noqa: E402
 __all__ += ["allclose", "cuda", "distributions", "equal", "isclose", "load", "nn", "optim", "save"]
 __all__ += ["utils"]
 __all__ += ["testing"]
-from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
-
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import accelerator, backends, functional, linalg, random, special  # noqa: E402
+from microtorch import random  # noqa: E402
 from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
 
 __all__ += ["functional", "linalg", "profiler", "special"]
@@ -577,62 +539,63 @@ from microtorch.creation import asarray  # noqa: E402
 
 __all__ += ["asarray", "empty_permuted", "empty_strided", "frombuffer"]
 
-# (walkd) linear algebra: torch.matrix_exp/matrix_power; the rest imported on first call
-from microtorch.api.linalg_square import matrix_exp  # noqa: E402
-
-
-def matrix_power(input: Tensor, n: builtins.int) -> Tensor:  # noqa: A002
-    """``torch.linalg.matrix_power``: A @ A @ ... (n times; n < 0 powers of the inverse)."""
-    _expect_tensor(input, "matrix_power")
-    if isinstance(n, builtins.bool) or not isinstance(n, builtins.int):
-        raise TypeError(
-            f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}"
-        )
-    return linalg.matrix_power(input, n)
-
-
-def _on_first_call(name: str, module: str = "linalg_triangular", attr: str = "") -> Any:
-    """``torch.name``: microtorch/api/<module>.py's function, imported on first call
-    (``import microtorch`` does not pay for it)."""
-
-    def function(*args: Any, **kwargs: Any) -> Any:
-        found = importlib.import_module(f"microtorch.api.{module}")
-        return getattr(found, attr or name)(*args, **kwargs)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"torch.{name}: see microtorch.api.{module}.{attr or name}."
-    return function
-
-
-cholesky, cholesky_inverse, cholesky_solve, logdet, pinverse, qr, triangular_solve = (
-    _on_first_call(name)
-    for name in ("cholesky", "cholesky_inverse", "cholesky_solve", "logdet", "pinverse")
-    + ("qr", "triangular_solve")
-)
+# (walkd) linear algebra: in ON_FIRST_USE below
 __all__ += ["matrix_exp", "matrix_power", "cholesky", "cholesky_inverse", "cholesky_solve"]
-lu_unpack = _on_first_call("lu_unpack", "linalg_lu")
-geqrf, orgqr = _on_first_call("geqrf", "householder"), _on_first_call("orgqr", "householder")
-lu_solve = _on_first_call("lu_solve", "linalg_lu", "torch_lu_solve")
 __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
 __all__ += ["geqrf", "orgqr"]
 
-# Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
-# always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.
-_ON_FIRST_USE = ("distributions", "profiler", "return_types", "testing")
+# Rarely used areas, imported on first use (see the rule at the top of this file).
+ON_FIRST_USE = {
+    **_lazy.modules("microtorch", "accelerator backends distributions functional linalg"),
+    **_lazy.modules("microtorch", "profiler return_types special testing"),
+    # save/load import zipfile, tempfile and json (~10 ms)
+    **_lazy.names("microtorch.serialization", "save load"),
+    **_lazy.names("microtorch.api.sorting", "argsort nonzero sort topk"),
+    **_lazy.names(
+        "microtorch.api.composites",
+        "argwhere broadcast_to clamp_max clamp_min column_stack count_nonzero hstack movedim "
+        "nan_to_num narrow outer row_stack vstack",
+    ),
+    "moveaxis": "microtorch.api.composites:movedim",
+    **_lazy.names("microtorch.api.cross", "cross"),
+    **_lazy.names("microtorch.api.decomposition", "svd"),
+    **_lazy.names("microtorch.api.diagonal", "diag diag_embed diagonal trace"),
+    **_lazy.names("microtorch.api.einsum", "einsum"),
+    **_lazy.names("microtorch.api.grids", "meshgrid"),
+    **_lazy.names("microtorch.api.histogram", "histc histogram"),
+    **_lazy.names("microtorch.api.index_along", "index_add index_copy index_fill"),
+    **_lazy.names("microtorch.api.linalg_compose", "broadcast_tensors cartesian_prod tensordot"),
+    **_lazy.names("microtorch.api.linalg_factor", "cdist"),
+    **_lazy.names("microtorch.api.linalg_square", "inverse matrix_exp slogdet"),
+    "det": "microtorch.api.linalg_square:torch_det",
+    "matrix_power": "microtorch.api.linalg_square:torch_matrix_power",
+    **_lazy.names(
+        "microtorch.api.linalg_triangular",
+        "cholesky cholesky_inverse cholesky_solve logdet pinverse qr triangular_solve",
+    ),
+    **_lazy.names("microtorch.api.linalg_lu", "lu_unpack"),
+    "lu_solve": "microtorch.api.linalg_lu:torch_lu_solve",
+    **_lazy.names("microtorch.api.householder", "geqrf orgqr"),
+    **_lazy.names("microtorch.api.quantile", "nanquantile quantile"),
+    **_lazy.names("microtorch.api.sequences", "diff repeat_interleave"),
+    **_lazy.names("microtorch.api.special", "addcdiv addcmul erf erfc erfinv lerp"),
+    "erf_": "microtorch.tensor:Tensor.erf_",
+    "erfc_": "microtorch.tensor:Tensor.erfc_",
+    **_lazy.names(
+        "microtorch.api.special_functions", "exp2 exp2_ logit logit_ sinc sinc_ xlogy xlogy_"
+    ),
+    **_lazy.names(
+        "microtorch.api.statistics",
+        "bincount kthvalue median mode nanmean nansum std_mean var_mean",
+    ),
+    **_lazy.names("microtorch.api.unique", "unique"),
+}
 
-
-def __getattr__(name: str) -> object:
-    # save/load import zipfile, tempfile and json (~10 ms): load them on first use only.
-    if name in ("save", "load"):
-        from microtorch import serialization
-
-        return getattr(serialization, name)
-    if name in _ON_FIRST_USE:  # (the import sets the attribute: this runs once per name)
-        return importlib.import_module(f"microtorch.{name}")
-    return _not_found(name)  # raises; for what PyTorch has and microtorch not, says what to use
-
-
-_not_found = _coverage.module_getattr("torch", __name__)
+# (a name not in the table raises; for what PyTorch has and microtorch not, it says what to use)
+__getattr__ = _lazy.module_getattr(
+    globals(), ON_FIRST_USE, _coverage.module_getattr("torch", __name__)
+)
+__dir__ = _lazy.module_dir(globals(), ON_FIRST_USE)
 
 # In IPython/JupyterLab, tracebacks show the student's lines and not microtorch's frames (as
 # PyTorch's C++ errors do); outside IPython this does nothing. See microtorch/_traceback.py.

@@ -4,17 +4,21 @@
 ``grad``, ``grad_fn``, version and view state, and Python's protocols. Its op methods live here,
 in a base class it inherits from, as PyTorch's generated methods live in ``torch._C.TensorBase``.
 Most are the api functions themselves (``sum = reduction.sum``); the rest are one-line hand-overs.
+Those of rarely used areas (``x.det()``, ``x.erf()``, ``x.sort()``) are ``Method``s: their module
+is imported on the method's first use (microtorch/_lazy.py), so ``import microtorch`` stays fast.
 """
 
 from __future__ import annotations
 
 import builtins
+import functools
 import importlib
 import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._lazy import Method
 from microtorch.api import bessel as bessel_ops
 from microtorch.api import binary_functions as binary
 from microtorch.api import (
@@ -22,14 +26,11 @@ from microtorch.api import (
     composites,
     correlation,
     cumulative,
-    decomposition,
-    diagonal,
     division,
     float_bits,
     indexing,
     join,
     linalg,
-    linalg_square,
     logarithms,
     memory_layout,
     pointwise,
@@ -42,22 +43,16 @@ from microtorch.api import (
     rounding,
     sampling,
     scan,
-    sequences,
-    sorting,
-    special,
     splits,
-    statistics,
     take_put,
     trigonometry,
     truth,
     twins,
     unary,
 )
-from microtorch.api import cross as cross_ops
 from microtorch.api import dist as dist_ops
 from microtorch.api import elementwise as ew
 from microtorch.api import gamma as gamma_ops
-from microtorch.api import histogram as histogram_ops
 from microtorch.api import incomplete_gamma as igamma_ops
 from microtorch.api import inplace as inplace_ops
 from microtorch.api import nanmedian as nanmedian_ops
@@ -96,6 +91,15 @@ Number = float
 DType = dtype
 Tensor = Any  # (microtorch.tensor.Tensor, which inherits these methods)
 
+
+# The modules of rarely used methods, imported on first use (see Method above):
+_COMPOSITES, _HISTOGRAM, _SEQUENCES = (
+    "microtorch.api.composites:", "microtorch.api.histogram:", "microtorch.api.sequences:",
+)  # fmt: skip
+_SORTING, _SPECIAL, _STATISTICS = (
+    "microtorch.api.sorting:", "microtorch.api.special:", "microtorch.api.statistics:",
+)  # fmt: skip
+_LINALG_SQUARE = "microtorch.api.linalg_square:"
 
 _T_WARNINGS = {  # PyTorch warns once per process (TORCH_WARN_ONCE) for x.T not of a matrix
     0: "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
@@ -169,7 +173,7 @@ class TensorMethods:
 
     def msort(self) -> Tensor:
         """Sorted along dimension 0: ``sort(dim=0).values``."""
-        return sorting.sort(self, 0).values
+        return self.sort(0).values
 
     def where(self, condition: Any, other: Any) -> Tensor:
         """``torch.where(condition, self, other)``."""
@@ -407,8 +411,10 @@ class TensorMethods:
     )
     split, chunk, unbind = join.split, method_of(join.chunk), join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
-    sort, argsort, nonzero = sorting.sort, sorting.argsort, sorting.nonzero
-    topk = method_of(sorting.topk)
+    sort, argsort, nonzero = (
+        Method(_SORTING + "sort"), Method(_SORTING + "argsort"), Method(_SORTING + "nonzero"),
+    )  # fmt: skip
+    topk = Method(_SORTING + "topk", method_of)
     # PyTorch's other names for the same methods:
     absolute, negative = abs, neg
     multiply, divide, subtract = (binary.method(n) for n in ("multiply", "divide", "subtract"))
@@ -437,7 +443,7 @@ class TensorMethods:
     )
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
     prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
-    histc, histogram = histogram_ops.histc, histogram_ops.histogram
+    histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram")
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
         without_torch_keywords(f)
         for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
@@ -543,15 +549,19 @@ class TensorMethods:
     flip, roll, repeat = rearrange.flip, rearrange.roll, rearrange.repeat
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
     tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
-    broadcast_to, narrow, movedim, outer, clamp_min, clamp_max, nan_to_num = (
-        without_torch_keywords(f)
-        for f in (composites.broadcast_to, composites.narrow, composites.movedim)
-        + (composites.outer, composites.clamp_min, composites.clamp_max, composites.nan_to_num)
+    broadcast_to, narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
+        Method(_COMPOSITES + name, without_torch_keywords)
+        for name in ("broadcast_to", "narrow", "movedim", "movedim", "outer", "clamp_min")
+        + ("clamp_max", "nan_to_num")
     )
-    moveaxis = movedim
-    count_nonzero, argwhere = composites.count_nonzero, composites.argwhere
-    clamp_min_ = twins.twin("clamp_min_", composites.clamp_min)
-    clamp_max_ = twins.twin("clamp_max_", composites.clamp_max)
+    count_nonzero, argwhere = (
+        Method(_COMPOSITES + "count_nonzero"),
+        Method(_COMPOSITES + "argwhere"),
+    )
+    clamp_min_, clamp_max_ = (
+        Method(_COMPOSITES + name[:-1], functools.partial(twins.twin, name))
+        for name in ("clamp_min_", "clamp_max_")
+    )
 
     def nan_to_num_(
         self: Any, nan: Any = 0.0, posinf: Any = None, neginf: Any = None
@@ -560,45 +570,44 @@ class TensorMethods:
         composites.check_replacements("nan_to_num_", nan, posinf, neginf)
         return _nan_to_num_in_place(self, nan, posinf, neginf)
 
-    cross, unique = cross_ops.cross, unique_ops.unique
+    cross = Method("microtorch.api.cross:cross")
+    unique = Method("microtorch.api.unique:unique")
     erf, erfc, erfinv, addcmul, addcdiv = (
-        without_torch_keywords(f)
-        for f in (special.erf, special.erfc, special.erfinv, special.addcmul, special.addcdiv)
+        Method(_SPECIAL + name, without_torch_keywords)
+        for name in ("erf", "erfc", "erfinv", "addcmul", "addcdiv")
     )
-    lerp = method_of(special.lerp)
+    lerp = Method(_SPECIAL + "lerp", method_of)
     normal_, bernoulli_ = sampling.normal_, sampling.bernoulli_
 
     def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
         return sampling.bernoulli(self, p, generator=generator)
 
-    diff, repeat_interleave, median, bincount = (
-        without_torch_keywords(f)
-        for f in (sequences.diff, sequences.repeat_interleave, statistics.median)
-        + (statistics.bincount,)
+    diff, repeat_interleave = (
+        Method(_SEQUENCES + name, without_torch_keywords) for name in ("diff", "repeat_interleave")
     )
-    erf_, erfc_, erfinv_ = (
-        twins.twin("erf_", special.erf), twins.twin("erfc_", special.erfc),
-        twins.twin("erfinv_", special.erfinv),
-    )  # fmt: skip
-    lerp_, addcmul_, addcdiv_ = (
-        twins.twin("lerp_", special.lerp), twins.twin("addcmul_", special.addcmul),
-        twins.twin("addcdiv_", special.addcdiv),
-    )  # fmt: skip
+    median, bincount = (
+        Method(_STATISTICS + name, without_torch_keywords) for name in ("median", "bincount")
+    )
+    erf_, erfc_, erfinv_, lerp_, addcmul_, addcdiv_ = (
+        Method(_SPECIAL + name[:-1], functools.partial(twins.twin, name))
+        for name in ("erf_", "erfc_", "erfinv_", "lerp_", "addcmul_", "addcdiv_")
+    )
     frac, isposinf, isneginf, signbit = (
         without_torch_keywords(rounding.frac), truth.isposinf, truth.isneginf, truth.signbit,
     )  # fmt: skip
     frac_ = twins.twin("frac_", rounding.frac)
-    nansum, nanmean = method_of(statistics.nansum), method_of(statistics.nanmean)
-    kthvalue, mode = method_of(statistics.kthvalue), method_of(statistics.mode)
-    diagonal, diag, diag_embed, trace = (
-        without_torch_keywords(f)
-        for f in (diagonal.diagonal, diagonal.diag, diagonal.diag_embed, diagonal.trace)
+    nansum, nanmean, kthvalue, mode = (
+        Method(_STATISTICS + name, method_of) for name in ("nansum", "nanmean", "kthvalue", "mode")
     )
-    svd = decomposition.svd
-    det, inverse, slogdet = (
-        without_torch_keywords(linalg_square.det), without_torch_keywords(linalg_square.inverse),
-        linalg_square.slogdet,
-    )  # fmt: skip
+    diagonal, diag, diag_embed, trace = (
+        Method("microtorch.api.diagonal:" + name, without_torch_keywords)
+        for name in ("diagonal", "diag", "diag_embed", "trace")
+    )
+    svd = Method("microtorch.api.decomposition:svd")
+    det, inverse = (
+        Method(_LINALG_SQUARE + name, without_torch_keywords) for name in ("det", "inverse")
+    )
+    slogdet = Method(_LINALG_SQUARE + "slogdet")
 
     is_complex, conj, resolve_conj, is_conj = (
         real_only.is_complex, real_only.conj, real_only.resolve_conj, real_only.is_conj,
@@ -823,7 +832,7 @@ class TensorMethods:
 
     def matrix_exp(self) -> Any:
         """exp(A) = I + A + A^2 / 2! + ... of each square matrix."""
-        return linalg_square.matrix_exp(self)
+        return _linalg_module("linalg_square").matrix_exp(self)
 
     def matrix_power(self, n: builtins.int) -> Any:
         """A @ A @ ... (n times; n = 0 the identity, n < 0 powers of the inverse)."""
@@ -831,7 +840,7 @@ class TensorMethods:
             raise TypeError(
                 f"matrix_power(): argument 'n' (position 1) must be int, not {type(n).__name__}"
             )
-        return linalg_square.matrix_power(self, n)
+        return _linalg_module("linalg_square").matrix_power(self, n)
 
     def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
         """Call ``hook(self)`` after a backward pass has added into this leaf's ``.grad``
