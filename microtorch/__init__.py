@@ -384,72 +384,23 @@ __all__ += ["functional", "linalg", "profiler", "special"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
 
 
-# --- walka: issue 24's shapes, joins, cuts, indexing and products (docs/api_walk.md)
-from microtorch.api import splits as _splits  # noqa: E402
-
-atleast_1d, atleast_2d, atleast_3d, dstack = (
-    _splits.atleast_1d, _splits.atleast_2d, _splits.atleast_3d, _splits.dstack,
-)  # fmt: skip
-tensor_split, hsplit, vsplit, dsplit = (
-    _splits.tensor_split, _splits.hsplit, _splits.vsplit, _splits.dsplit,
-)  # fmt: skip
-split_with_sizes, fliplr, flipud, unflatten, diagflat = (
-    _splits.split_with_sizes, _splits.fliplr, _splits.flipud, _splits.unflatten,
-    _splits.diagflat,
-)  # fmt: skip
+# --- walka: issue 24's shapes, joins, cuts, indexing and products (docs/api_walk.md); these and
+# walkb's, walke's names load on first use (ON_FIRST_USE below)
 __all__ += ["atleast_1d", "atleast_2d", "atleast_3d", "dstack", "tensor_split", "hsplit"]
 __all__ += ["vsplit", "dsplit", "split_with_sizes", "fliplr", "flipud", "unflatten", "diagflat"]
-from microtorch.api import products as _products  # noqa: E402
-
-addmv, addmv_, addr, addbmm, baddbmm = (
-    _products.addmv, _products.addmv_, _products.addr, _products.addbmm, _products.baddbmm,
-)  # fmt: skip
-chain_matmul, inner, ger, vdot, kron, rsub = (
-    _products.chain_matmul, _products.inner, _products.ger, _products.vdot, _products.kron,
-    _products.rsub,
-)  # fmt: skip
 __all__ += ["addmv", "addmv_", "addr", "addbmm", "baddbmm", "chain_matmul", "inner", "ger"]
 __all__ += ["vdot", "kron", "rsub"]
-addmm = _products.addmm  # torch.addmm(c, a, b, beta=..., alpha=...): as x.addmm
-from microtorch.api import take_put as _take_put  # noqa: E402
-
-rot90, take, take_along_dim, put, block_diag = (
-    _take_put.rot90, _take_put.take, _take_put.take_along_dim, _take_put.put,
-    _take_put.block_diag,
-)  # fmt: skip
-index_put, index_put_, masked_scatter, fill = (
-    _take_put.index_put, _take_put.index_put_, _take_put.masked_scatter, _take_put.fill,
-)  # fmt: skip
 fill_ = _method("fill_")
 __all__ += ["rot90", "take", "take_along_dim", "put", "block_diag", "index_put", "index_put_"]
 __all__ += ["masked_scatter", "fill", "fill_"]
-from microtorch.api import scan as _scan  # noqa: E402
-
-cummax, cummin, logcumsumexp, aminmax = (
-    _scan.cummax, _scan.cummin, _scan.logcumsumexp, _scan.aminmax,
-)  # fmt: skip
-bucketize, searchsorted, isin = _scan.bucketize, _scan.searchsorted, _scan.isin
 __all__ += ["cummax", "cummin", "logcumsumexp", "aminmax", "bucketize", "searchsorted", "isin"]
-from microtorch.api.unique import unique_consecutive  # noqa: E402
-
-combinations = _splits.combinations
 __all__ += ["combinations", "unique_consecutive"]
 # --- end walka
 # --- walkb
-from microtorch.api.bessel import i0  # noqa: E402
-from microtorch.api.gamma import digamma, lgamma, mvlgamma, polygamma  # noqa: E402
-
-i0_ = Tensor.i0_
-from microtorch.api.dist import dist  # noqa: E402
-from microtorch.api.float_bits import float_power, frexp, heaviside, ldexp, nextafter  # noqa: E402
-from microtorch.api.incomplete_gamma import igamma, igammac  # noqa: E402
-from microtorch.api.scalars import can_cast, scalar_tensor  # noqa: E402
 from microtorch.api.shifts import bitwise_left_shift, bitwise_right_shift  # noqa: E402
-from microtorch.api.shrink import hardshrink  # noqa: E402
-from microtorch.api.trapezoid import cumulative_trapezoid, trapezoid, trapz  # noqa: E402
 from microtorch.nn.functional import prelu  # noqa: E402
 
-ldexp_, nan_to_num_ = Tensor.ldexp_, Tensor.nan_to_num_
+nan_to_num_ = Tensor.nan_to_num_
 
 
 def randint_like(
@@ -500,10 +451,7 @@ __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
 from microtorch import runtime as _runtime  # noqa: E402
 
 # --- walke
-from microtorch.api.correlation import corrcoef, cov  # noqa: E402
 from microtorch.api.legacy_types import set_default_tensor_type  # noqa: E402
-from microtorch.api.nanmedian import nanmedian  # noqa: E402
-from microtorch.api.renorm import renorm  # noqa: E402
 from microtorch.autograd.anomaly_mode import (  # noqa: E402
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -534,7 +482,6 @@ __all__ += [
 ]  # fmt: skip
 
 
-from microtorch.api.memory_layout import empty_permuted, empty_strided, frombuffer  # noqa: E402
 from microtorch.creation import asarray  # noqa: E402
 
 __all__ += ["asarray", "empty_permuted", "empty_strided", "frombuffer"]
@@ -569,6 +516,38 @@ ON_FIRST_USE = {
     **_lazy.names("microtorch.api.linalg_square", "inverse matrix_exp slogdet"),
     "det": "microtorch.api.linalg_square:torch_det",
     "matrix_power": "microtorch.api.linalg_square:torch_matrix_power",
+    # walka, walkb, walke
+    **_lazy.names(
+        "microtorch.api.splits",
+        "atleast_1d atleast_2d atleast_3d combinations diagflat dsplit dstack fliplr flipud "
+        "hsplit split_with_sizes tensor_split unflatten vsplit",
+    ),
+    **_lazy.names(
+        "microtorch.api.products",
+        "addbmm addmm addmv addmv_ addr baddbmm chain_matmul ger inner kron rsub vdot",
+    ),
+    **_lazy.names(
+        "microtorch.api.take_put",
+        "block_diag fill index_put index_put_ masked_scatter put rot90 take take_along_dim",
+    ),
+    **_lazy.names(
+        "microtorch.api.scan", "aminmax bucketize cummax cummin isin logcumsumexp searchsorted"
+    ),
+    **_lazy.names("microtorch.api.unique", "unique_consecutive"),
+    **_lazy.names("microtorch.api.bessel", "i0"),
+    "i0_": "microtorch.tensor:Tensor.i0_",
+    **_lazy.names("microtorch.api.gamma", "digamma lgamma mvlgamma polygamma"),
+    **_lazy.names("microtorch.api.dist", "dist"),
+    **_lazy.names("microtorch.api.float_bits", "float_power frexp heaviside ldexp nextafter"),
+    "ldexp_": "microtorch.tensor:Tensor.ldexp_",
+    **_lazy.names("microtorch.api.incomplete_gamma", "igamma igammac"),
+    **_lazy.names("microtorch.api.scalars", "can_cast scalar_tensor"),
+    **_lazy.names("microtorch.api.shrink", "hardshrink"),
+    **_lazy.names("microtorch.api.trapezoid", "cumulative_trapezoid trapezoid trapz"),
+    **_lazy.names("microtorch.api.correlation", "corrcoef cov"),
+    **_lazy.names("microtorch.api.nanmedian", "nanmedian"),
+    **_lazy.names("microtorch.api.renorm", "renorm"),
+    **_lazy.names("microtorch.api.memory_layout", "empty_permuted empty_strided frombuffer"),
     **_lazy.names(
         "microtorch.api.linalg_triangular",
         "cholesky cholesky_inverse cholesky_solve logdet pinverse qr triangular_solve",

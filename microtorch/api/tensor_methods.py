@@ -19,22 +19,17 @@ from typing import Any
 import numpy as np
 
 from microtorch._lazy import Method
-from microtorch.api import bessel as bessel_ops
 from microtorch.api import binary_functions as binary
 from microtorch.api import (
     bitwise,
     composites,
-    correlation,
     cumulative,
     division,
-    float_bits,
     indexing,
     join,
     linalg,
     logarithms,
-    memory_layout,
     pointwise,
-    products,
     random_fill,
     real_only,
     rearrange,
@@ -42,26 +37,16 @@ from microtorch.api import (
     reshape_inplace,
     rounding,
     sampling,
-    scan,
-    splits,
-    take_put,
     trigonometry,
     truth,
     twins,
     unary,
 )
-from microtorch.api import dist as dist_ops
 from microtorch.api import elementwise as ew
-from microtorch.api import gamma as gamma_ops
-from microtorch.api import incomplete_gamma as igamma_ops
 from microtorch.api import inplace as inplace_ops
-from microtorch.api import nanmedian as nanmedian_ops
-from microtorch.api import renorm as renorm_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import shifts as shift_ops
-from microtorch.api import shrink as shrink_ops
-from microtorch.api import unique as unique_ops
 from microtorch.api.arguments import method_of, reraise
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import without_torch_keywords
@@ -100,6 +85,19 @@ _SORTING, _SPECIAL, _STATISTICS = (
     "microtorch.api.sorting:", "microtorch.api.special:", "microtorch.api.statistics:",
 )  # fmt: skip
 _LINALG_SQUARE = "microtorch.api.linalg_square:"
+
+
+def _methods(module: str, names: str, wrap: Any = None) -> Any:
+    """``Method("microtorch.api.<module>:<name>", wrap)`` for each of the space-separated names."""
+    return (Method(f"microtorch.api.{module}:{name}", wrap) for name in names.split())
+
+
+def _twins(module: str, names: str) -> Any:
+    """The in-place twins ``f_`` of ``microtorch.api.<module>``'s ``f`` (``twins.twin``)."""
+    return (
+        Method(f"microtorch.api.{module}:{name[:-1]}", functools.partial(twins.twin, name))
+        for name in names.split()
+    )
 
 _T_WARNINGS = {  # PyTorch warns once per process (TORCH_WARN_ONCE) for x.T not of a matrix
     0: "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
@@ -694,43 +692,34 @@ class TensorMethods:
         return t
 
     # --- walka: issue 24's shapes, cuts, indexing and products (docs/api_walk.md)
-    tensor_split, hsplit, vsplit, dsplit = (
-        splits.tensor_split, splits.hsplit, splits.vsplit, splits.dsplit,
-    )  # fmt: skip
-    split_with_sizes, fliplr, flipud, unflatten = (
-        splits.split_with_sizes, splits.fliplr, splits.flipud, splits.unflatten,
-    )  # fmt: skip
-    sum_to_size, diagflat = splits.sum_to_size, splits.diagflat
-    unique_consecutive = unique_ops.unique_consecutive
-    addmm, addmv, addr, addbmm, baddbmm = (
-        products.addmm, products.addmv, products.addr, products.addbmm, products.baddbmm,
-    )  # fmt: skip
-    addmm_, addmv_, addr_, addbmm_, baddbmm_ = (
-        products.addmm_, products.addmv_, products.addr_, products.addbmm_, products.baddbmm_,
-    )  # fmt: skip
-    inner, ger, vdot, kron = products.inner, products.ger, products.vdot, products.kron
-    rot90, take, take_along_dim, put, put_ = (
-        take_put.rot90, take_put.take, take_put.take_along_dim, take_put.put, take_put.put_,
-    )  # fmt: skip
-    index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = (
-        take_put.index_put, take_put.index_put_, take_put.masked_scatter,
-        take_put.masked_scatter_, take_put.fill_diagonal_,
-    )  # fmt: skip
-    cummax, cummin, logcumsumexp, aminmax = (
-        scan.cummax, scan.cummin, scan.logcumsumexp, scan.aminmax,
-    )  # fmt: skip
+    tensor_split, hsplit, vsplit, dsplit = _methods("splits", "tensor_split hsplit vsplit dsplit")
+    split_with_sizes, fliplr, flipud, unflatten = _methods(
+        "splits", "split_with_sizes fliplr flipud unflatten"
+    )
+    sum_to_size, diagflat = _methods("splits", "sum_to_size diagflat")
+    (unique_consecutive,) = _methods("unique", "unique_consecutive")
+    addmm, addmv, addr, addbmm, baddbmm = _methods("products", "addmm addmv addr addbmm baddbmm")
+    addmm_, addmv_, addr_, addbmm_, baddbmm_ = _methods(
+        "products", "addmm_ addmv_ addr_ addbmm_ baddbmm_"
+    )
+    inner, ger, vdot, kron = _methods("products", "inner ger vdot kron")
+    rot90, take, take_along_dim, put, put_ = _methods(
+        "take_put", "rot90 take take_along_dim put put_"
+    )
+    index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = _methods(
+        "take_put", "index_put index_put_ masked_scatter masked_scatter_ fill_diagonal_"
+    )
+    cummax, cummin, logcumsumexp, aminmax = _methods(
+        "scan", "cummax cummin logcumsumexp aminmax"
+    )
     # --- end walka
     # --- walkb
-    lgamma, digamma, mvlgamma = (
-        without_torch_keywords(f) for f in (gamma_ops.lgamma, gamma_ops.digamma, gamma_ops.mvlgamma)
-    )
-    lgamma_, digamma_ = (
-        twins.twin("lgamma_", gamma_ops.lgamma),
-        twins.twin("digamma_", gamma_ops.digamma),
-    )
+    lgamma, digamma, mvlgamma = _methods("gamma", "lgamma digamma mvlgamma", without_torch_keywords)
+    lgamma_, digamma_ = _twins("gamma", "lgamma_ digamma_")
 
     def mvlgamma_(self, p: builtins.int) -> Tensor:
         """``mvlgamma(p)``, written into this tensor; returns it."""
+        gamma_ops = _api_module("gamma")
         gamma_ops.no_bool(self)
         if not self._dtype.is_floating_point:  # (PyTorch's words, its types swapped)
             raise RuntimeError(
@@ -739,22 +728,18 @@ class TensorMethods:
             )
         return apply_inplace(self, "mvlgamma_", gamma_ops.mvlgamma, p)
 
-    i0, i0_ = without_torch_keywords(bessel_ops.i0), twins.twin("i0_", bessel_ops.i0)
+    (i0,) = _methods("bessel", "i0", without_torch_keywords)
+    (i0_,) = _twins("bessel", "i0_")
 
-    float_power, ldexp, frexp, nextafter, heaviside = (
-        without_torch_keywords(f)
-        for f in (float_bits.float_power, float_bits.ldexp, float_bits.frexp)
-        + (float_bits.nextafter, float_bits.heaviside)
+    float_power, ldexp, frexp, nextafter, heaviside = _methods(
+        "float_bits", "float_power ldexp frexp nextafter heaviside", without_torch_keywords
     )
-    float_power_ = float_bits.float_power_
-    ldexp_, nextafter_ = float_bits.ldexp_, twins.twin("nextafter_", float_bits.nextafter)
-    heaviside_ = twins.twin("heaviside_", float_bits.heaviside)
-    hardshrink = without_torch_keywords(shrink_ops.hardshrink)
-    igamma = without_torch_keywords(igamma_ops.igamma)
-    igammac = without_torch_keywords(igamma_ops.igammac)
-    igamma_ = twins.twin("igamma_", igamma_ops.igamma)
-    igammac_ = twins.twin("igammac_", igamma_ops.igammac)
-    dist = without_torch_keywords(dist_ops.dist)
+    float_power_, ldexp_ = _methods("float_bits", "float_power_ ldexp_")
+    nextafter_, heaviside_ = _twins("float_bits", "nextafter_ heaviside_")
+    (hardshrink,) = _methods("shrink", "hardshrink", without_torch_keywords)
+    igamma, igammac = _methods("incomplete_gamma", "igamma igammac", without_torch_keywords)
+    igamma_, igammac_ = _twins("incomplete_gamma", "igamma_ igammac_")
+    (dist,) = _methods("dist", "dist", without_torch_keywords)
     bitwise_left_shift = without_torch_keywords(shift_ops.bitwise_left_shift)
     bitwise_right_shift = without_torch_keywords(shift_ops.bitwise_right_shift)
     bitwise_left_shift_ = twins.twin("bitwise_left_shift_", shift_ops.bitwise_left_shift)
@@ -775,7 +760,7 @@ class TensorMethods:
 
     def polygamma(self, n: builtins.int) -> Tensor:
         """The n-th derivative of digamma at this tensor's values."""
-        return gamma_ops.polygamma(n, self)
+        return _api_module("gamma").polygamma(n, self)
 
     def polygamma_(self, n: builtins.int) -> Tensor:
         """``polygamma(n)``, written into this tensor; returns it."""
@@ -832,7 +817,7 @@ class TensorMethods:
 
     def matrix_exp(self) -> Any:
         """exp(A) = I + A + A^2 / 2! + ... of each square matrix."""
-        return _linalg_module("linalg_square").matrix_exp(self)
+        return _api_module("linalg_square").matrix_exp(self)
 
     def matrix_power(self, n: builtins.int) -> Any:
         """A @ A @ ... (n times; n = 0 the identity, n < 0 powers of the inverse)."""
@@ -840,7 +825,7 @@ class TensorMethods:
             raise TypeError(
                 f"matrix_power(): argument 'n' (position 1) must be int, not {type(n).__name__}"
             )
-        return _linalg_module("linalg_square").matrix_power(self, n)
+        return _api_module("linalg_square").matrix_power(self, n)
 
     def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
         """Call ``hook(self)`` after a backward pass has added into this leaf's ``.grad``
@@ -856,28 +841,29 @@ class TensorMethods:
         hooks.append(hook)
         return _node.RemovableHandle(hooks, hook)
 
-    new_empty_strided = memory_layout.new_empty_strided
+    (new_empty_strided,) = _methods("memory_layout", "new_empty_strided")
 
     def lu(self, pivot: builtins.bool = True, get_infos: builtins.bool = False) -> Any:
         """Deprecated: ``torch.linalg.lu_factor`` (``get_infos``: ``lu_factor_ex``)."""
-        return _linalg_module("linalg_lu").tensor_lu(self, pivot, get_infos)
+        return _api_module("linalg_lu").tensor_lu(self, pivot, get_infos)
 
     def lu_solve(self, LU_data: Any, LU_pivots: Any) -> Any:  # noqa: N803
         """Deprecated: ``torch.linalg.lu_solve(LU_data, LU_pivots, self)``."""
-        return _linalg_module("linalg_lu").torch_lu_solve(self, LU_data, LU_pivots)
+        return _api_module("linalg_lu").torch_lu_solve(self, LU_data, LU_pivots)
 
     def geqrf(self) -> Any:
         """(a, tau): QR as LAPACK's geqrf stores it."""
-        return _linalg_module("householder").geqrf(self)
+        return _api_module("householder").geqrf(self)
 
     def orgqr(self, input2: Any) -> Any:
         """``torch.linalg.householder_product(self, input2)``."""
-        return _linalg_module("householder").orgqr(self, input2)
+        return _api_module("householder").orgqr(self, input2)
 
     # --- walke
-    cov, corrcoef = correlation.cov, correlation.corrcoef
-    renorm, renorm_ = without_torch_keywords(renorm_ops.renorm), renorm_ops.renorm_
-    nanmedian = without_torch_keywords(nanmedian_ops.nanmedian)
+    cov, corrcoef = _methods("correlation", "cov corrcoef")
+    (renorm,) = _methods("renorm", "renorm", without_torch_keywords)
+    (renorm_,) = _methods("renorm", "renorm_")
+    (nanmedian,) = _methods("nanmedian", "nanmedian", without_torch_keywords)
 
 
 _NEW_TENSOR_WARNING = (
@@ -925,7 +911,7 @@ def _matrix_only(t: Any, name: str, deprecated: str) -> None:
 
 
 def _polygamma_of(a: Any, n: Any) -> Tensor:
-    return gamma_ops.polygamma(n, a)
+    return _api_module("gamma").polygamma(n, a)
 
 
 _REMOVED = "This function was deprecated since version 1.9 and is now removed. "
@@ -956,9 +942,9 @@ _REMOVED_SOLVE = (
 
 
 def _linalg_triangular() -> Any:
-    return _linalg_module("linalg_triangular")
+    return _api_module("linalg_triangular")
 
 
-def _linalg_module(name: str) -> Any:
+def _api_module(name: str) -> Any:
     # microtorch/api/<name>.py, imported on first use (import microtorch stays fast)
     return importlib.import_module(f"microtorch.api.{name}")
