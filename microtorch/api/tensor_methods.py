@@ -22,7 +22,6 @@ from microtorch._lazy import Method
 from microtorch.api import binary_functions as binary
 from microtorch.api import (
     bitwise,
-    composites,
     cumulative,
     division,
     indexing,
@@ -114,9 +113,6 @@ def _deprecated_T(ndim: int) -> None:  # noqa: N802
     if kind not in _t_warned:
         _t_warned.add(kind)
         warnings.warn(_T_WARNINGS[kind], UserWarning, stacklevel=3)
-
-
-_nan_to_num_in_place = twins.twin("nan_to_num_", composites.nan_to_num)
 
 
 class TensorMethods:
@@ -565,8 +561,9 @@ class TensorMethods:
         self: Any, nan: Any = 0.0, posinf: Any = None, neginf: Any = None
     ) -> Any:  # fmt: skip
         """``nan_to_num``, written into this tensor; returns it."""
+        composites = _api_module("composites")  # (imported on first use)
         composites.check_replacements("nan_to_num_", nan, posinf, neginf)
-        return _nan_to_num_in_place(self, nan, posinf, neginf)
+        return twins.twin("nan_to_num_", composites.nan_to_num)(self, nan, posinf, neginf)
 
     cross = Method("microtorch.api.cross:cross")
     unique = Method("microtorch.api.unique:unique")

@@ -241,7 +241,6 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 # microtorch/_lazy.py); a name not in the table raises an error that says what to use instead.
 ON_FIRST_USE = {
     **_lazy.names("microtorch.nn.affine_grid", "affine_grid"),
-    **_lazy.names("microtorch.nn.alpha_dropout", "alpha_dropout feature_alpha_dropout"),
     **_lazy.names("microtorch.nn.attention_functions", "scaled_dot_product_attention"),
     **_lazy.names("microtorch.nn.bilinear", "bilinear"),
     **_lazy.names(
