@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import microtorch
-from microtorch import _lazy, autograd, nn, optim, utils
+from microtorch import _lazy, autograd, linalg, nn, optim, utils
 from microtorch.api.keywords import without_torch_keywords
 from microtorch.api.tensor_methods import TensorMethods
 from microtorch.api.window_methods import WindowMethods
@@ -46,6 +46,7 @@ TABLES = {
     "microtorch": microtorch.ON_FIRST_USE, "microtorch.nn": nn.ON_FIRST_USE,
     "microtorch.nn.functional": functional.ON_FIRST_USE, "microtorch.optim": optim.ON_FIRST_USE,
     "microtorch.autograd": autograd.ON_FIRST_USE, "microtorch.utils": utils.ON_FIRST_USE,
+    "microtorch.linalg": linalg.ON_FIRST_USE,  # (itself on first use, its rarer names later)
 }  # fmt: skip
 
 # What a fresh interpreter reports after ``import microtorch``: the modules loaded, and the

@@ -39,6 +39,7 @@ from microtorch.nn.activation_functions import (
     softsign,
     tanhshrink,
 )
+from microtorch.nn.alpha_dropout import alpha_dropout, feature_alpha_dropout
 from microtorch.nn.conv_functions import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -102,6 +103,7 @@ __all__ = [
     "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize", "cosine_similarity",
     "pairwise_distance", "kl_div", "prelu", "celu_", "elu_", "glu", "hardshrink", "hardtanh_",
     "leaky_relu_", "relu_", "rrelu", "rrelu_", "selu_", "softshrink", "threshold", "threshold_",
+    "alpha_dropout", "feature_alpha_dropout",
 ]  # fmt: skip
 
 
