@@ -4,11 +4,12 @@ Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
 
 ``import microtorch`` loads the core only: tensors, autograd, the everyday ops, nn and optim.
 Rarely used areas load on first use (``torch.linalg``, ``torch.det``, ``x.det()``,
-``torch.special``, ``nn.TransformerEncoderLayer``: microtorch/_lazy.py). The rule for a new
-rarely used area: do not import it here (nor from any module ``import microtorch`` loads); put
-its names in ``ON_FIRST_USE`` below (``**_lazy.names("microtorch.api.mine", "f g")``), its
-Tensor methods as ``f = Method("microtorch.api.mine:f")`` in api/tensor_methods.py, its names
-in ``__all__`` as usual, and the module in tests/test_import_time.py's list of lazy areas.
+``torch.special``, ``nn.TransformerEncoderLayer``, ``optim.LBFGS``: microtorch/_lazy.py). The
+rule for a new rarely used area: do not import it here (nor from any module ``import
+microtorch`` loads); put its names in the ``ON_FIRST_USE`` table below, or in nn's, nn.functional's,
+optim's, autograd's (``**_lazy.names("microtorch.api.mine", "f g")``), its Tensor methods as
+``f = Method("microtorch.api.mine:f")`` in api/tensor_methods.py, its names in ``__all__`` as
+usual. tests/test_import_time.py checks that no module a table names is loaded at import.
 """
 
 import builtins
