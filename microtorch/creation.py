@@ -11,13 +11,13 @@ import builtins
 import functools
 import itertools
 import math
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
+from microtorch._warn import warn
 from microtorch.api._checks import expect_tensor
 from microtorch.api.arguments import parser_error
 from microtorch.api.random_fill import use_default_generator
@@ -339,12 +339,10 @@ def tensor(
     """
     check_dtype(dtype, "tensor")
     if isinstance(data, Tensor):
-        warnings.warn(
+        warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).",
-            UserWarning,
-            stacklevel=2,
         )
     return _finish(_infer(data, dtype), dtype, device, requires_grad)  # one rounding, to dtype
 
@@ -587,7 +585,7 @@ def range(  # noqa: A001 - PyTorch's name
 ) -> Tensor:
     """Deprecated: values from ``start`` to ``end`` *inclusive* (``arange`` excludes ``end``),
     in the default float dtype even for integers."""
-    warnings.warn(_RANGE_DEPRECATED, UserWarning, stacklevel=3)  # (the caller of factory_out)
+    warn(_RANGE_DEPRECATED)  # (the caller of factory_out)
     for name, value in (("start", start), ("end", end), ("step", step)):
         if value is not None and not isinstance(value, (builtins.int, builtins.float, np.number)):
             position = ("start", "end", "step").index(name) + 1

@@ -13,7 +13,6 @@ base.
 from __future__ import annotations
 
 import contextlib
-import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from microtorch import _coverage, _lazy, _tensor_str
+from microtorch._warn import warn
 from microtorch.api import (
     bitwise,
     division,
@@ -219,7 +219,7 @@ class Tensor(TensorMethods, WindowMethods):
     def grad(self) -> Tensor | None:
         """The gradient accumulated by ``backward()``; None until then."""
         if self._grad_fn is not None and not self._retains:
-            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            warn(_NON_LEAF_GRAD_WARNING)
         return self._grad
 
     @grad.setter

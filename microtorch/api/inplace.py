@@ -6,19 +6,18 @@ in ``microtorch/ops/inplace.py``.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api._checks import views_first, written_number
 from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.node import move_retain_grad
 from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import saved_in_place
-from microtorch.autograd.teaching_mode import user_stacklevel
 from microtorch.autograd.versions import bump_version
 from microtorch.autograd.views import OVERLAP_MESSAGE
 from microtorch.dtypes import from_numpy_dtype
@@ -464,7 +463,7 @@ _UINT8_MASK = (
 def _as_int(t: Any) -> Any:
     if t._data.dtype == np.uint8:  # a mask: PyTorch's (deprecated) reading of uint8
         if t._data.ndim:
-            warnings.warn(_UINT8_MASK, UserWarning, stacklevel=user_stacklevel())
+            warn(_UINT8_MASK)
         return _node.plain_tensor(t._data != 0, t._device, False)
     return int(t._data) if t._data.ndim == 0 and t._data.dtype.kind in "iu" else t
 
@@ -595,7 +594,7 @@ def _same_start(a: np.ndarray, b: np.ndarray) -> bool:
 
 def _deprecated(op: str, index: str, value: str) -> None:
     text = _DEPRECATED_ON_EXPANDED.format(op, index, value)
-    warnings.warn(text, UserWarning, stacklevel=5)  # (at the line of yours that wrote)
+    warn(text)  # (at the line of yours that wrote)
 
 
 def _numpy_key(index: Any) -> tuple[Any, ...]:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import builtins
 import functools
 import importlib
-import warnings
 from typing import Any
 
 import numpy as np
 
 from microtorch._lazy import Method
+from microtorch._warn import warn
 from microtorch.api import binary_functions as binary
 from microtorch.api import (
     bitwise,
@@ -112,7 +112,7 @@ def _deprecated_T(ndim: int) -> None:  # noqa: N802
     kind = builtins.min(ndim, 1)
     if kind not in _t_warned:
         _t_warned.add(kind)
-        warnings.warn(_T_WARNINGS[kind], UserWarning, stacklevel=3)
+        warn(_T_WARNINGS[kind])
 
 
 class TensorMethods:
@@ -645,7 +645,7 @@ class TensorMethods:
     ) -> Tensor:
         """``data`` (copied) as a new leaf tensor."""
         if isinstance(data, _node.Tensor):
-            warnings.warn(_NEW_TENSOR_WARNING, UserWarning, stacklevel=2)
+            warn(_NEW_TENSOR_WARNING)
             data = data._data
         return self._new(np.array(data, (dtype or self._dtype).numpy), device, requires_grad)
 
@@ -893,7 +893,7 @@ def _matrices_only(t: Any, name: str, deprecated: str = "", stacklevel: int = 3)
     text = f"Tensor.{name} is deprecated on 0-D tensors. This function is the identity in these "
     if deprecated:  # adjoint() and H say so in other words
         text = f"{deprecated} is deprecated on 0-D tensors. Consider using x.conj()."
-    warnings.warn(text if deprecated else text + "cases.", UserWarning, stacklevel=stacklevel)
+    warn(text if deprecated else text + "cases.")
 
 
 def _matrix_only(t: Any, name: str, deprecated: str) -> None:

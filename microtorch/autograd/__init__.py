@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sys
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from microtorch import _coverage, _lazy
+from microtorch._warn import warn
 from microtorch.autograd import (
     double_backward,  # noqa: F401 - (hands node.py record_formula)
     views,
@@ -84,7 +84,7 @@ def backward(
         return
     if create_graph and not _warned_cycle:
         _warned_cycle = True
-        warnings.warn(_CYCLE_WARNING, UserWarning, stacklevel=3 if _from_method() else 2)
+        warn(_CYCLE_WARNING)
     with recording(create_graph):
         _backward_pass(recorded_roots(roots, given), retain, inputs)
 

@@ -8,11 +8,11 @@ Each records what PyTorch 2.13 records (``selu`` is ``EluBackward0``, ``relu6`` 
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import reduction as red
 from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
@@ -126,11 +126,9 @@ def softmin(
 ) -> Tensor:
     """softmax(-x) along ``dim``."""
     if dim is None:
-        warnings.warn(
+        warn(
             "Implicit dimension choice for softmin has been deprecated. Change the call to "
             "include dim=X as an argument.",
-            UserWarning,
-            stacklevel=2,
         )
         dim = 0 if input._data.ndim in (0, 1, 3) else 1
     return red.softmax(-input, dim, dtype)

@@ -10,12 +10,12 @@ attention in ``attention_functions.py`` and ``mha_functions.py``; all are re-exp
 
 from __future__ import annotations
 
-import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from microtorch import _coverage, _lazy
+from microtorch._warn import warn
 from microtorch.api import reduction as red
 from microtorch.api import unary
 from microtorch.api._checks import expect_tensor
@@ -158,12 +158,10 @@ def _method_of_tensor(value: Any, name: str) -> None:
         )
 
 
-def _softmax_dim(ndim: int) -> int:
-    warnings.warn(
-        "Implicit dimension choice for softmax has been deprecated. Change the call to include "
+def _softmax_dim(name: str, ndim: int) -> int:
+    warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
         "dim=X as an argument.",
-        UserWarning,
-        stacklevel=3,
     )
     return 0 if ndim in (0, 1, 3) else 1
 
@@ -171,14 +169,14 @@ def _softmax_dim(ndim: int) -> int:
 def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
     """exp(x) / sum(exp(x)) along ``dim``."""
     if dim is None:
-        dim = _softmax_dim(input._data.ndim)
+        dim = _softmax_dim("softmax", input._data.ndim)
     return red.softmax(input, dim, dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
     """log(softmax(x)) along ``dim``, computed stably."""
     if dim is None:
-        dim = _softmax_dim(input._data.ndim)
+        dim = _softmax_dim("log_softmax", input._data.ndim)
     return red.log_softmax(input, dim, dtype)
 
 
