@@ -19,14 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from microtorch import _coverage, _tensor_str
+from microtorch import _coverage, _lazy, _tensor_str
 from microtorch._warn import warn
 from microtorch.api import (
     bitwise,
     division,
     indexing,
     linalg,
-    recorded,
     reduction,
     unary,
 )
@@ -580,7 +579,26 @@ def op_result(data: np.ndarray, node: Any, output_nr: int, device: device | None
 
 # Lets autograd wrap results without importing this module (see autograd/node.py).
 _node.use_tensor_type(Tensor, plain_tensor, op_result)
-_node.use_recorded_arrays(recorded.record, recorded.tensor_of)
+
+
+# The wrapper formulas compute on with create_graph=True (api/recorded.py) is rarely needed:
+# its module is imported on the first gradient of a gradient, which hands autograd its functions.
+def _use_recorded_arrays() -> None:
+    recorded = _lazy.load("microtorch.api.recorded")
+    _node.use_recorded_arrays(recorded.record, recorded.tensor_of)
+
+
+def _first_record(value: Any) -> Any:
+    _use_recorded_arrays()
+    return _node.record(value)
+
+
+def _first_tensor_of(value: Any) -> Any:
+    _use_recorded_arrays()
+    return _node.tensor_of(value)
+
+
+_node.use_recorded_arrays(_first_record, _first_tensor_of)
 
 
 # PyTorch's Tensor methods microtorch does not cover: reading one (x.to_sparse) raises
