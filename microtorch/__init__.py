@@ -493,7 +493,27 @@ __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_sol
 __all__ += ["geqrf", "orgqr"]
 
 
-clamp_max_, clamp_min_, zero_ = _method("clamp_max_"), _method("clamp_min_"), _method("zero_")
+# --- walkf: the names here are loaded with the package anyway; the rest are in ON_FIRST_USE
+from microtorch.api.memory_format import (  # noqa: E402
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+    typename,
+)
+from microtorch.api.reshape_inplace import resize_as_  # noqa: E402
+from microtorch.nn import functional as _nn_functional  # noqa: E402
+from microtorch.nn.functional import (  # noqa: E402 - the same arguments as F's
+    adaptive_avg_pool1d,
+    conv1d,
+    conv2d,
+    conv3d,
+    cosine_similarity,
+    pairwise_distance,
+)
+
+zero_ = _method("zero_")
 __all__ += [
     "channels_last", "channels_last_3d", "contiguous_format", "memory_format", "preserve_format",
     "typename", "resize_as_", "bartlett_window", "blackman_window", "hamming_window",
@@ -587,12 +607,7 @@ ON_FIRST_USE = {
     ),
     **_lazy.names("microtorch.api.unique", "unique"),
     # walkf: PyTorch's torch.* (aten) forms of the layers, losses and dropouts, the window
-    # functions and index helpers, torch.memory_format
-    **_lazy.names(
-        "microtorch.api.memory_format",
-        "channels_last channels_last_3d contiguous_format memory_format preserve_format typename",
-    ),
-    **_lazy.names("microtorch.api.reshape_inplace", "resize_as_"),
+    # functions and index helpers; F's own names where F loads them on first use
     **_lazy.names(
         "microtorch.api.windows",
         "bartlett_window blackman_window hamming_window hann_window kaiser_window tril_indices "
@@ -609,12 +624,22 @@ ON_FIRST_USE = {
         "dropout dropout_ feature_alpha_dropout feature_alpha_dropout_ hinge_embedding_loss "
         "kl_div margin_ranking_loss poisson_nll_loss rrelu rrelu_ threshold threshold_",
     ),
-    **_lazy.names(  # (the same arguments as F's)
-        "microtorch.nn.functional",
-        "adaptive_avg_pool1d bilinear channel_shuffle conv1d conv2d conv3d conv_transpose1d "
-        "conv_transpose2d conv_transpose3d cosine_similarity pairwise_distance pdist "
-        "pixel_shuffle pixel_unshuffle rms_norm",
-    ),
+    **{
+        name: _nn_functional.ON_FIRST_USE[name]
+        for name in [
+            "bilinear",
+            "channel_shuffle",
+            "conv_transpose1d",
+            "conv_transpose2d",
+            "conv_transpose3d",
+            "pdist",
+            "pixel_shuffle",
+            "pixel_unshuffle",
+            "rms_norm",
+        ]  # fmt: skip
+    },
+    "clamp_max_": "microtorch.tensor:Tensor.clamp_max_",
+    "clamp_min_": "microtorch.tensor:Tensor.clamp_min_",
 }
 
 

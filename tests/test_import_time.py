@@ -154,6 +154,5 @@ def test_import_time_above_numpy(tmp_path: Path) -> None:
     runs = [[float(t) for t in _python(_TIMING, tmp_path).split()] for _ in range(5)]
     numpy_s, microtorch_s = min(runs, key=lambda run: run[1] / run[0])
     assert microtorch_s < 0.75 * numpy_s, (
-        f"import microtorch takes {microtorch_s:.3f} s above numpy's {numpy_s:.3f} s "
-        f"(runs: {runs})"
+        f"import microtorch takes {microtorch_s:.3f} s above numpy's {numpy_s:.3f} s (runs: {runs})"
     )

@@ -43,6 +43,8 @@ from microtorch.api import (
 )
 from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
+from microtorch.api import multinomial as multinomial_ops
+from microtorch.api import prelu as prelu_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import shifts as shift_ops
@@ -861,9 +863,8 @@ class TensorMethods:
     (renorm_,) = _methods("renorm", "renorm_")
     (nanmedian,) = _methods("nanmedian", "nanmedian", without_torch_keywords)
     # --- walkf
-    (prelu,) = _methods("prelu", "prelu")
-    (resize_as_,) = _methods("reshape_inplace", "resize_as_")
-    (multinomial,) = _methods("multinomial", "multinomial")
+    prelu, resize_as_ = prelu_ops.prelu, reshape_inplace.resize_as_
+    multinomial = multinomial_ops.multinomial
 
 
 _NEW_TENSOR_WARNING = (

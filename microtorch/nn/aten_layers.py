@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
+from microtorch.nn import conv_transpose_functions, norm_more_functions, pool3d_functions
 from microtorch.nn import functional as F
 from microtorch.tensor import Tensor
 
@@ -41,7 +42,7 @@ def max_pool1d_with_indices(
     dilation: Any = 1, ceil_mode: bool = False,
 ) -> tuple[Tensor, Tensor]:  # fmt: skip
     """``F.max_pool1d(..., return_indices=True)``: the maxima and where they were."""
-    return F.max_pool1d_with_indices(
+    return pool3d_functions.max_pool1d_with_indices(
         input, kernel_size, _stride(stride), padding, dilation, ceil_mode
     )
 
@@ -59,7 +60,9 @@ def max_pool3d(
     dilation: Any = 1, ceil_mode: bool = False,
 ) -> Tensor:  # fmt: skip
     """``F.max_pool3d`` (no ``return_indices``)."""
-    return F.max_pool3d(input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
+    return pool3d_functions.max_pool3d(
+        input, kernel_size, _stride(stride), padding, dilation, ceil_mode
+    )
 
 
 def avg_pool1d(
@@ -91,7 +94,11 @@ def convolution(
                 f"match the convolution dimensions, but got {name}={list(value)}"
             )
     if transposed:
-        transpose = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[n - 1]
+        transpose = (
+            conv_transpose_functions.conv_transpose1d,
+            conv_transpose_functions.conv_transpose2d,
+            conv_transpose_functions.conv_transpose3d,
+        )[n - 1]
         return transpose(input, weight, bias, stride, padding, output_padding, groups, dilation)
     conv = (F.conv1d, F.conv2d, F.conv3d)[n - 1]
     return conv(input, weight, bias, stride, padding, dilation, groups)
@@ -121,7 +128,7 @@ def instance_norm(
         raise RuntimeError(
             "Expected running_mean and running_var to be defined when use_input_stats is false"
         )
-    return F.instance_norm(
+    return norm_more_functions.instance_norm(
         input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps
     )
 

@@ -17,8 +17,8 @@ from typing import Any
 from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
 from microtorch.nn import functional as F
+from microtorch.nn import loss_more_functions, margin_loss_functions, shrink_ops
 from microtorch.nn import shrink_functions as shrink
-from microtorch.nn import shrink_ops
 from microtorch.tensor import Tensor
 
 __all__ = [
@@ -72,7 +72,9 @@ def cosine_embedding_loss(
 ) -> Tensor:
     """``F.cosine_embedding_loss``."""
     mode = _reduction(reduction, "cosine_embedding_loss", 5)
-    return F.cosine_embedding_loss(input1, input2, target, margin, reduction=mode)
+    return margin_loss_functions.cosine_embedding_loss(
+        input1, input2, target, margin, reduction=mode
+    )
 
 
 def hinge_embedding_loss(
@@ -83,7 +85,7 @@ def hinge_embedding_loss(
 ) -> Tensor:
     """``F.hinge_embedding_loss``."""
     mode = _reduction(reduction, "hinge_embedding_loss", 4)
-    return F.hinge_embedding_loss(input, target, margin, reduction=mode)
+    return margin_loss_functions.hinge_embedding_loss(input, target, margin, reduction=mode)
 
 
 def margin_ranking_loss(
@@ -91,7 +93,7 @@ def margin_ranking_loss(
 ) -> Tensor:
     """``F.margin_ranking_loss``."""
     mode = _reduction(reduction, "margin_ranking_loss", 5)
-    return F.margin_ranking_loss(input1, input2, target, margin, reduction=mode)
+    return margin_loss_functions.margin_ranking_loss(input1, input2, target, margin, reduction=mode)
 
 
 def poisson_nll_loss(
@@ -101,7 +103,9 @@ def poisson_nll_loss(
     """``F.poisson_nll_loss`` (every argument required, as in PyTorch)."""
     _required("poisson_nll_loss", log_input=log_input, full=full, eps=eps, reduction=reduction)
     mode = _reduction(reduction, "poisson_nll_loss", 6)
-    return F.poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=mode)
+    return loss_more_functions.poisson_nll_loss(
+        input, target, log_input, full, eps=eps, reduction=mode
+    )
 
 
 def kl_div(
