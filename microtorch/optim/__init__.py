@@ -1,5 +1,5 @@
 """``microtorch.optim``: optimizers (``SGD``, ``Adam``, ``AdamW``, ``Adamax``, ``NAdam``,
-``RAdam``, ``RMSprop``, ``Adagrad``, ``Adadelta``, ``LBFGS``) and ``lr_scheduler``."""
+``RAdam``, ``RMSprop``, ``Adagrad``, ``Adadelta``, ``LBFGS``, ``Muon``) and ``lr_scheduler``."""
 
 from typing import TYPE_CHECKING
 
@@ -11,6 +11,9 @@ from microtorch.optim.adam_variants import Adamax, NAdam, RAdam
 # --- walkd (issue 24)
 from microtorch.optim.averaged import ASGD, Adafactor, Rprop, SparseAdam
 from microtorch.optim.lbfgs import LBFGS
+
+# --- walkh (issue 24)
+from microtorch.optim.muon import Muon
 from microtorch.optim.optimizer import Optimizer
 from microtorch.optim.rmsprop import Adadelta, Adagrad, RMSprop
 from microtorch.optim.sgd import SGD
@@ -18,6 +21,7 @@ from microtorch.optim.sgd import SGD
 __all__ = [
     "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adadelta", "Adagrad", "LBFGS",
     "Optimizer", "RMSprop", "lr_scheduler", "ASGD", "Adafactor", "Rprop", "SparseAdam",
+    "Muon",
 ]  # fmt: skip
 
 

@@ -1240,5 +1240,8 @@ CASES: list[Bad | Same] = [
     Bad('tensor_renorm__maxnorm', RuntimeError, 'renorm: expected maxnorm to be >= 0 but got -1', lambda L: W(_x(L, 2, 3)).renorm_(2, 0, -1.0)),
     Bad('nanmedian_bool', NotImplementedError, '"median_cpu" not implemented for \'Bool\'', lambda L: L.nanmedian(W(L.ones(2) > 0))),
     Bad('tensor_nanmedian_empty_dim', IndexError, 'median(): Expected reduction dim 1 to have non-zero size.', lambda L: W(L.ones(2, 0)).nanmedian(1)),
+    # --- walkh
+    Bad('optim_muon_1d_param', ValueError, 'Muon only supports 2D parameters whereas we found a parameter with size: torch.Size([2])', lambda L: L.optim.Muon([W(_x(L, 2, rg=True))])),
+    Bad('optim_muon_adjust_lr_fn', ValueError, 'Adjust learning rate function rms is not supported', lambda L: L.optim.Muon([W(_x(L, 2, 2, rg=True))], adjust_lr_fn='rms')),
 ]
 # fmt: on
