@@ -37,6 +37,8 @@ _ON_FIRST_USE = {
     "tensorinv": "linalg_more", "tensorsolve": "linalg_more",
     "lu_factor": "linalg_lu", "lu_factor_ex": "linalg_lu", "lu": "linalg_lu",
     "lu_solve": "linalg_lu", "householder_product": "householder",
+    # --- walkh
+    "ldl_factor": "linalg_ldl", "ldl_factor_ex": "linalg_ldl", "ldl_solve": "linalg_ldl",
 }  # fmt: skip
 __all__ += list(_ON_FIRST_USE)
 _not_found = _coverage.module_getattr("torch.linalg", __name__)

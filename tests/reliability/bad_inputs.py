@@ -1243,5 +1243,8 @@ CASES: list[Bad | Same] = [
     # --- walkh
     Bad('optim_muon_1d_param', ValueError, 'Muon only supports 2D parameters whereas we found a parameter with size: torch.Size([2])', lambda L: L.optim.Muon([W(_x(L, 2, rg=True))])),
     Bad('optim_muon_adjust_lr_fn', ValueError, 'Adjust learning rate function rms is not supported', lambda L: L.optim.Muon([W(_x(L, 2, 2, rg=True))], adjust_lr_fn='rms')),
+    Bad('linalg_ldl_factor_not_square', RuntimeError, 'torch.linalg.ldl_factor_ex: A must be batches of square matrices, but they are 3 by 2 matrices', lambda L: L.linalg.ldl_factor(W(_x(L, 3, 2)))),
+    Bad('linalg_ldl_factor_ex_long', RuntimeError, 'torch.linalg.ldl_factor_ex: Expected a floating point or complex tensor as input. Got Long', lambda L: L.linalg.ldl_factor_ex(W(L.ones(2, 2, dtype=L.int64)))),
+    Bad('linalg_ldl_solve_float_pivots', RuntimeError, 'torch.linalg.ldl_solve: Expected pivots to be integers. Got Float', lambda L: L.linalg.ldl_solve(W(_x(L, 2, 2)), W(_x(L, 2)), W(_x(L, 2, 1)))),
 ]
 # fmt: on
