@@ -615,6 +615,8 @@ geqrf, orgqr = _on_first_call("geqrf", "householder"), _on_first_call("orgqr", "
 lu_solve = _on_first_call("lu_solve", "linalg_lu", "torch_lu_solve")
 __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
 __all__ += ["geqrf", "orgqr"]
+ormqr = _on_first_call("ormqr", "householder")  # (walkh)
+__all__ += ["ormqr"]
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.

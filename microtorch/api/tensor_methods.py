@@ -865,6 +865,11 @@ class TensorMethods:
         """``torch.linalg.householder_product(self, input2)``."""
         return _linalg_module("householder").orgqr(self, input2)
 
+    def ormqr(self, input2: Any, input3: Any, left: Any = True, transpose: Any = False) -> Any:
+        """``torch.ormqr(self, input2, input3, left, transpose)``: op(Q) @ input3 or
+        input3 @ op(Q)."""
+        return _linalg_module("householder").ormqr(self, input2, input3, left, transpose)
+
     # --- walke
     cov, corrcoef = correlation.cov, correlation.corrcoef
     renorm, renorm_ = without_torch_keywords(renorm_ops.renorm), renorm_ops.renorm_
