@@ -152,6 +152,7 @@ from microtorch.nn.pooling_more import (
 from microtorch.nn.rnn import GRU, LSTM, RNN, RNNBase
 from microtorch.nn.rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from microtorch.nn.shuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
+from microtorch.nn.sync_batchnorm import SyncBatchNorm  # (walkh)
 from microtorch.nn.transformer import Transformer, TransformerDecoder, TransformerEncoder
 from microtorch.nn.transformer_layers import TransformerDecoderLayer, TransformerEncoderLayer
 from microtorch.nn.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
@@ -191,6 +192,8 @@ __all__ = [
     "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "LocalResponseNorm", "LPPool1d",
     "LPPool2d", "LPPool3d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
     "CrossMapLRN2d", "Buffer",
+    # --- walkh
+    "SyncBatchNorm",
 ]  # fmt: skip
 
 

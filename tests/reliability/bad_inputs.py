@@ -1248,5 +1248,6 @@ CASES: list[Bad | Same] = [
     Bad('linalg_ldl_solve_float_pivots', RuntimeError, 'torch.linalg.ldl_solve: Expected pivots to be integers. Got Float', lambda L: L.linalg.ldl_solve(W(_x(L, 2, 2)), W(_x(L, 2)), W(_x(L, 2, 1)))),
     Bad('ormqr_other_rows', RuntimeError, 'torch.ormqr: other.shape[-2] must be equal to input.shape[-2]', lambda L: L.ormqr(W(_x(L, 3, 2)), W(_x(L, 2)), W(_x(L, 2, 2)))),
     Bad('tensor_ormqr_tau_dtype', RuntimeError, 'torch.ormqr: Expected input and tau to have the same dtype, but input has dtypeFloat and tau has dtype Double', lambda L: W(_x(L, 3, 2)).ormqr(W(L.ones(2, dtype=L.float64)), W(_x(L, 3, 1)))),
+    Bad('sync_batchnorm_1d_input', ValueError, 'expected at least 2D input (got 1D input)', lambda L: L.nn.SyncBatchNorm(3)(W(_x(L, 3)))),
 ]
 # fmt: on
