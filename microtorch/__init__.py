@@ -491,6 +491,7 @@ __all__ += ["asarray", "empty_permuted", "empty_strided", "frombuffer"]
 __all__ += ["matrix_exp", "matrix_power", "cholesky", "cholesky_inverse", "cholesky_solve"]
 __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
 __all__ += ["geqrf", "orgqr"]
+__all__ += ["ormqr"]  # (walkh, in ON_FIRST_USE)
 
 
 # --- walkf: the names here are loaded with the package anyway; the rest are in ON_FIRST_USE
@@ -592,7 +593,7 @@ ON_FIRST_USE = {
     ),
     **_lazy.names("microtorch.api.linalg_lu", "lu_unpack"),
     "lu_solve": "microtorch.api.linalg_lu:torch_lu_solve",
-    **_lazy.names("microtorch.api.householder", "geqrf orgqr"),
+    **_lazy.names("microtorch.api.householder", "geqrf orgqr ormqr"),
     **_lazy.names("microtorch.api.quantile", "nanquantile quantile"),
     **_lazy.names("microtorch.api.sequences", "diff repeat_interleave"),
     **_lazy.names("microtorch.api.special", "addcdiv addcmul erf erfc erfinv lerp"),

@@ -37,6 +37,7 @@ ON_FIRST_USE = {
     "diagonal": "microtorch.api.linalg_more:linalg_diagonal",
     **_lazy.names("microtorch.api.linalg_lu", "lu_factor lu_factor_ex lu lu_solve"),
     **_lazy.names("microtorch.api.householder", "householder_product"),
+    **_lazy.names("microtorch.api.linalg_ldl", "ldl_factor ldl_factor_ex ldl_solve"),  # (walkh)
 }
 __all__ += list(ON_FIRST_USE)
 

@@ -857,6 +857,8 @@ class TensorMethods:
         """``torch.linalg.householder_product(self, input2)``."""
         return _api_module("householder").orgqr(self, input2)
 
+    (ormqr,) = _methods("householder", "ormqr")  # (walkh)
+
     # --- walke
     cov, corrcoef = _methods("correlation", "cov corrcoef")
     (renorm,) = _methods("renorm", "renorm", without_torch_keywords)

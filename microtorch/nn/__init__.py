@@ -107,6 +107,8 @@ __all__ = [
     "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "LocalResponseNorm", "LPPool1d",
     "LPPool2d", "LPPool3d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
     "CrossMapLRN2d", "Buffer",
+    # --- walkh
+    "SyncBatchNorm",
 ]  # fmt: skip
 
 
@@ -118,6 +120,7 @@ ON_FIRST_USE = {
     ),
     **_lazy.names("microtorch.nn.attention", "MultiheadAttention"),
     **_lazy.names("microtorch.nn.bilinear", "Bilinear"),
+    **_lazy.names("microtorch.nn.sync_batchnorm", "SyncBatchNorm"),  # (walkh)
     **_lazy.names(
         "microtorch.nn.conv_transpose", "ConvTranspose1d ConvTranspose2d ConvTranspose3d"
     ),

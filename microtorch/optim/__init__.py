@@ -1,5 +1,5 @@
 """``microtorch.optim``: optimizers (``SGD``, ``Adam``, ``AdamW``, ``Adamax``, ``NAdam``,
-``RAdam``, ``RMSprop``, ``Adagrad``, ``Adadelta``, ``LBFGS``) and ``lr_scheduler``."""
+``RAdam``, ``RMSprop``, ``Adagrad``, ``Adadelta``, ``LBFGS``, ``Muon``) and ``lr_scheduler``."""
 
 from typing import TYPE_CHECKING
 
@@ -11,6 +11,7 @@ from microtorch.optim.sgd import SGD
 __all__ = [
     "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "Adadelta", "Adagrad", "LBFGS",
     "Optimizer", "RMSprop", "lr_scheduler", "ASGD", "Adafactor", "Rprop", "SparseAdam",
+    "Muon",
 ]  # fmt: skip
 
 
@@ -21,6 +22,7 @@ ON_FIRST_USE = {
     **_lazy.names("microtorch.optim.adam_variants", "Adamax NAdam RAdam"),
     **_lazy.names("microtorch.optim.averaged", "ASGD Adafactor Rprop SparseAdam"),  # (walkd)
     **_lazy.names("microtorch.optim.lbfgs", "LBFGS"),
+    **_lazy.names("microtorch.optim.muon", "Muon"),  # (walkh)
     **_lazy.names("microtorch.optim.rmsprop", "Adadelta Adagrad RMSprop"),
 }
 if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)

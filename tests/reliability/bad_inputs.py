@@ -1305,5 +1305,14 @@ CASES: list[Bad | Same] = [
     Bad('triu_indices_float', NotImplementedError, '"triu_indices" not implemented for \'Float\'', lambda L: L.triu_indices(3, 3, dtype=L.float32)),
     Bad('unravel_index_float', TypeError, "expected 'indices' to be integer dtype, but got torch.float32", lambda L: L.unravel_index(W(_t(L, 1.0)), (2, 3))),
     Bad('vander_2d', RuntimeError, 'x must be a one-dimensional tensor.', lambda L: L.vander(W(_x(L, 2, 2)))),
+    # --- walkh
+    Bad('optim_muon_1d_param', ValueError, 'Muon only supports 2D parameters whereas we found a parameter with size: torch.Size([2])', lambda L: L.optim.Muon([W(_x(L, 2, rg=True))])),
+    Bad('optim_muon_adjust_lr_fn', ValueError, 'Adjust learning rate function rms is not supported', lambda L: L.optim.Muon([W(_x(L, 2, 2, rg=True))], adjust_lr_fn='rms')),
+    Bad('linalg_ldl_factor_not_square', RuntimeError, 'torch.linalg.ldl_factor_ex: A must be batches of square matrices, but they are 3 by 2 matrices', lambda L: L.linalg.ldl_factor(W(_x(L, 3, 2)))),
+    Bad('linalg_ldl_factor_ex_long', RuntimeError, 'torch.linalg.ldl_factor_ex: Expected a floating point or complex tensor as input. Got Long', lambda L: L.linalg.ldl_factor_ex(W(L.ones(2, 2, dtype=L.int64)))),
+    Bad('linalg_ldl_solve_float_pivots', RuntimeError, 'torch.linalg.ldl_solve: Expected pivots to be integers. Got Float', lambda L: L.linalg.ldl_solve(W(_x(L, 2, 2)), W(_x(L, 2)), W(_x(L, 2, 1)))),
+    Bad('ormqr_other_rows', RuntimeError, 'torch.ormqr: other.shape[-2] must be equal to input.shape[-2]', lambda L: L.ormqr(W(_x(L, 3, 2)), W(_x(L, 2)), W(_x(L, 2, 2)))),
+    Bad('tensor_ormqr_tau_dtype', RuntimeError, 'torch.ormqr: Expected input and tau to have the same dtype, but input has dtypeFloat and tau has dtype Double', lambda L: W(_x(L, 3, 2)).ormqr(W(L.ones(2, dtype=L.float64)), W(_x(L, 3, 1)))),
+    Bad('sync_batchnorm_1d_input', ValueError, 'expected at least 2D input (got 1D input)', lambda L: L.nn.SyncBatchNorm(3)(W(_x(L, 3)))),
 ]
 # fmt: on
