@@ -18,7 +18,7 @@ import numpy as np
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
 from microtorch.ops._precise import correctly_rounded
-from microtorch.ops.gamma_functions import digamma64, lgamma64, trigamma64
+from microtorch.ops.gamma_functions import digamma64, lgamma64, recorded, trigamma64
 
 __all__ = [
     "Mvlgamma",
@@ -28,6 +28,7 @@ __all__ = [
     "ZetaNumberS",
     "mvlgamma64",
     "polygamma64",
+    "polygamma_each",
     "zeta64",
 ]
 
@@ -88,6 +89,8 @@ def zeta64(s: np.ndarray | float, q: np.ndarray | float) -> np.ndarray:
 
 def polygamma64(n: int, x: np.ndarray) -> np.ndarray:
     """The n-th derivative of digamma at each value of a float64 array."""
+    if recorded(x):
+        return polygamma_each(n, x)  # (torch.polygamma: PolygammaBackward0)
     if n == 0:
         return digamma64(x)
     if n == 1:
@@ -104,6 +107,23 @@ def mvlgamma64(x: np.ndarray, p: int) -> np.ndarray:
     return total
 
 
+# one value at a time: what numpy dispatches a recorded value by (gamma_functions.recorded)
+polygamma_each = np.frompyfunc(lambda n, v: float(polygamma64(int(n), np.float64(v))), 2, 1)
+
+
+def _forward(ctx, a, k, value):
+    # value(v, k) of each value v of a, for an int k that backward gets as ctx.k
+    ctx.save_for_backward(a)
+    ctx.k = k
+    return follow_inputs(correctly_rounded(lambda v: value(v, k), a), a)
+
+
+def _backward(ctx, grad_output, derivative):
+    # derivative(v, k) of each saved value v, times grad_output
+    (a,) = ctx.saved_tensors
+    return correctly_rounded(lambda v: derivative(v, ctx.k), a) * grad_output
+
+
 class Polygamma(NumpyFunction):
     """z = polygamma(n, a), the n-th derivative of digamma, so dz/da = polygamma(n + 1, a)."""
 
@@ -111,15 +131,11 @@ class Polygamma(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, n):
-        ctx.save_for_backward(a)
-        ctx.n = n
-        return follow_inputs(correctly_rounded(lambda v: polygamma64(n, v), a), a)
+        return _forward(ctx, a, n, lambda v, n: polygamma64(n, v))
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
-        n = ctx.n
-        return correctly_rounded(lambda v: polygamma64(n + 1, v), a) * grad_output
+        return _backward(ctx, grad_output, lambda v, n: polygamma64(n + 1, v))
 
 
 class Mvlgamma(NumpyFunction):
@@ -130,15 +146,12 @@ class Mvlgamma(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, p):
-        ctx.save_for_backward(a)
-        ctx.p = p
-        return follow_inputs(correctly_rounded(lambda v: mvlgamma64(v, p), a), a)
+        return _forward(ctx, a, p, mvlgamma64)
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
-        p = ctx.p
-        psi = sum(correctly_rounded(lambda v, i=i: digamma64(v - i / 2), a) for i in range(p))
+        (a,) = ctx.saved_tensors  # (each term rounded to a's dtype, as PyTorch sums them)
+        psi = sum(correctly_rounded(lambda v, i=i: digamma64(v - i / 2), a) for i in range(ctx.k))
         return psi * grad_output
 
 
