@@ -30,6 +30,7 @@ from microtorch.api import (
     cross,
     cumulative,
     division,
+    einsum,
     gamma,
     join,
     linalg,
@@ -48,7 +49,7 @@ from microtorch.autograd import node as _node
 from microtorch.dtypes import from_numpy_dtype
 from microtorch.ops.gamma_functions import digamma_each, lgamma_each, trigamma_each
 from microtorch.ops.indexing import Gather, IndexPutAccumulate, Scatter
-from microtorch.ops.polygamma import polygamma_each
+from microtorch.ops.polygamma import polygamma_each, zeta_each
 from microtorch.ops.scalar import AddScalar, DivScalar, MulScalar, SubScalar
 from microtorch.ops.special import erf_each, erfinv_each
 
@@ -355,6 +356,7 @@ _UFUNCS: dict[Any, Callable[..., Any]] = {
     digamma_each: gamma.digamma,  # (LgammaBackward0's formula: grad * digamma(self))
     trigamma_each: lambda a: gamma.polygamma(1, a),  # (DigammaBackward0's: polygamma(1, self))
     polygamma_each: gamma.polygamma,
+    zeta_each: gamma.zeta,
     np.floor_divide: division.floor_divide,
     np.negative: unary.neg,
     np.positive: lambda a: a,
@@ -424,6 +426,9 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.full_like: lambda a, fill_value, dtype=None, shape=None: _like(
         lambda shape, dtype: np.full(shape, fill_value, dtype)
     )(a, dtype, shape=shape),
+    np.einsum: lambda subscripts, *operands: record(
+        einsum.einsum(subscripts, *tensor_of(list(operands)))
+    ),
     np.linalg.inv: lambda a: record(linalg_square.inv(tensor_of(a))),
     np.linalg.solve: lambda a, b: record(linalg_square.solve(tensor_of(a), tensor_of(b))),
     np.shape: lambda a: a.shape,

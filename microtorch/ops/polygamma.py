@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
+from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import follow_inputs
 from microtorch.ops._precise import correctly_rounded
 from microtorch.ops.gamma_functions import digamma64, lgamma64, recorded, trigamma64
@@ -30,6 +31,7 @@ __all__ = [
     "polygamma64",
     "polygamma_each",
     "zeta64",
+    "zeta_each",
 ]
 
 # B_2j / (2j)! for j = 1 ... 8 (Bernoulli numbers over factorials)
@@ -68,6 +70,8 @@ def zeta64(s: np.ndarray | float, q: np.ndarray | float) -> np.ndarray:
     """Hurwitz's zeta(s, q) of float64 arrays (broadcast). For q < 0 (s an integer) the m
     negative terms q, q+1 ... q+m-1 are (-1)**s times those of zeta(s, f) with f = -(q+m-1):
     zeta(s, q) = (-1)**s (zeta(s, f) - zeta(s, f + m)) + zeta(s, q + m)."""
+    if recorded(s) or recorded(q):
+        return zeta_each(s, q)  # (torch.special.zeta: SpecialZetaBackward0, 1 or 2)
     s, q = np.broadcast_arrays(np.asarray(s, np.float64), np.asarray(q, np.float64))
     integer_q = q == np.floor(q)
     bad = (s < 1) | ((q <= 0) & ~integer_q & (s != np.floor(s)))
@@ -109,6 +113,7 @@ def mvlgamma64(x: np.ndarray, p: int) -> np.ndarray:
 
 # one value at a time: what numpy dispatches a recorded value by (gamma_functions.recorded)
 polygamma_each = np.frompyfunc(lambda n, v: float(polygamma64(int(n), np.float64(v))), 2, 1)
+zeta_each = np.frompyfunc(lambda s, q: float(zeta64(np.float64(s), np.float64(q))), 2, 1)
 
 
 def _forward(ctx, a, k, value):
@@ -156,35 +161,52 @@ class Mvlgamma(NumpyFunction):
 
 
 class Zeta(NumpyFunction):
-    """z = zeta(s, q), Hurwitz's zeta function. PyTorch has no derivative for it: its
-    backward raises PyTorch's error."""
+    """z = zeta(s, q), Hurwitz's zeta function, so dz/dq = -s * zeta(s + 1, q). PyTorch has
+    no derivative for s: its backward raises PyTorch's error when s requires grad."""
 
     node_name = "SpecialZetaBackward0"
 
     @staticmethod
     def forward(ctx, s, q):
+        ctx.save_for_backward(s, q)
         return follow_inputs(correctly_rounded(zeta64, s, q), s, q)
 
     @staticmethod
     def backward(ctx, grad_output):
-        raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+        if ctx.needs_input_grad[0]:
+            raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+        s, q = ctx.saved_tensors
+        return None, unbroadcast(grad_output * -s * correctly_rounded(zeta64, s + 1.0, q), q.shape)
 
 
-class ZetaNumberS(Zeta):
-    """zeta(s, q) for a number s (``SpecialZetaBackward1``)."""
+class ZetaNumberS(NumpyFunction):
+    """zeta(s, q) for a number s (``SpecialZetaBackward1``), so dz/dq = -s * zeta(s + 1, q)."""
 
     node_name = "SpecialZetaBackward1"
+    ctx_fields = ("s",)
 
     @staticmethod
     def forward(ctx, q, s):
+        ctx.save_for_backward(q)
+        ctx.s = s
         return follow_inputs(correctly_rounded(lambda v: zeta64(s, v), q), q)
 
+    @staticmethod
+    def backward(ctx, grad_output):
+        (q,) = ctx.saved_tensors
+        return grad_output * -ctx.s * correctly_rounded(lambda v: zeta64(ctx.s + 1.0, v), q)
 
-class ZetaNumberQ(Zeta):
-    """zeta(s, q) for a number q (``SpecialZetaBackward2``)."""
+
+class ZetaNumberQ(NumpyFunction):
+    """zeta(s, q) for a number q (``SpecialZetaBackward2``): no derivative for s in PyTorch,
+    so its backward raises PyTorch's error."""
 
     node_name = "SpecialZetaBackward2"
 
     @staticmethod
     def forward(ctx, s, q):
         return follow_inputs(correctly_rounded(lambda v: zeta64(v, q), s), s)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        raise NotImplementedError("the derivative for 'zeta' is not implemented.")

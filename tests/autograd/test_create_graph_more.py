@@ -239,8 +239,7 @@ CASES.update({
     "polygamma_3": ((5,), "positive", lambda L, x: L.special.polygamma(3, x)),
     "lgamma": ((5,), "positive", lambda L, x: L.lgamma(x * 3 - 1)),
     "digamma": ((5,), "positive", lambda L, x: L.digamma(x * 3 - 1)),
-    "zeta": ((5,), "positive", lambda L, x: L.special.zeta(x + 1.5, x)),
-    "zeta_number_q": ((5,), "positive", lambda L, x: L.special.zeta(x + 1.5, 2.0)),
+    "zeta_tensor_s": ((5,), "positive", lambda L, x: L.special.zeta(_c(L, [[2.5], [4.0]]), x)),
     "zeta_number_s": ((5,), "positive", lambda L, x: L.special.zeta(3.0, x)),
     "addbmm": ((2, 2, 2), "real", lambda L, x: L.addbmm(x[0] * 1, x, x**2, beta=0.5, alpha=2)),
     "addmm_scaled": ((2, 2), "real", lambda L, x: L.addmm(x, x**2, x, beta=0.5, alpha=2)),
@@ -268,6 +267,8 @@ CASES.update({
 
 # ops whose second derivative PyTorch does not have: torch raises, and so must microtorch
 RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
+    "zeta": ((5,), "positive", lambda L, x: L.special.zeta(x + 1.5, x)),  # (no first one)
+    "zeta_number_q": ((5,), "positive", lambda L, x: L.special.zeta(x + 1.5, 2.0)),
     "geqrf": ((3, 2), "real", lambda L, x: L.geqrf(x)[0] * x),  # (no first derivative either)
     "pdist": ((4, 3), "real", lambda L, x: _f(L).pdist(x) ** 2),
     "hardsigmoid": ((6,), "real", lambda L, x: _f(L).hardsigmoid(x * 3)),
@@ -340,19 +341,13 @@ GAPS = {
     "microtorch returns a value", "embedding_bag_max": "as embedding_bag_sum",
     "embedding_bag_weights": "torch: derivative for aten::_embedding_bag_per_sample_weights_"
     "backward is not implemented; microtorch raises another error",
-    "multi_margin": "torch: derivative for aten::multi_margin_loss_backward is not "
-    "implemented; microtorch returns a value", "multi_margin_p2": "as multi_margin",
-    "multilabel_margin": "as multi_margin (multilabel_margin_loss_backward)",
     "standard_gamma": "torch: NotImplementedError for _standard_gamma_grad; microtorch's "
     "formula is not recorded (another error)",
     "sdpa_flash": "torch's flash-attention backward has no derivative; microtorch's formula "
     "records one and returns values",
     # new in main at 5a8d518: microtorch raises NotImplementedError "cannot record ..." (clear)
-    "adaptive_avg_pool3d": "einsum in the formula: not recorded", "affine_grid": "as adaptive_avg_pool3d",
     "i0": "np.asarray in the formula: not recorded", "i0e": "as i0",
     "i1": "as i0", "i1e": "as i0", "log_ndtr": "as i0",
-    "zeta": "torch: no derivative for zeta's s; microtorch raises it at the first backward",
-    "zeta_number_s": "as zeta", "zeta_number_q": "torch: the derivative for 'zeta' is not implemented",
     "pdist": "torch: derivative for '_pdist_backward' is not implemented; microtorch another error",
 }  # fmt: skip
 
@@ -413,6 +408,7 @@ def test_refused_second_derivative_raises_clearly(name: str) -> None:
 # The fixed formulas (issue 23) by finite differences too, not only against torch
 FIXED = ["cholesky", "cholesky_upper", "eigh", "qr", "qr_wide", "celu_", "dist"]
 FIXED += ["beta_log_prob", "gamma_log_prob", "polygamma", "mvlgamma", "logcumsumexp", "take"]
+FIXED += ["zeta_number_s", "zeta_tensor_s", "adaptive_avg_pool3d", "affine_grid"]
 FIXED += ["lgamma", "digamma", "polygamma_3", "rot90", "masked_scatter", "fill_tensor", "ldexp"]
 
 
