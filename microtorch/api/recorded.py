@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api import (
+    bessel,
     cross,
     cumulative,
     division,
@@ -35,6 +36,7 @@ from microtorch.api import (
     join,
     linalg,
     linalg_square,
+    normal_tails,
     rearrange,
     rounding,
     scan,
@@ -47,8 +49,11 @@ from microtorch.api import (
 from microtorch.api import elementwise as ew
 from microtorch.autograd import node as _node
 from microtorch.dtypes import from_numpy_dtype
+from microtorch.ops.bessel import i0_each, i0e_each, i1_each, i1e_each
 from microtorch.ops.gamma_functions import digamma_each, lgamma_each, trigamma_each
+from microtorch.ops.gamma_sampling import StandardGammaGrad, standard_gamma_grad_each
 from microtorch.ops.indexing import Gather, IndexPutAccumulate, Scatter
+from microtorch.ops.normal_tails import erfcx_each
 from microtorch.ops.polygamma import polygamma_each, zeta_each
 from microtorch.ops.scalar import AddScalar, DivScalar, MulScalar, SubScalar
 from microtorch.ops.special import erf_each, erfinv_each
@@ -353,6 +358,12 @@ _UFUNCS: dict[Any, Callable[..., Any]] = {
     erf_each: special.erf,  # (gelu's formula: erf of its input)
     erfinv_each: special.erfinv,  # (ErfinvBackward0's formula computes erfinv again)
     lgamma_each: gamma.lgamma,
+    i0_each: bessel.i0,
+    standard_gamma_grad_each: StandardGammaGrad.apply,  # (StandardGammaBackward0's formula)
+    erfcx_each: normal_tails.erfcx,  # (SpecialLogNdtrBackward0's formula)
+    i0e_each: bessel.i0e,
+    i1_each: bessel.i1,
+    i1e_each: bessel.i1e,
     digamma_each: gamma.digamma,  # (LgammaBackward0's formula: grad * digamma(self))
     trigamma_each: lambda a: gamma.polygamma(1, a),  # (DigammaBackward0's: polygamma(1, self))
     polygamma_each: gamma.polygamma,

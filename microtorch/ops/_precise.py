@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["correctly_rounded"]
+__all__ = ["correctly_rounded", "recorded"]
 
 _SHORT = (np.dtype(np.float32), np.dtype(np.float16))
 
@@ -25,3 +25,10 @@ def correctly_rounded(f: Callable[..., np.ndarray], *arrays: np.ndarray) -> np.n
     if isinstance(f, np.ufunc):  # (numpy casts in blocks: no float64 copy of the input)
         return f(*arrays, dtype=np.float64).astype(dtype)
     return f(*(a.astype(np.float64) for a in arrays)).astype(dtype)
+
+
+def recorded(x: object) -> bool:
+    """Whether ``x`` is a backward formula's recorded value (create_graph=True: see
+    api/recorded.py). A function computed value by value (digamma64, bessel_i_scaled64 ...)
+    then calls its ``*_each`` ufunc instead, which numpy hands to PyTorch's op, recorded."""
+    return not isinstance(x, (np.ndarray, np.generic, float, int))

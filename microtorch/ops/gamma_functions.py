@@ -15,7 +15,7 @@ import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
-from microtorch.ops._precise import correctly_rounded
+from microtorch.ops._precise import correctly_rounded, recorded
 
 __all__ = [
     "Digamma",
@@ -24,7 +24,6 @@ __all__ = [
     "digamma_each",
     "lgamma64",
     "lgamma_each",
-    "recorded",
     "trigamma64",
     "trigamma_each",
 ]
@@ -42,12 +41,6 @@ def _lgamma_one(x: float) -> float:
 
 
 lgamma_each = np.frompyfunc(_lgamma_one, 1, 1)
-
-
-def recorded(x: object) -> bool:
-    """Whether ``x`` is a formula's recorded value (create_graph=True: see api/recorded.py),
-    which the ``*_each`` ufuncs below hand to PyTorch's op of the same name, recorded."""
-    return not isinstance(x, (np.ndarray, np.generic, float, int))
 
 
 def lgamma64(x: np.ndarray) -> np.ndarray:
