@@ -9,10 +9,13 @@ nearest the true value, which is what PyTorch's kernels give in nearly every cas
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-__all__ = ["correctly_rounded", "recorded"]
+from microtorch.autograd import node as _node
+
+__all__ = ["correctly_rounded", "recorded", "run_recorded"]
 
 _SHORT = (np.dtype(np.float32), np.dtype(np.float16))
 
@@ -32,3 +35,9 @@ def recorded(x: object) -> bool:
     api/recorded.py). A function computed value by value (digamma64, bessel_i_scaled64 ...)
     then calls its ``*_each`` ufunc instead, which numpy hands to PyTorch's op, recorded."""
     return not isinstance(x, (np.ndarray, np.generic, float, int))
+
+
+def run_recorded(function: Any, *values: Any) -> Any:
+    """``function.apply`` on a formula's recorded values, recorded (PyTorch's node for a step
+    that numpy has no dispatch for, such as a matrix exponential)."""
+    return _node.record(function.apply(*[_node.tensor_of(v) for v in values]))

@@ -323,8 +323,6 @@ def _run(lib: Any, case: tuple[tuple[int, ...], str, Any]) -> list[Any]:
 
 # What microtorch does not yet do as torch does (TODO issue 23): strict, so a fix shows up
 GAPS = {
-    "gamma_cdf": "IgammaBackward0's formula calls np.vectorize(math.lgamma): not recorded",
-    "matrix_exp": "LinalgMatrixExpBackward0's formula uses np.log2: not recorded",
     "remainder": "RemainderBackward1's formula floor-divides (no derivative in microtorch); "
     "PyTorch's is -grad * floor_divide(a, b), whose own derivative is 0",
     "eigvalsh": "microtorch raises 'cannot differentiate this backward twice' (test below)",
@@ -405,7 +403,7 @@ def test_refused_second_derivative_raises_clearly(name: str) -> None:
 FIXED = ["cholesky", "cholesky_upper", "eigh", "qr", "qr_wide", "celu_", "dist"]
 FIXED += ["beta_log_prob", "gamma_log_prob", "polygamma", "mvlgamma", "logcumsumexp", "take"]
 FIXED += ["zeta_number_s", "zeta_tensor_s", "adaptive_avg_pool3d", "affine_grid"]
-FIXED += ["i0", "i0e", "i1", "i1e", "log_ndtr"]
+FIXED += ["gamma_cdf", "matrix_exp", "i0", "i0e", "i1", "i1e", "log_ndtr"]
 FIXED += ["lgamma", "digamma", "polygamma_3", "rot90", "masked_scatter", "fill_tensor", "ldexp"]
 
 
