@@ -15,7 +15,7 @@ import numpy as np
 
 from microtorch.autograd import node as _node
 
-__all__ = ["correctly_rounded", "recorded", "run_recorded"]
+__all__ = ["correctly_rounded", "constant_values", "recorded", "run_recorded"]
 
 _SHORT = (np.dtype(np.float32), np.dtype(np.float16))
 
@@ -41,3 +41,9 @@ def run_recorded(function: Any, *values: Any) -> Any:
     """``function.apply`` on a formula's recorded values, recorded (PyTorch's node for a step
     that numpy has no dispatch for, such as a matrix exponential)."""
     return _node.record(function.apply(*[_node.tensor_of(v) for v in values]))
+
+
+def constant_values(x: Any) -> np.ndarray:
+    """The values of a formula's input that has no gradient (integer pivots), as an array,
+    recorded or not: what a formula computes from them is a constant of its graph."""
+    return _node.tensor_of(x)._data if recorded(x) else np.asarray(x)

@@ -54,13 +54,6 @@ NOT_COVERED = {
     "microtorch.ops.division.RRemainder": _NO_FIRST,
     "microtorch.ops.histogram.Histogram": _NO_FIRST,
     "microtorch.ops.unique.Unique2": _NO_FIRST,
-    "microtorch.ops.linalg_lu.LinalgLu": _GAP,
-    "microtorch.ops.linalg_lu.LinalgLuFactorEx": _GAP,
-    "microtorch.ops.linalg_lu.LinalgLuSolve": _GAP,
-    "microtorch.ops.linalg_lu.LuUnpack": _GAP,
-    "microtorch.ops.linalg_triangular.CholeskySolve": _GAP,
-    "microtorch.ops.linalg_triangular.LinalgSolveTriangular": _GAP,
-    "microtorch.ops.linalg_triangular.TriangularSolve": _GAP,
     "microtorch.ops.linalg_triangular.LinalgSolveExInfo": "solve_ex of a singular matrix only: "
     "its solution is nan, PyTorch's LAPACK's inf and nan, so no values to compare",
     "microtorch.nn.attention_ops.ScaledDotProductFlashAttentionForCpu": _GAP,

@@ -327,12 +327,6 @@ GAPS = {
     "PyTorch's is -grad * floor_divide(a, b), whose own derivative is 0",
     "eigvalsh": "microtorch raises 'cannot differentiate this backward twice' (test below)",
     "lstsq": "as eigvalsh",
-    "lu_solve_b": "LinalgLuSolveBackward0's formula converts with np.asarray: not recorded",
-    "linalg_lu": "LinalgLuBackward0's formula calls np.result_type: not recorded",
-    "lu_factor_ex": "as linalg_lu", "lu_unpack": "as linalg_lu",
-    "triangular_solve": "as linalg_lu",
-    "solve_triangular": "LinalgSolveTriangularBackward0's formula calls np.add with keywords",
-    "cholesky_solve": "CholeskySolveBackward0's formula converts with np.asarray: not recorded",
     "cdist": "torch: NotImplementedError the derivative for '_cdist_backward' is not "
     "implemented.; microtorch's formula is not recorded (another error)",
     "embedding_bag_sum": "torch: derivative for _embedding_bag_backward not implemented; "
@@ -403,6 +397,8 @@ def test_refused_second_derivative_raises_clearly(name: str) -> None:
 FIXED = ["cholesky", "cholesky_upper", "eigh", "qr", "qr_wide", "celu_", "dist"]
 FIXED += ["beta_log_prob", "gamma_log_prob", "polygamma", "mvlgamma", "logcumsumexp", "take"]
 FIXED += ["zeta_number_s", "zeta_tensor_s", "adaptive_avg_pool3d", "affine_grid"]
+FIXED += ["linalg_lu", "lu_factor_ex", "lu_unpack", "triangular_solve"]  # (not lu_solve_b: detached)
+FIXED += ["solve_triangular", "cholesky_solve"]
 FIXED += ["gamma_cdf", "matrix_exp", "i0", "i0e", "i1", "i1e", "log_ndtr"]
 FIXED += ["lgamma", "digamma", "polygamma_3", "rot90", "masked_scatter", "fill_tensor", "ldexp"]
 
