@@ -61,7 +61,6 @@ NOT_COVERED = {
     "microtorch.ops.division.Remainder": _GAP,
     "microtorch.ops.gamma_sampling.StandardGammaGrad": "StandardGammaBackward0's formula records it (test_create_graph_more's standard_gamma case raises its error); "
     + _NO_FIRST,
-    "microtorch.ops.linalg_factor.Cdist": _GAP,
     "microtorch.ops.linalg_factor.LinalgLstsq": "refused with a clear RuntimeError under create_graph=True (test_create_graph_more.REFUSED); PyTorch has it",
     "microtorch.autograd.views.AsStrided": _PRIVATE,
     "microtorch.nn.attention_ops.Baddbmm": _PRIVATE,
@@ -79,7 +78,6 @@ NOT_COVERED = {
     "microtorch.ops.inplace.Zero": _INNER,
     "microtorch.ops.products._AddProduct": _BASE,
     "microtorch.ops.unique.UniqueConsecutive": _NO_FIRST,
-    "microtorch.nn.loss_more_functions.Pdist": _GAP,
     "microtorch.nn.cross_map_lrn.CrossMapLRN": _PRIVATE + " (F.local_response_norm does not use it)",
     "microtorch.ops.linalg.NormDim": _PRIVATE + " (torch.norm(x, 3, dim=1) does not use it)",
     "microtorch.ops.incomplete_gamma.Igamma": _PRIVATE,

@@ -327,16 +327,12 @@ GAPS = {
     "PyTorch's is -grad * floor_divide(a, b), whose own derivative is 0",
     "eigvalsh": "microtorch raises 'cannot differentiate this backward twice' (test below)",
     "lstsq": "as eigvalsh",
-    "cdist": "torch: NotImplementedError the derivative for '_cdist_backward' is not "
-    "implemented.; microtorch's formula is not recorded (another error)",
     "embedding_bag_sum": "torch: derivative for _embedding_bag_backward not implemented; "
     "microtorch returns a value", "embedding_bag_max": "as embedding_bag_sum",
     "embedding_bag_weights": "torch: derivative for aten::_embedding_bag_per_sample_weights_"
     "backward is not implemented; microtorch raises another error",
     "sdpa_flash": "torch's flash-attention backward has no derivative; microtorch's formula "
     "records one and returns values",
-    # new in main at 5a8d518: microtorch raises NotImplementedError "cannot record ..." (clear)
-    "pdist": "torch: derivative for '_pdist_backward' is not implemented; microtorch another error",
 }  # fmt: skip
 
 
