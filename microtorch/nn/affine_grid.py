@@ -46,8 +46,10 @@ class AffineGridGenerator(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         k = ctx.base.shape[-1]
-        rows = grad_output.reshape(grad_output.shape[0], -1, k - 1)  # (N, P, k)
-        return np.einsum("npi,pk->nik", rows, ctx.base.reshape(-1, k))
+        n = grad_output.shape[0]
+        rows = grad_output.reshape(n, -1, k - 1)  # (N, P, k - 1)
+        base = np.broadcast_to(ctx.base.reshape(1, -1, k), (n, rows.shape[1], k))  # (N, P, k)
+        return np.swapaxes(np.swapaxes(base, 1, 2) @ rows, 1, 2)  # (N, k - 1, k)
 
 
 def affine_grid(theta: Tensor, size: Sequence[int], align_corners: bool | None = None) -> Tensor:
