@@ -14,9 +14,10 @@ import math
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
-from microtorch.ops._precise import correctly_rounded, recorded
+from microtorch.ops._precise import correctly_rounded
 
 __all__ = [
     "I0",
@@ -90,7 +91,7 @@ def _i1e(x: np.ndarray) -> np.ndarray:
     return bessel_i_scaled64(x, 1, True)
 
 
-# one value at a time: what numpy dispatches a recorded value by (_precise.recorded)
+# one value at a time: what numpy dispatches a recorded value by (formula_values.recorded)
 i0_each, i0e_each, i1_each, i1e_each = (
     np.frompyfunc(lambda v, f=f: float(f(np.float64(v))), 1, 1) for f in (_i0, _i0e, _i1, _i1e)
 )

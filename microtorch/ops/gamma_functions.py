@@ -13,9 +13,10 @@ import math
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
-from microtorch.ops._precise import correctly_rounded, recorded
+from microtorch.ops._precise import correctly_rounded
 
 __all__ = [
     "Digamma",

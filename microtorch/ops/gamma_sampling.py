@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
-from microtorch.ops._precise import recorded
 from microtorch.ops.gamma_functions import digamma64, lgamma64
 
 __all__ = [
@@ -68,7 +68,7 @@ def standard_gamma_grad64(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     return np.where(x > 0, -dp_da / np.exp(log_density), 0.0)
 
 
-# one value at a time: what numpy dispatches a recorded value by (_precise.recorded)
+# one value at a time: what numpy dispatches a recorded value by (formula_values.recorded)
 standard_gamma_grad_each = np.frompyfunc(
     lambda a, x: float(standard_gamma_grad64(np.float64(a), np.float64(x))), 2, 1
 )

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded, run_recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import column_major
-from microtorch.ops._precise import recorded, run_recorded
 
 __all__ = [
     "LinalgDet", "LinalgSlogdet", "LinalgInvEx", "LinalgSolveEx", "LinalgCholeskyEx",

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from microtorch.autograd.formula_values import constant_values
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
-from microtorch.ops._precise import constant_values
 from microtorch.ops.linalg_triangular import solve_triangular
 
 __all__ = [

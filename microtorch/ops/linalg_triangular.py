@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded, run_recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
-from microtorch.ops._precise import recorded, run_recorded
 from microtorch.ops.linalg_inverse import LinalgCholeskyEx, LinalgInvEx, LinalgSolveEx
 
 __all__ = [

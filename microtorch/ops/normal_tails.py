@@ -16,9 +16,10 @@ import math
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
-from microtorch.ops._precise import correctly_rounded, recorded
+from microtorch.ops._precise import correctly_rounded
 from microtorch.ops.special import erfinv64
 
 __all__ = ["Erfcx", "LogNdtr", "Ndtri", "erfcx64", "erfcx_each", "log_ndtr64", "ndtri64"]
@@ -65,7 +66,7 @@ def erfcx64(x: np.ndarray) -> np.ndarray:
     return np.where(np.isinf(x) & (x > 0), 0.0, result)
 
 
-# one value at a time: what numpy dispatches a recorded value by (_precise.recorded)
+# one value at a time: what numpy dispatches a recorded value by (formula_values.recorded)
 erfcx_each = np.frompyfunc(lambda v: float(erfcx64(np.float64(v))[0]), 1, 1)
 
 

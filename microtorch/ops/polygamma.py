@@ -15,10 +15,11 @@ import math
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import follow_inputs
-from microtorch.ops._precise import correctly_rounded, recorded
+from microtorch.ops._precise import correctly_rounded
 from microtorch.ops.gamma_functions import digamma64, lgamma64, trigamma64
 
 __all__ = [
@@ -111,7 +112,7 @@ def mvlgamma64(x: np.ndarray, p: int) -> np.ndarray:
     return total
 
 
-# one value at a time: what numpy dispatches a recorded value by (_precise.recorded)
+# one value at a time: what numpy dispatches a recorded value by (formula_values.recorded)
 polygamma_each = np.frompyfunc(lambda n, v: float(polygamma64(int(n), np.float64(v))), 2, 1)
 zeta_each = np.frompyfunc(lambda s, q: float(zeta64(np.float64(s), np.float64(q))), 2, 1)
 
