@@ -4,7 +4,8 @@ and numpy costs a call per op; these pin the counts, so a layer that comes back 
 Counted with ``sys.setprofile``: 'call' events (Python functions; numpy's and the builtins'
 C calls are 'c_call' events, not counted), around one ``a * b`` of 1-element tensors after a
 warm-up, with the graph of the previous product still alive (a leaf's AccumulateGrad and its
-saved record exist then, as in a training step)."""
+saved record exist then, as in a training step), and no array of the process changed in place
+(else each saved input also reads its version: one call more, see autograd/versions.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,13 @@ from typing import Any
 import pytest
 
 import microtorch
+from microtorch.autograd import versions
+
+
+@pytest.fixture(autouse=True)
+def no_version_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # as in a fresh process: earlier tests' in-place changes of arrays still alive are counted
+    monkeypatch.setattr(versions, "counters", {})
 
 
 def python_calls(op: Callable[[], Any]) -> list[str]:
