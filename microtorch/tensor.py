@@ -31,13 +31,13 @@ from microtorch.api import (
 )
 from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
-from microtorch.api.operators import arithmetic_operator, matrix_operator, operator
+from microtorch.api.operators import arithmetic_operator, matrix_operator, op_operator, operator
 from microtorch.api.tensor_methods import TensorMethods
 from microtorch.api.window_methods import WindowMethods
 from microtorch.autograd import backward, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.grad_mode import state as _grad_state
-from microtorch.autograd.node import AccumulateGrad, RemovableHandle
+from microtorch.autograd.node import NO_REF, AccumulateGrad, RemovableHandle
 from microtorch.autograd.versions import bump_version, version_of
 from microtorch.device import CPU, device
 from microtorch.dtypes import (
@@ -46,6 +46,7 @@ from microtorch.dtypes import (
     from_numpy_dtype,
     get_default_dtype,
 )
+from microtorch.ops.elementwise import Add, Div, Mul, Sub
 from microtorch.ops.inplace import Copy
 
 __all__ = ["Tensor", "Size", "plain_tensor", "op_result"]
@@ -97,8 +98,8 @@ class Tensor(TensorMethods, WindowMethods):
     # "multi_output" (by unbind, split, chunk) or "no_grad" (in no_grad mode), or of such a view
     _creation: str = "default"
     _hooks: list[Callable[[Tensor], Tensor | None]] | None = None
-    _acc: weakref.ref[AccumulateGrad] | None = None
-    _saved_as: weakref.ref[Any] | None = None  # its SavedTensor at its version (saved.py)
+    _acc: weakref.ref[AccumulateGrad] = NO_REF  # its AccumulateGrad, held weakly (node.py)
+    _saved_as: weakref.ref[Any] = NO_REF  # its SavedTensor at its version (saved.py)
     _retains: bool = False
     _inference: bool = False
     __hash__ = object.__hash__  # tensors are dict keys by identity, as in PyTorch
@@ -521,12 +522,14 @@ class Tensor(TensorMethods, WindowMethods):
     # --- arithmetic ---------------------------------------------------------------------
     # Each operator is the op function behind one check: an operand it does not take (a str,
     # None, a list) gives NotImplemented, so Python raises its own TypeError, as PyTorch's
-    # operators do (api/operators.py). ``2 + x`` records add(x, 2) and ``2 * x`` mul(x, 2), as
+    # operators do (api/operators.py); + - * / run the op itself for operands of the tensor's
+    # dtype (op_operator). ``2 + x`` records add(x, 2) and ``2 * x`` mul(x, 2), as
     # PyTorch does. The in-place operators (``x += 1``) and the named methods (``x.sum()``)
     # are in api/tensor_methods.py.
-    __add__ = __radd__ = arithmetic_operator(ew.add)
-    __sub__, __truediv__, __pow__ = (arithmetic_operator(f) for f in (ew.sub, ew.div, ew.pow))
-    __mul__ = __rmul__ = arithmetic_operator(ew.mul)
+    __add__ = __radd__ = op_operator(Add, ew.add)
+    __mul__ = __rmul__ = op_operator(Mul, ew.mul)
+    __sub__, __truediv__ = op_operator(Sub, ew.sub, floats=True), op_operator(Div, ew.div, True)
+    __pow__ = arithmetic_operator(ew.pow)
 
     __matmul__ = matrix_operator(linalg.matmul)
 

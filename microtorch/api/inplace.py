@@ -369,7 +369,7 @@ def _plain(t: Any) -> bool:
     return (
         not (t._rg and grad_mode.state.grad_enabled)
         and not (t._inference and not grad_mode.state.inference)
-        and not overlaps_itself(t._data)
+        and not (0 in t._data.strides and overlaps_itself(t._data))  # (no stride 0: none)
     )
 
 
@@ -383,8 +383,9 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     if isinstance(other, _node.Tensor):
         if other._device is not t._device or other._data.ndim > t._data.ndim:
             return False
-        if _may_overlap(other._data, t._data):  # (the general path checks how they overlap)
-            return False
+        apart = other._data.base is None and t._data.base is None and other._data is not t._data
+        if not apart and _may_overlap(other._data, t._data):  # (the general path checks how
+            return False  # they overlap; two arrays owning their memory are apart, see there)
         if name == "sub_" and other._data.dtype.kind == "b":
             return False  # (PyTorch's error for - with a mask)
         other = other._data
