@@ -30,7 +30,6 @@ CASES = {
     "log_softmax without dim": "F.log_softmax(torch.ones(2, 3))",
     "tensor of a tensor": "torch.tensor(torch.ones(2))",
     "new_tensor of a tensor": "torch.ones(2).new_tensor(torch.ones(2))",
-    "meshgrid without indexing": "torch.meshgrid(torch.ones(2), torch.ones(3))",
     "out= of another shape": "o = torch.ones(3)\ntorch.add(torch.ones(2), 1, out=o)",
     "init of an empty tensor": "torch.nn.init.kaiming_uniform_(torch.empty(0, 3))",
     "dropout2d of 3-d input": "F.dropout2d(torch.ones(2, 3, 4))",
@@ -86,7 +85,10 @@ def test_microtorch_warns_only_through_its_helper() -> None:
 
 def test_warnings_given_once_per_process_name_the_students_line_too() -> None:
     # (once per process in both libraries, so in a fresh one: the first call warns)
-    source = "import microtorch as torch\ntorch.ones(2, 3, 4).T\ntorch.ones(2).storage()\n"
+    source = (
+        "import microtorch as torch\ntorch.ones(2, 3, 4).T\ntorch.ones(2).storage()\n"
+        "torch.meshgrid(torch.ones(2), torch.ones(3))\n"
+    )
     shown = subprocess.run(
         [sys.executable, "-W", "always", "-c", source], capture_output=True, text=True, check=True
     ).stderr
@@ -94,4 +96,5 @@ def test_warnings_given_once_per_process_name_the_students_line_too() -> None:
     assert places == [
         ("<string>", "2", "The use"),  # of `x.T` on tensors of dimension other than 2
         ("<string>", "3", "TypedStorage is"),
+        ("<string>", "4", "torch.meshgrid: in"),
     ], shown
