@@ -616,6 +616,11 @@ lu_solve = _on_first_call("lu_solve", "linalg_lu", "torch_lu_solve")
 __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
 __all__ += ["geqrf", "orgqr"]
 
+# --- walkg
+from microtorch.api.gradient import gradient  # noqa: E402
+
+__all__ += ["gradient"]
+
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.
 _ON_FIRST_USE = ("distributions", "profiler", "return_types", "testing")

@@ -1240,5 +1240,11 @@ CASES: list[Bad | Same] = [
     Bad('tensor_renorm__maxnorm', RuntimeError, 'renorm: expected maxnorm to be >= 0 but got -1', lambda L: W(_x(L, 2, 3)).renorm_(2, 0, -1.0)),
     Bad('nanmedian_bool', NotImplementedError, '"median_cpu" not implemented for \'Bool\'', lambda L: L.nanmedian(W(L.ones(2) > 0))),
     Bad('tensor_nanmedian_empty_dim', IndexError, 'median(): Expected reduction dim 1 to have non-zero size.', lambda L: W(L.ones(2, 0)).nanmedian(1)),
+    # --- walkg
+    Bad('gradient_uint8', RuntimeError, 'torch.gradient does not support uint8 input.', lambda L: L.gradient(W(L.ones(5, dtype=L.uint8)))),
+    Bad('gradient_edge_order', RuntimeError, 'torch.gradient only supports edge_order=1 and edge_order=2.', lambda L: L.gradient(W(_x(L, 3, 4)), edge_order=3)),
+    Bad('gradient_too_short', RuntimeError, 'torch.gradient expected each dimension size to be at least edge_order+1', lambda L: L.gradient(W(_x(L, 2, 4)), edge_order=2)),
+    Bad('gradient_spacing_length', RuntimeError, "torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to 'self.dim() = 2'", lambda L: L.gradient(W(_x(L, 3, 4)), spacing=[1.0])),
+    Bad('gradient_points_2d', RuntimeError, 'torch.gradient expected each element of spacing to have one dimension, but got an element with 2 dimensions!', lambda L: L.gradient(W(_x(L, 3, 4)), spacing=[L.ones(3, 1)], dim=0)),
 ]
 # fmt: on
