@@ -618,8 +618,9 @@ __all__ += ["geqrf", "orgqr"]
 
 # --- walkg
 from microtorch.api.gradient import gradient  # noqa: E402
+from microtorch.api.index_reduce import index_reduce  # noqa: E402
 
-__all__ += ["gradient"]
+__all__ += ["gradient", "index_reduce"]
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.

@@ -59,6 +59,7 @@ from microtorch.api import elementwise as ew
 from microtorch.api import gamma as gamma_ops
 from microtorch.api import histogram as histogram_ops
 from microtorch.api import incomplete_gamma as igamma_ops
+from microtorch.api import index_reduce as index_reduce_ops
 from microtorch.api import inplace as inplace_ops
 from microtorch.api import nanmedian as nanmedian_ops
 from microtorch.api import renorm as renorm_ops
@@ -869,6 +870,10 @@ class TensorMethods:
     cov, corrcoef = correlation.cov, correlation.corrcoef
     renorm, renorm_ = without_torch_keywords(renorm_ops.renorm), renorm_ops.renorm_
     nanmedian = without_torch_keywords(nanmedian_ops.nanmedian)
+
+    # --- walkg
+    index_reduce = method_of(index_reduce_ops.index_reduce)
+    index_reduce_ = method_of(index_reduce_ops.index_reduce_)
 
 
 _NEW_TENSOR_WARNING = (

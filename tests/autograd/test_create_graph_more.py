@@ -261,6 +261,11 @@ CASES.update({
     "fill": ((3,), "real", lambda L, x: L.fill(x**2, 2.0) * x),
     "fill_tensor": ((3,), "real", lambda L, x: L.fill(x**2, (x[0] ** 2).sum()) * x),
     "nextafter": ((4,), "real", lambda L, x: L.nextafter(x**2, x) * x),
+    # walkg
+    "index_reduce_mean": ((3, 4), "real", lambda L, x: L.index_reduce(x**2, 0, _i(L, [0, 2, 0]), x * 3, "mean") * x),
+    "index_reduce_amax": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2, 0, _i(L, [0, 2, 0]), x * 3, "amax") * x),
+    "index_reduce_amin": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2, 1, _i(L, [3, 1, 3, 0]), x * 3, "amin", include_self=False) * x),
+    "index_reduce_prod": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2, 0, _i(L, [0, 2, 0]), x * 3, "prod") * x),
 })  # fmt: skip
 
 # ops whose second derivative PyTorch does not have: torch raises, and so must microtorch
@@ -358,6 +363,7 @@ GAPS = {
     "zeta": "torch: no derivative for zeta's s; microtorch raises it at the first backward",
     "zeta_number_s": "as zeta", "zeta_number_q": "torch: the derivative for 'zeta' is not implemented",
     "pdist": "torch: derivative for '_pdist_backward' is not implemented; microtorch another error",
+    "index_reduce_prod": "np.multiply.at in the formula: not recorded (walkg)",
 }  # fmt: skip
 
 

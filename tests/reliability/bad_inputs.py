@@ -1246,5 +1246,9 @@ CASES: list[Bad | Same] = [
     Bad('gradient_too_short', RuntimeError, 'torch.gradient expected each dimension size to be at least edge_order+1', lambda L: L.gradient(W(_x(L, 2, 4)), edge_order=2)),
     Bad('gradient_spacing_length', RuntimeError, "torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to 'self.dim() = 2'", lambda L: L.gradient(W(_x(L, 3, 4)), spacing=[1.0])),
     Bad('gradient_points_2d', RuntimeError, 'torch.gradient expected each element of spacing to have one dimension, but got an element with 2 dimensions!', lambda L: L.gradient(W(_x(L, 3, 4)), spacing=[L.ones(3, 1)], dim=0)),
+    Bad('index_reduce_sum', RuntimeError, 'index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got sum.', lambda L: L.index_reduce(W(_x(L, 3, 4)), 0, L.tensor([0, 2]), L.ones(2, 4), 'sum')),
+    Bad('tensor_index_reduce_dtypes', RuntimeError, 'index_reduce_(): self (Float) and source (Double) must have the same scalar type', lambda L: W(_x(L, 3, 4)).index_reduce(0, L.tensor([0, 2]), L.ones(2, 4, dtype=L.float64), 'prod')),
+    Bad('tensor_index_reduce__out_of_range', IndexError, 'index out of range in self', lambda L: W(L.ones(3, 4)).index_reduce_(0, L.tensor([0, 3]), L.ones(2, 4), 'amax')),
+    Bad('index_reduce_count', RuntimeError, 'index_reduce_(): Number of indices (3) should be equal to source.size(dim): (2), for dim: 0', lambda L: L.index_reduce(W(_x(L, 3, 4)), 0, L.tensor([0, 1, 2]), L.ones(2, 4), 'mean')),
 ]
 # fmt: on
