@@ -617,10 +617,11 @@ __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_sol
 __all__ += ["geqrf", "orgqr"]
 
 # --- walkg
+from microtorch.api.counting_samples import binomial, poisson  # noqa: E402
 from microtorch.api.gradient import gradient  # noqa: E402
 from microtorch.api.index_reduce import index_reduce  # noqa: E402
 
-__all__ += ["gradient", "index_reduce"]
+__all__ += ["binomial", "gradient", "index_reduce", "poisson"]
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.

@@ -115,6 +115,8 @@ NOT_COVERED = {
     "microtorch.ops.incomplete_gamma.Igamma": _PRIVATE,
     "microtorch.ops.incomplete_gamma.Igammac": _PRIVATE,
     "microtorch.ops.sampling.Bernoulli": _RANDOM,
+    "microtorch.ops.sampling.Binomial": _NO_FIRST,  # (walkg)
+    "microtorch.ops.sampling.Poisson": _RANDOM,  # (walkg)
     "microtorch.ops.sampling.BernoulliFill": _RANDOM,
     "microtorch.ops.sampling.BernoulliTensorFill": _RANDOM,
     "microtorch.ops.sampling.CauchyFill": _RANDOM,

@@ -1250,5 +1250,9 @@ CASES: list[Bad | Same] = [
     Bad('tensor_index_reduce_dtypes', RuntimeError, 'index_reduce_(): self (Float) and source (Double) must have the same scalar type', lambda L: W(_x(L, 3, 4)).index_reduce(0, L.tensor([0, 2]), L.ones(2, 4, dtype=L.float64), 'prod')),
     Bad('tensor_index_reduce__out_of_range', IndexError, 'index out of range in self', lambda L: W(L.ones(3, 4)).index_reduce_(0, L.tensor([0, 3]), L.ones(2, 4), 'amax')),
     Bad('index_reduce_count', RuntimeError, 'index_reduce_(): Number of indices (3) should be equal to source.size(dim): (2), for dim: 0', lambda L: L.index_reduce(W(_x(L, 3, 4)), 0, L.tensor([0, 1, 2]), L.ones(2, 4), 'mean')),
+    Bad('binomial_long_count', ValueError, 'binomial only supports floating-point dtypes for count, got: Long', lambda L: L.binomial(W(L.ones(2, dtype=L.int64)), L.ones(2))),
+    Bad('binomial_dtypes', RuntimeError, 'Found dtype Double but expected Float', lambda L: L.binomial(W(L.ones(2)), L.ones(2, dtype=L.float64))),
+    Bad('poisson_negative', RuntimeError, 'invalid Poisson rate, expected rate to be non-negative', lambda L: L.poisson(W(L.tensor([1.0, -0.5])))),
+    Bad('poisson_long', NotImplementedError, '"poisson_cpu" not implemented for \'Long\'', lambda L: L.poisson(W(L.ones(2, dtype=L.int64)))),
 ]
 # fmt: on
