@@ -36,7 +36,7 @@ from microtorch.api.einsum import einsum
 from microtorch.api.elementwise import logical_not, masked_fill
 from microtorch.api.elementwise import where as _where
 from microtorch.api.grids import meshgrid
-from microtorch.api.histogram import histc, histogram
+from microtorch.api.histogram import histc, histogram, histogramdd
 from microtorch.api.index_along import index_add, index_copy, index_fill
 from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
@@ -621,7 +621,7 @@ from microtorch.api.counting_samples import binomial, poisson  # noqa: E402
 from microtorch.api.gradient import gradient  # noqa: E402
 from microtorch.api.index_reduce import index_reduce  # noqa: E402
 
-__all__ += ["binomial", "gradient", "index_reduce", "poisson"]
+__all__ += ["binomial", "gradient", "histogramdd", "index_reduce", "poisson"]
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.

@@ -1254,5 +1254,8 @@ CASES: list[Bad | Same] = [
     Bad('binomial_dtypes', RuntimeError, 'Found dtype Double but expected Float', lambda L: L.binomial(W(L.ones(2)), L.ones(2, dtype=L.float64))),
     Bad('poisson_negative', RuntimeError, 'invalid Poisson rate, expected rate to be non-negative', lambda L: L.poisson(W(L.tensor([1.0, -0.5])))),
     Bad('poisson_long', NotImplementedError, '"poisson_cpu" not implemented for \'Long\'', lambda L: L.poisson(W(L.ones(2, dtype=L.int64)))),
+    Bad('histogramdd_1d', RuntimeError, 'torch.histogramdd: input tensor should have at least 2 dimensions', lambda L: L.histogramdd(W(L.ones(3)), bins=[2])),
+    Bad('histogramdd_bins_length', RuntimeError, 'histogramdd: The size of bins must be equal to the innermost dimension of the input.', lambda L: L.histogramdd(W(L.ones(3, 2)), bins=[2, 2, 2])),
+    Bad('histogramdd_range_length', RuntimeError, 'torch.histogramdd: for a 2-dimensional histogram range should have 4 elements, but got 2', lambda L: L.histogramdd(W(L.ones(3, 2)), bins=[2, 2], range=[0.0, 1.0])),
 ]
 # fmt: on
