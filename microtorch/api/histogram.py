@@ -134,6 +134,11 @@ def _histogramdd_checks(input: Any, bins: Any, range: Any, weight: Any) -> None:
                 )
 
 
+def _if_grad(weight: Any) -> Any:
+    # the weights as an input of the node only if they require grad (as PyTorch's edges)
+    return weight if weight is None or weight.requires_grad else weight._data
+
+
 def _c_name(t: Any) -> str:
     return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(
         t._dtype.name, t._dtype.name
@@ -164,8 +169,10 @@ def histogramdd(
                 )
     _histogramdd_checks(input, bins, range, weight)
     if not ints:
+        # (PyTorch's node has an edge for each input that requires grad, none for the others)
+        edge_args = [b if b.requires_grad else b._data for b in bins]
         hist, *_ = Histogramdd.apply(
-            input, weight, bool(density), "_histogramdd_from_bin_tensors", *bins
+            input, _if_grad(weight), bool(density), "_histogramdd_from_bin_tensors", *edge_args
         )
         return HistogramddResult(hist, tuple(bins))
     points = input._data.reshape(-1, input.shape[-1])
@@ -181,6 +188,6 @@ def histogramdd(
             lo, hi = lo - 0.5, hi + 0.5  # (PyTorch's widening for equal values)
         edges.append(np.linspace(lo, hi, b + 1).astype(input._data.dtype))
     hist, *bin_edges = Histogramdd.apply(
-        input, weight, bool(density), "_histogramdd_from_bin_cts", *edges
+        input, _if_grad(weight), bool(density), "_histogramdd_from_bin_cts", *edges
     )
     return HistogramddResult(hist, tuple(bin_edges))

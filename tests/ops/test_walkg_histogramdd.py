@@ -57,6 +57,15 @@ CASES: dict[str, Callable[[ModuleType], Any]] = {
         x(L).requires_grad_(),
         bins=[e(L, [0.0, 1, 3]).requires_grad_(), e(L, [-1.0, 0, 2]).requires_grad_()],
     ),
+    "requires grad plain edges": lambda L: L.histogramdd(
+        x(L).requires_grad_(), bins=[e(L, [0.0, 1, 3]), e(L, [-1.0, 0, 2]).requires_grad_()]
+    ),
+    "requires grad weight": lambda L: L.histogramdd(
+        x(L).requires_grad_(), bins=[2, 2], weight=L.ones(6, requires_grad=True)
+    ),
+    "requires grad plain weight": lambda L: L.histogramdd(
+        x(L).requires_grad_(), bins=[e(L, [0.0, 1, 3]), e(L, [-1.0, 0, 2])], weight=L.ones(6)
+    ),
     "fields": lambda L: L.histogramdd(x(L), bins=[2, 2]).bin_edges[1] * 1,
     "backward": lambda L: L.histogramdd(x(L).requires_grad_(), bins=[2, 2]).hist.sum().backward(),
     "backward edges": lambda L: (
