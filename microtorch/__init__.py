@@ -618,10 +618,11 @@ __all__ += ["geqrf", "orgqr"]
 
 # --- walkg
 from microtorch.api.counting_samples import binomial, poisson  # noqa: E402
+from microtorch.api.file_tensors import from_file  # noqa: E402
 from microtorch.api.gradient import gradient  # noqa: E402
 from microtorch.api.index_reduce import index_reduce  # noqa: E402
 
-__all__ += ["binomial", "gradient", "histogramdd", "index_reduce", "poisson"]
+__all__ += ["binomial", "from_file", "gradient", "histogramdd", "index_reduce", "poisson"]
 
 # Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
 # always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.

@@ -1257,5 +1257,6 @@ CASES: list[Bad | Same] = [
     Bad('histogramdd_1d', RuntimeError, 'torch.histogramdd: input tensor should have at least 2 dimensions', lambda L: L.histogramdd(W(L.ones(3)), bins=[2])),
     Bad('histogramdd_bins_length', RuntimeError, 'histogramdd: The size of bins must be equal to the innermost dimension of the input.', lambda L: L.histogramdd(W(L.ones(3, 2)), bins=[2, 2, 2])),
     Bad('histogramdd_range_length', RuntimeError, 'torch.histogramdd: for a 2-dimensional histogram range should have 4 elements, but got 2', lambda L: L.histogramdd(W(L.ones(3, 2)), bins=[2, 2], range=[0.0, 1.0])),
+    Bad('from_file_missing', RuntimeError, 'unable to open file </nonexistent/walkg.bin> in read-only mode: No such file or directory (2)', lambda L: L.from_file('/nonexistent/walkg.bin', shared=False, size=2)),
 ]
 # fmt: on
