@@ -51,6 +51,7 @@ from microtorch.nn.conv_functions import (
     conv3d,
     max_pool2d,
 )
+from microtorch.nn.conv_tbc import conv_tbc
 from microtorch.nn.conv_transpose_functions import (
     conv_transpose1d,
     conv_transpose2d,
@@ -170,6 +171,8 @@ __all__ = [
     "lp_pool2d", "lp_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d",
     "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d",
     "local_response_norm",
+    # --- walkg
+    "conv_tbc",
 ]  # fmt: skip
 
 
