@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from microtorch.api._checks import expect_tensor
+from microtorch.api._checks import expect_tensor, type_name
 from microtorch.api.arguments import expect_bool, parsed
 from microtorch.api.index_along import scalar_type
 from microtorch.api.inplace import apply_inplace
@@ -28,6 +28,10 @@ def _checked(a: Any, dim: Any, index: Any, source: Any, reduce: Any, include_sel
     expect_tensor(index, "index_reduce", "index", 3)
     expect_tensor(source, "index_reduce", "source", 4)
     expect_bool(include_self, "include_self")
+    if not isinstance(reduce, str):  # (the parser's own text: its "str" is not checked there)
+        raise TypeError(
+            f"index_reduce(): argument 'reduce' (position 5) must be str, not {type_name(reduce)}"
+        )
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(
             f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
