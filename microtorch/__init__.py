@@ -1,43 +1,29 @@
 """microtorch: PyTorch's tensors and autograd, rebuilt on numpy for teaching.
 
 Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
+
+``import microtorch`` loads the core only: tensors, autograd, the everyday ops, nn and optim.
+Rarely used areas load on first use (``torch.linalg``, ``torch.det``, ``x.det()``,
+``torch.special``, ``nn.TransformerEncoderLayer``, ``optim.LBFGS``: microtorch/_lazy.py). The
+rule for a new rarely used area: do not import it here (nor from any module ``import
+microtorch`` loads); put its names in the ``ON_FIRST_USE`` table below, or in nn's, nn.functional's,
+optim's, autograd's (``**_lazy.names("microtorch.api.mine", "f g")``), its Tensor methods as
+``f = Method("microtorch.api.mine:f")`` in api/tensor_methods.py, its names in ``__all__`` as
+usual. tests/test_import_time.py checks that no module a table names is loaded at import.
 """
 
 import builtins
-import importlib
 import math
 from typing import Any
 
-from microtorch import _coverage, autograd
+from microtorch import _coverage, _lazy, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.api import binary_functions as _binary_functions
 from microtorch.api._checks import expect_tensor as _expect_tensor
 from microtorch.api.bitwise import bitwise_not, positive
-from microtorch.api.composites import (
-    argwhere,
-    broadcast_to,
-    clamp_max,
-    clamp_min,
-    column_stack,
-    count_nonzero,
-    hstack,
-    movedim,
-    nan_to_num,
-    narrow,
-    outer,
-    row_stack,
-    vstack,
-)
-from microtorch.api.cross import cross
 from microtorch.api.cumulative import cumprod, cumsum, prod
-from microtorch.api.decomposition import svd
-from microtorch.api.diagonal import diag, diag_embed, diagonal, trace
-from microtorch.api.einsum import einsum
 from microtorch.api.elementwise import logical_not, masked_fill
 from microtorch.api.elementwise import where as _where
-from microtorch.api.grids import meshgrid
-from microtorch.api.histogram import histc, histogram, histogramdd
-from microtorch.api.index_along import index_add, index_copy, index_fill
 from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
@@ -53,12 +39,7 @@ from microtorch.api.legacy_types import (
     ShortTensor,
 )
 from microtorch.api.linalg import bmm, dot, matmul, mm, mv, norm
-from microtorch.api.linalg_compose import broadcast_tensors, cartesian_prod, tensordot
-from microtorch.api.linalg_factor import cdist
-from microtorch.api.linalg_square import inverse, slogdet
-from microtorch.api.linalg_square import torch_det as det
 from microtorch.api.logarithms import log2, log10
-from microtorch.api.quantile import nanquantile, quantile
 from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
 from microtorch.api.rearrange import (
     expm1,
@@ -92,21 +73,8 @@ from microtorch.api.reduction import (
 from microtorch.api.rounding import ceil, floor, frac, round, sign, trunc
 from microtorch.api.sampling import bernoulli, normal
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
-from microtorch.api.sequences import diff, repeat_interleave
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
-from microtorch.api.special import addcdiv, addcmul, erf, erfc, erfinv, lerp
-from microtorch.api.special_functions import exp2, exp2_, logit, logit_, sinc, sinc_, xlogy, xlogy_
-from microtorch.api.statistics import (
-    bincount,
-    kthvalue,
-    median,
-    mode,
-    nanmean,
-    nansum,
-    std_mean,
-    var_mean,
-)
 from microtorch.api.trigonometry import (
     acos,
     acosh,
@@ -166,7 +134,6 @@ from microtorch.api.unary import (
     sqrt,
     tanh,
 )
-from microtorch.api.unique import unique
 from microtorch.autograd import (
     enable_grad,
     inference_mode,
@@ -301,9 +268,7 @@ __all__ += [
 __version__ = "0.1.0"
 
 
-moveaxis = movedim
 rsqrt_, expm1_ = Tensor.rsqrt_, Tensor.expm1_
-erf_, erfc_ = Tensor.erf_, Tensor.erfc_
 
 
 def is_tensor(obj: object) -> builtins.bool:
@@ -412,82 +377,31 @@ from microtorch.api.elementwise import allclose, equal, isclose  # noqa: E402
 __all__ += ["allclose", "cuda", "distributions", "equal", "isclose", "load", "nn", "optim", "save"]
 __all__ += ["utils"]
 __all__ += ["testing"]
-from microtorch.api.sorting import argsort, nonzero, sort, topk  # noqa: E402
-
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import accelerator, backends, functional, linalg, random, special  # noqa: E402
+from microtorch import random  # noqa: E402
 from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
 
 __all__ += ["functional", "linalg", "profiler", "special"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
 
 
-# --- walka: issue 24's shapes, joins, cuts, indexing and products (docs/api_walk.md)
-from microtorch.api import splits as _splits  # noqa: E402
-
-atleast_1d, atleast_2d, atleast_3d, dstack = (
-    _splits.atleast_1d, _splits.atleast_2d, _splits.atleast_3d, _splits.dstack,
-)  # fmt: skip
-tensor_split, hsplit, vsplit, dsplit = (
-    _splits.tensor_split, _splits.hsplit, _splits.vsplit, _splits.dsplit,
-)  # fmt: skip
-split_with_sizes, fliplr, flipud, unflatten, diagflat = (
-    _splits.split_with_sizes, _splits.fliplr, _splits.flipud, _splits.unflatten,
-    _splits.diagflat,
-)  # fmt: skip
+# --- walka: issue 24's shapes, joins, cuts, indexing and products (docs/api_walk.md); these and
+# walkb's, walke's names load on first use (ON_FIRST_USE below)
 __all__ += ["atleast_1d", "atleast_2d", "atleast_3d", "dstack", "tensor_split", "hsplit"]
 __all__ += ["vsplit", "dsplit", "split_with_sizes", "fliplr", "flipud", "unflatten", "diagflat"]
-from microtorch.api import products as _products  # noqa: E402
-
-addmv, addmv_, addr, addbmm, baddbmm = (
-    _products.addmv, _products.addmv_, _products.addr, _products.addbmm, _products.baddbmm,
-)  # fmt: skip
-chain_matmul, inner, ger, vdot, kron, rsub = (
-    _products.chain_matmul, _products.inner, _products.ger, _products.vdot, _products.kron,
-    _products.rsub,
-)  # fmt: skip
 __all__ += ["addmv", "addmv_", "addr", "addbmm", "baddbmm", "chain_matmul", "inner", "ger"]
 __all__ += ["vdot", "kron", "rsub"]
-addmm = _products.addmm  # torch.addmm(c, a, b, beta=..., alpha=...): as x.addmm
-from microtorch.api import take_put as _take_put  # noqa: E402
-
-rot90, take, take_along_dim, put, block_diag = (
-    _take_put.rot90, _take_put.take, _take_put.take_along_dim, _take_put.put,
-    _take_put.block_diag,
-)  # fmt: skip
-index_put, index_put_, masked_scatter, fill = (
-    _take_put.index_put, _take_put.index_put_, _take_put.masked_scatter, _take_put.fill,
-)  # fmt: skip
 fill_ = _method("fill_")
 __all__ += ["rot90", "take", "take_along_dim", "put", "block_diag", "index_put", "index_put_"]
 __all__ += ["masked_scatter", "fill", "fill_"]
-from microtorch.api import scan as _scan  # noqa: E402
-
-cummax, cummin, logcumsumexp, aminmax = (
-    _scan.cummax, _scan.cummin, _scan.logcumsumexp, _scan.aminmax,
-)  # fmt: skip
-bucketize, searchsorted, isin = _scan.bucketize, _scan.searchsorted, _scan.isin
 __all__ += ["cummax", "cummin", "logcumsumexp", "aminmax", "bucketize", "searchsorted", "isin"]
-from microtorch.api.unique import unique_consecutive  # noqa: E402
-
-combinations = _splits.combinations
 __all__ += ["combinations", "unique_consecutive"]
 # --- end walka
 # --- walkb
-from microtorch.api.bessel import i0  # noqa: E402
-from microtorch.api.gamma import digamma, lgamma, mvlgamma, polygamma  # noqa: E402
-
-i0_ = Tensor.i0_
-from microtorch.api.dist import dist  # noqa: E402
-from microtorch.api.float_bits import float_power, frexp, heaviside, ldexp, nextafter  # noqa: E402
-from microtorch.api.incomplete_gamma import igamma, igammac  # noqa: E402
-from microtorch.api.scalars import can_cast, scalar_tensor  # noqa: E402
 from microtorch.api.shifts import bitwise_left_shift, bitwise_right_shift  # noqa: E402
-from microtorch.api.shrink import hardshrink  # noqa: E402
-from microtorch.api.trapezoid import cumulative_trapezoid, trapezoid, trapz  # noqa: E402
 from microtorch.nn.functional import prelu  # noqa: E402
 
-ldexp_, nan_to_num_ = Tensor.ldexp_, Tensor.nan_to_num_
+nan_to_num_ = Tensor.nan_to_num_
 
 
 def randint_like(
@@ -538,10 +452,7 @@ __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
 from microtorch import runtime as _runtime  # noqa: E402
 
 # --- walke
-from microtorch.api.correlation import corrcoef, cov  # noqa: E402
 from microtorch.api.legacy_types import set_default_tensor_type  # noqa: E402
-from microtorch.api.nanmedian import nanmedian  # noqa: E402
-from microtorch.api.renorm import renorm  # noqa: E402
 from microtorch.autograd.anomaly_mode import (  # noqa: E402
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -572,75 +483,178 @@ __all__ += [
 ]  # fmt: skip
 
 
-from microtorch.api.memory_layout import empty_permuted, empty_strided, frombuffer  # noqa: E402
 from microtorch.creation import asarray  # noqa: E402
 
 __all__ += ["asarray", "empty_permuted", "empty_strided", "frombuffer"]
 
-# (walkd) linear algebra: torch.matrix_exp/matrix_power; the rest imported on first call
-from microtorch.api.linalg_square import matrix_exp  # noqa: E402
-
-
-def matrix_power(input: Tensor, n: builtins.int) -> Tensor:  # noqa: A002
-    """``torch.linalg.matrix_power``: A @ A @ ... (n times; n < 0 powers of the inverse)."""
-    _expect_tensor(input, "matrix_power")
-    if isinstance(n, builtins.bool) or not isinstance(n, builtins.int):
-        raise TypeError(
-            f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}"
-        )
-    return linalg.matrix_power(input, n)
-
-
-def _on_first_call(name: str, module: str = "linalg_triangular", attr: str = "") -> Any:
-    """``torch.name``: microtorch/api/<module>.py's function, imported on first call
-    (``import microtorch`` does not pay for it)."""
-
-    def function(*args: Any, **kwargs: Any) -> Any:
-        found = importlib.import_module(f"microtorch.api.{module}")
-        return getattr(found, attr or name)(*args, **kwargs)
-
-    function.__name__ = function.__qualname__ = name
-    function.__doc__ = f"torch.{name}: see microtorch.api.{module}.{attr or name}."
-    return function
-
-
-cholesky, cholesky_inverse, cholesky_solve, logdet, pinverse, qr, triangular_solve = (
-    _on_first_call(name)
-    for name in ("cholesky", "cholesky_inverse", "cholesky_solve", "logdet", "pinverse")
-    + ("qr", "triangular_solve")
-)
+# (walkd) linear algebra: in ON_FIRST_USE below
 __all__ += ["matrix_exp", "matrix_power", "cholesky", "cholesky_inverse", "cholesky_solve"]
-lu_unpack = _on_first_call("lu_unpack", "linalg_lu")
-geqrf, orgqr = _on_first_call("geqrf", "householder"), _on_first_call("orgqr", "householder")
-lu_solve = _on_first_call("lu_solve", "linalg_lu", "torch_lu_solve")
 __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
 __all__ += ["geqrf", "orgqr"]
-
-# --- walkg
-from microtorch.api.counting_samples import binomial, poisson  # noqa: E402
-from microtorch.api.file_tensors import from_file  # noqa: E402
-from microtorch.api.gradient import gradient  # noqa: E402
-from microtorch.api.index_reduce import index_reduce  # noqa: E402
-
+__all__ += ["ormqr"]  # (walkh, in ON_FIRST_USE)
 __all__ += ["binomial", "from_file", "gradient", "histogramdd", "index_reduce", "poisson"]
 
-# Rarely used submodules, imported on first use (``torch.distributions.Normal`` works as
-# always; ``import microtorch`` does not pay for them): PEP 562's module ``__getattr__``.
-_ON_FIRST_USE = ("distributions", "profiler", "return_types", "testing")
+
+# --- walkf: the names here are loaded with the package anyway; the rest are in ON_FIRST_USE
+from microtorch.api.memory_format import (  # noqa: E402
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+    typename,
+)
+from microtorch.api.reshape_inplace import resize_as_  # noqa: E402
+from microtorch.nn import functional as _nn_functional  # noqa: E402
+from microtorch.nn.functional import (  # noqa: E402 - the same arguments as F's
+    adaptive_avg_pool1d,
+    conv1d,
+    conv2d,
+    conv3d,
+    cosine_similarity,
+    pairwise_distance,
+)
+
+zero_ = _method("zero_")
+__all__ += [
+    "channels_last", "channels_last_3d", "contiguous_format", "memory_format", "preserve_format",
+    "typename", "resize_as_", "bartlett_window", "blackman_window", "hamming_window",
+    "hann_window", "kaiser_window", "tril_indices", "triu_indices", "unravel_index", "vander",
+    "adaptive_max_pool1d", "avg_pool1d", "batch_norm", "convolution", "embedding", "group_norm",
+    "instance_norm", "layer_norm", "max_pool1d", "max_pool1d_with_indices", "max_pool2d",
+    "max_pool3d", "alpha_dropout", "alpha_dropout_", "binary_cross_entropy_with_logits",
+    "cosine_embedding_loss", "dropout", "dropout_", "feature_alpha_dropout",
+    "feature_alpha_dropout_", "hinge_embedding_loss", "kl_div", "margin_ranking_loss",
+    "poisson_nll_loss", "rrelu", "rrelu_", "threshold", "threshold_", "adaptive_avg_pool1d",
+    "bilinear", "channel_shuffle", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+    "conv_transpose2d", "conv_transpose3d", "cosine_similarity", "pairwise_distance", "pdist",
+    "pixel_shuffle", "pixel_unshuffle", "rms_norm", "clamp_max_", "clamp_min_", "zero_",
+]  # fmt: skip
+
+# Rarely used areas, imported on first use (see the rule at the top of this file).
+ON_FIRST_USE = {
+    **_lazy.modules("microtorch", "accelerator backends distributions functional linalg"),
+    **_lazy.modules("microtorch", "profiler return_types special testing"),
+    # save/load import zipfile, tempfile and json (~10 ms)
+    **_lazy.names("microtorch.serialization", "save load"),
+    **_lazy.names("microtorch.api.sorting", "argsort nonzero sort topk"),
+    **_lazy.names(
+        "microtorch.api.composites",
+        "argwhere broadcast_to clamp_max clamp_min column_stack count_nonzero hstack movedim "
+        "nan_to_num narrow outer row_stack vstack",
+    ),
+    "moveaxis": "microtorch.api.composites:movedim",
+    **_lazy.names("microtorch.api.cross", "cross"),
+    **_lazy.names("microtorch.api.decomposition", "svd"),
+    **_lazy.names("microtorch.api.diagonal", "diag diag_embed diagonal trace"),
+    **_lazy.names("microtorch.api.einsum", "einsum"),
+    **_lazy.names("microtorch.api.grids", "meshgrid"),
+    **_lazy.names("microtorch.api.histogram", "histc histogram histogramdd"),
+    # walkg
+    **_lazy.names("microtorch.api.counting_samples", "binomial poisson"),
+    **_lazy.names("microtorch.api.file_tensors", "from_file"),
+    **_lazy.names("microtorch.api.gradient", "gradient"),
+    **_lazy.names("microtorch.api.index_reduce", "index_reduce"),
+    **_lazy.names("microtorch.api.index_along", "index_add index_copy index_fill"),
+    **_lazy.names("microtorch.api.linalg_compose", "broadcast_tensors cartesian_prod tensordot"),
+    **_lazy.names("microtorch.api.linalg_factor", "cdist"),
+    **_lazy.names("microtorch.api.linalg_square", "inverse matrix_exp slogdet"),
+    "det": "microtorch.api.linalg_square:torch_det",
+    "matrix_power": "microtorch.api.linalg_square:torch_matrix_power",
+    # walka, walkb, walke
+    **_lazy.names(
+        "microtorch.api.splits",
+        "atleast_1d atleast_2d atleast_3d combinations diagflat dsplit dstack fliplr flipud "
+        "hsplit split_with_sizes tensor_split unflatten vsplit",
+    ),
+    **_lazy.names(
+        "microtorch.api.products",
+        "addbmm addmm addmv addmv_ addr baddbmm chain_matmul ger inner kron rsub vdot",
+    ),
+    **_lazy.names(
+        "microtorch.api.take_put",
+        "block_diag fill index_put index_put_ masked_scatter put rot90 take take_along_dim",
+    ),
+    **_lazy.names(
+        "microtorch.api.scan", "aminmax bucketize cummax cummin isin logcumsumexp searchsorted"
+    ),
+    **_lazy.names("microtorch.api.unique", "unique_consecutive"),
+    **_lazy.names("microtorch.api.bessel", "i0"),
+    "i0_": "microtorch.tensor:Tensor.i0_",
+    **_lazy.names("microtorch.api.gamma", "digamma lgamma mvlgamma polygamma"),
+    **_lazy.names("microtorch.api.dist", "dist"),
+    **_lazy.names("microtorch.api.float_bits", "float_power frexp heaviside ldexp nextafter"),
+    "ldexp_": "microtorch.tensor:Tensor.ldexp_",
+    **_lazy.names("microtorch.api.incomplete_gamma", "igamma igammac"),
+    **_lazy.names("microtorch.api.scalars", "can_cast scalar_tensor"),
+    **_lazy.names("microtorch.api.shrink", "hardshrink"),
+    **_lazy.names("microtorch.api.trapezoid", "cumulative_trapezoid trapezoid trapz"),
+    **_lazy.names("microtorch.api.correlation", "corrcoef cov"),
+    **_lazy.names("microtorch.api.nanmedian", "nanmedian"),
+    **_lazy.names("microtorch.api.renorm", "renorm"),
+    **_lazy.names("microtorch.api.memory_layout", "empty_permuted empty_strided frombuffer"),
+    **_lazy.names(
+        "microtorch.api.linalg_triangular",
+        "cholesky cholesky_inverse cholesky_solve logdet pinverse qr triangular_solve",
+    ),
+    **_lazy.names("microtorch.api.linalg_lu", "lu_unpack"),
+    "lu_solve": "microtorch.api.linalg_lu:torch_lu_solve",
+    **_lazy.names("microtorch.api.householder", "geqrf orgqr ormqr"),
+    **_lazy.names("microtorch.api.quantile", "nanquantile quantile"),
+    **_lazy.names("microtorch.api.sequences", "diff repeat_interleave"),
+    **_lazy.names("microtorch.api.special", "addcdiv addcmul erf erfc erfinv lerp"),
+    "erf_": "microtorch.tensor:Tensor.erf_",
+    "erfc_": "microtorch.tensor:Tensor.erfc_",
+    **_lazy.names(
+        "microtorch.api.special_functions", "exp2 exp2_ logit logit_ sinc sinc_ xlogy xlogy_"
+    ),
+    **_lazy.names(
+        "microtorch.api.statistics",
+        "bincount kthvalue median mode nanmean nansum std_mean var_mean",
+    ),
+    **_lazy.names("microtorch.api.unique", "unique"),
+    # walkf: PyTorch's torch.* (aten) forms of the layers, losses and dropouts, the window
+    # functions and index helpers; F's own names where F loads them on first use
+    **_lazy.names(
+        "microtorch.api.windows",
+        "bartlett_window blackman_window hamming_window hann_window kaiser_window tril_indices "
+        "triu_indices unravel_index vander",
+    ),
+    **_lazy.names(
+        "microtorch.nn.aten_layers",
+        "adaptive_max_pool1d avg_pool1d batch_norm convolution embedding group_norm "
+        "instance_norm layer_norm max_pool1d max_pool1d_with_indices max_pool2d max_pool3d",
+    ),
+    **_lazy.names(
+        "microtorch.nn.aten_losses",
+        "alpha_dropout alpha_dropout_ binary_cross_entropy_with_logits cosine_embedding_loss "
+        "dropout dropout_ feature_alpha_dropout feature_alpha_dropout_ hinge_embedding_loss "
+        "kl_div margin_ranking_loss poisson_nll_loss rrelu rrelu_ threshold threshold_",
+    ),
+    **{
+        name: _nn_functional.ON_FIRST_USE[name]
+        for name in [
+            "bilinear",
+            "channel_shuffle",
+            "conv_transpose1d",
+            "conv_transpose2d",
+            "conv_transpose3d",
+            "pdist",
+            "pixel_shuffle",
+            "pixel_unshuffle",
+            "rms_norm",
+        ]  # fmt: skip
+    },
+    "clamp_max_": "microtorch.tensor:Tensor.clamp_max_",
+    "clamp_min_": "microtorch.tensor:Tensor.clamp_min_",
+}
 
 
-def __getattr__(name: str) -> object:
-    # save/load import zipfile, tempfile and json (~10 ms): load them on first use only.
-    if name in ("save", "load"):
-        from microtorch import serialization
-
-        return getattr(serialization, name)
-    if name in _ON_FIRST_USE:  # (the import sets the attribute: this runs once per name)
-        return importlib.import_module(f"microtorch.{name}")
-    return _not_found(name)  # raises; for what PyTorch has and microtorch not, says what to use
-
-
-_not_found = _coverage.module_getattr("torch", __name__)
+# (a name not in the table raises; for what PyTorch has and microtorch not, it says what to use)
+__getattr__ = _lazy.module_getattr(
+    globals(), ON_FIRST_USE, _coverage.module_getattr("torch", __name__)
+)
+__dir__ = _lazy.module_dir(globals(), ON_FIRST_USE)
 
 # In IPython/JupyterLab, tracebacks show the student's lines and not microtorch's frames (as
 # PyTorch's C++ errors do); outside IPython this does nothing. See microtorch/_traceback.py.

@@ -35,6 +35,13 @@ _QUANTIZED = "microtorch has no quantized tensors: train and run in float32"
 _COMPLEX = "microtorch has real dtypes only: keep real and imaginary parts as two tensors"
 _ONE_PROCESS = "microtorch runs in one process on one machine: train without it"
 _TRACING = "run the model as plain Python: microtorch has no graph capture or compiler"
+_STFT = (  # (walkh)
+    "microtorch has no complex dtypes; PyTorch 2.13's stft of real input needs "
+    "return_complex=True (complex output; return_complex=False is deprecated) and istft takes "
+    "complex input only: "
+    "compute it with numpy on x.detach().numpy() (frames times a window, then np.fft.rfft), "
+    "without gradients"
+)
 _NORM = "use x.norm(p, dim) or x.abs().pow(p).sum(dim).pow(1 / p)"
 
 NOT_COVERED: dict[str, dict[str, str]] = {
@@ -54,6 +61,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "quantization": "train in float32", "func": _LOOP, "vmap": _LOOP,
         "as_strided": "use view, reshape or expand", "as_strided_": "use view, reshape or expand",
         "bfloat16": "use torch.float32", "complex64": _FLOAT, "cfloat": _FLOAT,
+        "stft": _STFT, "istft": _STFT,
     },
     "torch.special": {
     },
@@ -66,6 +74,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "untyped_storage": "use x.numpy() to reach the memory", "apply_": _LOOP,
         "bfloat16": "use x.float()",
         "as_strided": "use view, reshape or expand", "as_strided_": "use view, reshape or expand",
+        "stft": _STFT, "istft": _STFT,
     },
     "torch.linalg": {
         "eig": _EIG, "eigvals": _EIG,

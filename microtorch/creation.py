@@ -11,15 +11,16 @@ import builtins
 import functools
 import itertools
 import math
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
+from microtorch._warn import warn
 from microtorch.api._checks import expect_tensor
 from microtorch.api.arguments import parser_error
+from microtorch.api.multinomial import multinomial  # noqa: F401 - torch.multinomial, from here
 from microtorch.api.random_fill import use_default_generator
 from microtorch.autograd import grad_mode
 from microtorch.autograd.quiet import quiet_numpy
@@ -339,12 +340,10 @@ def tensor(
     """
     check_dtype(dtype, "tensor")
     if isinstance(data, Tensor):
-        warnings.warn(
+        warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).",
-            UserWarning,
-            stacklevel=2,
         )
     return _finish(_infer(data, dtype), dtype, device, requires_grad)  # one rounding, to dtype
 
@@ -587,7 +586,7 @@ def range(  # noqa: A001 - PyTorch's name
 ) -> Tensor:
     """Deprecated: values from ``start`` to ``end`` *inclusive* (``arange`` excludes ``end``),
     in the default float dtype even for integers."""
-    warnings.warn(_RANGE_DEPRECATED, UserWarning, stacklevel=3)  # (the caller of factory_out)
+    warn(_RANGE_DEPRECATED)  # (the caller of factory_out)
     for name, value in (("start", start), ("end", end), ("step", step)):
         if value is not None and not isinstance(value, (builtins.int, builtins.float, np.number)):
             position = ("start", "end", "step").index(name) + 1
@@ -781,46 +780,6 @@ def randperm(
     return _finish(
         _rng(generator).permutation(n).astype((dtype or int64).numpy), None, device, False
     )
-
-
-def multinomial(
-    input: Tensor,
-    num_samples: int,
-    replacement: bool = False,
-    *,
-    generator: Generator | None = None,
-) -> Tensor:
-    """Indices drawn with probability proportional to ``input``'s weights (per row if 2-d)."""
-    if not input._dtype.is_floating_point:
-        kind = input._dtype._legacy.removesuffix("Tensor")
-        raise RuntimeError(
-            f"multinomial only supports floating-point dtypes for input, got: {kind}"
-        )
-    if input._data.ndim not in (1, 2):
-        raise RuntimeError("prob_dist must be 1 or 2 dim")
-    if num_samples <= 0:
-        raise RuntimeError("cannot sample n_sample <= 0 samples")
-    p = np.atleast_2d(input._data).astype(np.float64)  # (rows, categories)
-    if not replacement and num_samples > p.shape[-1]:
-        raise RuntimeError(
-            "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
-        )
-    if not np.isfinite(p).all() or (p < 0).any():
-        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
-    if (p.sum(-1) <= 0).any():
-        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    rng = _rng(generator)
-    if replacement:  # inverse CDF: the last entry is exactly 1, so every draw lands somewhere
-        cdf = p.cumsum(-1)
-        cdf /= cdf[:, -1:]
-        u = rng.random((p.shape[0], num_samples))
-        out = np.stack([np.searchsorted(c, row, side="right") for c, row in zip(cdf, u)])
-    else:  # the k smallest exponential(1) / p: k draws without replacement (zero weights last)
-        with np.errstate(divide="ignore"):
-            keys = rng.standard_exponential(p.shape) / p
-        out = np.argsort(keys, axis=-1, kind="stable")[:, :num_samples]
-    out = out if input._data.ndim == 2 else out[0]
-    return _finish(out.astype(np.int64), None, input._device, False)
 
 
 def _like(t: Tensor, dtype_: dtype | None, op: str) -> tuple[tuple[int, ...], dtype]:

@@ -8,10 +8,9 @@ name of ``torch.linalg`` raises an error saying what to use instead (see ``docs/
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import TYPE_CHECKING
 
-from microtorch import _coverage
+from microtorch import _coverage, _lazy
 from microtorch.api.cross import linalg_cross as cross
 from microtorch.api.decomposition import LinAlgError, svdvals
 from microtorch.api.decomposition import linalg_svd as svd
@@ -28,24 +27,22 @@ __all__ = [
     "norm", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "vecdot", "vector_norm",
 ]  # fmt: skip
 
-# --- walkd (issue 24): rarer names, imported on first use (``import microtorch`` does not pay
-# for them): the name -> its module under microtorch/api/ (PEP 562's module __getattr__)
-_ON_FIRST_USE = {
-    "solve_triangular": "linalg_triangular", "cholesky_ex": "linalg_triangular",
-    "inv_ex": "linalg_triangular", "solve_ex": "linalg_triangular",
-    "diagonal": "linalg_more", "vander": "linalg_more", "cond": "linalg_more",
-    "tensorinv": "linalg_more", "tensorsolve": "linalg_more",
-    "lu_factor": "linalg_lu", "lu_factor_ex": "linalg_lu", "lu": "linalg_lu",
-    "lu_solve": "linalg_lu", "householder_product": "householder",
-}  # fmt: skip
-__all__ += list(_ON_FIRST_USE)
-_not_found = _coverage.module_getattr("torch.linalg", __name__)
+# --- walkd (issue 24): rarer names, imported on first use (``import microtorch.linalg`` does
+# not pay for them; microtorch/_lazy.py); any other name raises an error saying what to use
+ON_FIRST_USE = {
+    **_lazy.names(
+        "microtorch.api.linalg_triangular", "solve_triangular cholesky_ex inv_ex solve_ex"
+    ),
+    **_lazy.names("microtorch.api.linalg_more", "vander cond tensorinv tensorsolve"),
+    "diagonal": "microtorch.api.linalg_more:linalg_diagonal",
+    **_lazy.names("microtorch.api.linalg_lu", "lu_factor lu_factor_ex lu lu_solve"),
+    **_lazy.names("microtorch.api.householder", "householder_product"),
+    **_lazy.names("microtorch.api.linalg_ldl", "ldl_factor ldl_factor_ex ldl_solve"),  # (walkh)
+}
+__all__ += list(ON_FIRST_USE)
 
-
-def __getattr__(name: str) -> Any:
-    if name in _ON_FIRST_USE:
-        module = importlib.import_module(f"microtorch.api.{_ON_FIRST_USE[name]}")
-        value = getattr(module, "linalg_" + name if name == "diagonal" else name)
-        globals()[name] = value  # (the next use finds it without this function)
-        return value
-    return _not_found(name)
+if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
+    __getattr__ = _lazy.module_getattr(
+        globals(), ON_FIRST_USE, _coverage.module_getattr("torch.linalg", __name__)
+    )
+    __dir__ = _lazy.module_dir(globals(), ON_FIRST_USE)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import builtins
 import os
-import warnings
 from typing import Any
+
+from microtorch._warn import warn
 
 __all__ = [
     "get_num_threads", "set_num_threads", "use_deterministic_algorithms",
@@ -99,11 +100,9 @@ def set_float32_matmul_precision(precision: Any) -> None:
             f"set_float32_matmul_precision expects a str, but got {type(precision).__name__}"
         )
     if precision not in ("highest", "high", "medium"):
-        warnings.warn(
+        warn(
             f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
             "setFloat32MatmulPrecision call has no effect.",
-            UserWarning,
-            stacklevel=2,
         )
         return
     _settings["matmul_precision"] = precision

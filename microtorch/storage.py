@@ -7,11 +7,12 @@ to show that a view copies nothing. A ``TypedStorage`` reads the memory; it neve
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+
+from microtorch._warn import warn
 
 __all__ = ["TypedStorage", "memory_of"]
 
@@ -42,7 +43,7 @@ class TypedStorage:
     def __init__(self, memory: np.ndarray, dtype: Any, device: Any) -> None:
         if not _warned[0]:
             _warned[0] = True
-            warnings.warn(_DEPRECATED, UserWarning, stacklevel=3)
+            warn(_DEPRECATED)
         self._memory, self.dtype, self.device = memory, dtype, device
 
     def __len__(self) -> int:

@@ -13,32 +13,31 @@ base.
 from __future__ import annotations
 
 import contextlib
-import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from microtorch import _coverage, _tensor_str
+from microtorch import _coverage, _lazy, _tensor_str
+from microtorch._warn import warn
 from microtorch.api import (
     bitwise,
     division,
     indexing,
     linalg,
-    recorded,
     reduction,
     unary,
 )
 from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
-from microtorch.api.operators import arithmetic_operator, matrix_operator, operator
+from microtorch.api.operators import arithmetic_operator, matrix_operator, op_operator, operator
 from microtorch.api.tensor_methods import TensorMethods
 from microtorch.api.window_methods import WindowMethods
 from microtorch.autograd import backward, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.grad_mode import state as _grad_state
-from microtorch.autograd.node import AccumulateGrad, RemovableHandle
+from microtorch.autograd.node import NO_REF, AccumulateGrad, RemovableHandle
 from microtorch.autograd.versions import bump_version, version_of
 from microtorch.device import CPU, device
 from microtorch.dtypes import (
@@ -47,6 +46,7 @@ from microtorch.dtypes import (
     from_numpy_dtype,
     get_default_dtype,
 )
+from microtorch.ops.elementwise import Add, Div, Mul, Sub
 from microtorch.ops.inplace import Copy
 
 __all__ = ["Tensor", "Size", "plain_tensor", "op_result"]
@@ -98,8 +98,8 @@ class Tensor(TensorMethods, WindowMethods):
     # "multi_output" (by unbind, split, chunk) or "no_grad" (in no_grad mode), or of such a view
     _creation: str = "default"
     _hooks: list[Callable[[Tensor], Tensor | None]] | None = None
-    _acc: weakref.ref[AccumulateGrad] | None = None
-    _saved_as: weakref.ref[Any] | None = None  # its SavedTensor at its version (saved.py)
+    _acc: weakref.ref[AccumulateGrad] = NO_REF  # its AccumulateGrad, held weakly (node.py)
+    _saved_as: weakref.ref[Any] = NO_REF  # its SavedTensor at its version (saved.py)
     _retains: bool = False
     _inference: bool = False
     __hash__ = object.__hash__  # tensors are dict keys by identity, as in PyTorch
@@ -220,7 +220,7 @@ class Tensor(TensorMethods, WindowMethods):
     def grad(self) -> Tensor | None:
         """The gradient accumulated by ``backward()``; None until then."""
         if self._grad_fn is not None and not self._retains:
-            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            warn(_NON_LEAF_GRAD_WARNING)
         return self._grad
 
     @grad.setter
@@ -522,12 +522,14 @@ class Tensor(TensorMethods, WindowMethods):
     # --- arithmetic ---------------------------------------------------------------------
     # Each operator is the op function behind one check: an operand it does not take (a str,
     # None, a list) gives NotImplemented, so Python raises its own TypeError, as PyTorch's
-    # operators do (api/operators.py). ``2 + x`` records add(x, 2) and ``2 * x`` mul(x, 2), as
+    # operators do (api/operators.py); + - * / run the op itself for operands of the tensor's
+    # dtype (op_operator). ``2 + x`` records add(x, 2) and ``2 * x`` mul(x, 2), as
     # PyTorch does. The in-place operators (``x += 1``) and the named methods (``x.sum()``)
     # are in api/tensor_methods.py.
-    __add__ = __radd__ = arithmetic_operator(ew.add)
-    __sub__, __truediv__, __pow__ = (arithmetic_operator(f) for f in (ew.sub, ew.div, ew.pow))
-    __mul__ = __rmul__ = arithmetic_operator(ew.mul)
+    __add__ = __radd__ = op_operator(Add, ew.add)
+    __mul__ = __rmul__ = op_operator(Mul, ew.mul)
+    __sub__, __truediv__ = op_operator(Sub, ew.sub, floats=True), op_operator(Div, ew.div, True)
+    __pow__ = arithmetic_operator(ew.pow)
 
     __matmul__ = matrix_operator(linalg.matmul)
 
@@ -580,7 +582,26 @@ def op_result(data: np.ndarray, node: Any, output_nr: int, device: device | None
 
 # Lets autograd wrap results without importing this module (see autograd/node.py).
 _node.use_tensor_type(Tensor, plain_tensor, op_result)
-_node.use_recorded_arrays(recorded.record, recorded.tensor_of)
+
+
+# The wrapper formulas compute on with create_graph=True (api/recorded.py) is rarely needed:
+# its module is imported on the first gradient of a gradient, which hands autograd its functions.
+def _use_recorded_arrays() -> None:
+    recorded = _lazy.load("microtorch.api.recorded")
+    _node.use_recorded_arrays(recorded.record, recorded.tensor_of)
+
+
+def _first_record(value: Any) -> Any:
+    _use_recorded_arrays()
+    return _node.record(value)
+
+
+def _first_tensor_of(value: Any) -> Any:
+    _use_recorded_arrays()
+    return _node.tensor_of(value)
+
+
+_node.use_recorded_arrays(_first_record, _first_tensor_of)
 
 
 # PyTorch's Tensor methods microtorch does not cover: reading one (x.to_sparse) raises

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -54,8 +53,7 @@ DEPRECATED = "deprecated: "
 NO_DIM: Any = _NoDim()
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(NamedTuple):  # (a NamedTuple, not a dataclass: dataclasses costs ~5 ms at import)
     """One parameter: PyTorch's type (``int``, ``tuple of ints``, ``Tensor`` ...), name, default."""
 
     type: str
@@ -271,7 +269,6 @@ def parsed(op: str, *signatures: str, numbers_as_tensors: bool = False) -> Calla
     fit PyTorch's ``signatures`` (each starting with ``Tensor input``); ``fn.method`` is the
     form a Tensor method binds (``self`` is not counted). ``numbers_as_tensors``: see
     ``parser_error``."""
-    methods = [_method_form(s) for s in signatures]
 
     def decorate(fn: F) -> F:
         @functools.wraps(fn)
@@ -287,6 +284,8 @@ def parsed(op: str, *signatures: str, numbers_as_tensors: bool = False) -> Calla
             try:
                 return fn(self, *args, **kwargs)
             except Exception as error:
+                # (the method's signatures are worked out only for an error message)
+                methods = [_method_form(s) for s in signatures]
                 reraise(op, methods, args, kwargs, error, numbers_as_tensors)
                 raise
 

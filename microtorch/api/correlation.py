@@ -10,9 +10,9 @@ the correction c is scaled by ``sum(w * aweights) / sum(w)`` when there are awei
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
+from microtorch._warn import warn
 from microtorch.api import elementwise as ew
 from microtorch.api import reduction, unary
 from microtorch.api._checks import expect_tensor
@@ -89,11 +89,9 @@ def cov(
     else:
         norm_factor = ew.sub(w_sum, correction)
     if norm_factor._data.item() <= 0:
-        warnings.warn(
+        warn(
             "cov(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "number of observations.",
-            UserWarning,
-            stacklevel=2,
         )
         norm_factor = ew.mul(norm_factor, 0)
     x = ew.sub(x, avg.unsqueeze(1))

@@ -6,11 +6,11 @@ The public functions: argument checks and PyTorch's errors around the formula in
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api._checks import expect_tensor
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
@@ -36,7 +36,7 @@ def cross(a: Any, b: Any, dim: int | None = None) -> Any:
     if dim is None:
         if not _warned[0]:
             _warned[0] = True
-            warnings.warn(_NO_DIM, UserWarning, stacklevel=3)
+            warn(_NO_DIM)
         shape = _broadcast(a, b)
         dim = next((d for d, n in enumerate(shape) if n == 3), None)
         if dim is None:

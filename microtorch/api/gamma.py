@@ -71,9 +71,10 @@ def no_bool(a: Any) -> None:
 
 
 def zeta(a: Any, other: Any) -> Any:
-    """Hurwitz's zeta function, sum over k >= 0 of (other + k)**-a (no derivative, as in
-    PyTorch)."""
+    """Hurwitz's zeta function, sum over k >= 0 of (other + k)**-a (a derivative for other
+    only, as in PyTorch)."""
     a_tensor, q_tensor = hasattr(a, "_dtype"), hasattr(other, "_dtype")
+    op: type[Zeta | ZetaNumberQ | ZetaNumberS]
     if not (a_tensor or q_tensor):
         expect_tensor(a, "special_zeta")
     if a_tensor and q_tensor:

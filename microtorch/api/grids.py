@@ -6,9 +6,9 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
+from microtorch._warn import warn
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import type_name
 from microtorch.autograd import node as _node
@@ -31,7 +31,7 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Any, ...]:
     if indexing is None:
         if not _warned[0]:
             _warned[0] = True
-            warnings.warn(_NO_INDEXING, UserWarning, stacklevel=2)
+            warn(_NO_INDEXING)
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(

@@ -16,7 +16,7 @@ from microtorch.api.inplace import _needs_grad, copy, fill, index_items, int_key
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.reduction import normalize_dims
-from microtorch.api.shape import expand, reshape
+from microtorch.api.shape import expand
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
 from microtorch.autograd.views import as_view
@@ -227,16 +227,28 @@ def _list_index(items: Any) -> np.ndarray:
 def _write_all(a: Any, value: Any) -> Any:
     # x[...] = v or x[:] = v writes every element: PyTorch records a fill (FillBackward3)
     # for a number or a 0-d tensor into n-d, else a copy (CopyBackwards), not a CopySlices.
-
     v = value if hasattr(value, "_data") else as_operand(value, a._dtype, a._device)
     if v._data.ndim == 0 and a._data.ndim:
         return fill(a, v)
-    if v._data.shape != a._data.shape and a._data.ndim:  # as PyTorch: a view without the
-        shape = v._data.shape  # leading size-1 dims, expanded to a's shape (ExpandBackward0)
-        while shape and shape[0] == 1:
-            shape = shape[1:]
-        v = expand(reshape(v, shape), *a._data.shape)
-    return copy(a, v)
+    return copy(a, _shaped_like(v, a._data.shape))
+
+
+def _shaped_like(value: Any, shape: tuple[int, ...]) -> Any:
+    # PyTorch's setitem (copy_to): a value of another shape (not 0-d) is viewed without its
+    # leading size-1 dims (ViewBackward0), then expanded to the slot's shape (ExpandBackward0)
+    if value._data.shape == shape or value._data.ndim == 0:
+        return value
+    given = value._data.shape
+    while given[:1] == (1,):
+        given = given[1:]
+    viewed = value.view(given)
+    if given == shape:
+        return viewed
+    try:
+        return expand(viewed, shape)
+    except RuntimeError as error:  # (expand's own words, then the fix)
+        fix = "the value needs the shape of the part it replaces, or one that broadcasts to it"
+        raise RuntimeError(f"{error} (Fix: {fix})") from None
 
 
 def _broadcasts(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
@@ -280,27 +292,29 @@ def index_put(a: Any, index: Any, value: Any) -> Any:
         selected = a._data[key if len(key) != 1 else key[0]].shape
     except IndexError as e:
         raise IndexError(str(e).replace(" for axis ", " for dimension ")) from None
+    k = key if len(key) != 1 else key[0]
+    if advanced:
+        return AdvancedIndexPut.apply(a, as_operand(_fits_index(value, selected), a._dtype), k)
+    if selected == a._data.shape and None not in items:
+        return _write_all(a, value)
+    if hasattr(value, "_data"):
+        value = _shaped_like(value, selected)
+        if value._dtype.is_floating_point and a._dtype.is_floating_point:
+            return IndexPut.apply(a, value, k)  # (v's gradient in v's dtype: no ToCopyBackward0)
+    return IndexPut.apply(a, as_operand(value, a._dtype), k)
+
+
+def _fits_index(value: Any, selected: tuple[int, ...]) -> Any:
+    # PyTorch's index_put_ views the value without its leading 1s ([1, 2] into a [2] result),
+    # then needs it to broadcast to the indexed part
     given = np.shape(getattr(value, "_data", value))
-    if advanced and given[:1] == (1,) and hasattr(value, "_data"):
-        # (PyTorch views the value without its leading 1s first: [1, 2] into a [2] result)
+    if given[:1] == (1,) and hasattr(value, "_data"):
         while given[:1] == (1,):
             given = given[1:]
         value = value.view(given)
-    if advanced and not _broadcasts(given, selected):
+    if not _broadcasts(given, selected):
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(given)} cannot be broadcast to "
             f"indexing result of shape {list(selected)}"
         )
-    if not advanced and selected == a._data.shape and None not in items:
-        return _write_all(a, value)
-    fn = AdvancedIndexPut if advanced else IndexPut
-    lead = len(selected) - len(given)
-    for i, n in enumerate(given):
-        if n != 1 and (lead + i < 0 or n != selected[lead + i]):
-            raise RuntimeError(
-                f"The expanded size of the tensor ({selected[lead + i] if lead + i >= 0 else 1}) "
-                f"must match the existing size ({n}) at non-singleton dimension {lead + i}.  "
-                f"Target sizes: {list(selected)}.  Tensor sizes: {list(given)} (Fix: the value "
-                "needs the shape of the part it replaces, or one that broadcasts to it)"
-            )
-    return fn.apply(a, as_operand(value, a._dtype), key if len(key) != 1 else key[0])
+    return value

@@ -6,19 +6,18 @@ in ``microtorch/ops/inplace.py``.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api._checks import views_first, written_number
 from microtorch.autograd import grad_mode, views
 from microtorch.autograd import node as _node
 from microtorch.autograd.node import move_retain_grad
 from microtorch.autograd.quiet import hush, unhush
 from microtorch.autograd.saved import saved_in_place
-from microtorch.autograd.teaching_mode import user_stacklevel
 from microtorch.autograd.versions import bump_version
 from microtorch.autograd.views import OVERLAP_MESSAGE
 from microtorch.dtypes import from_numpy_dtype
@@ -370,7 +369,7 @@ def _plain(t: Any) -> bool:
     return (
         not (t._rg and grad_mode.state.grad_enabled)
         and not (t._inference and not grad_mode.state.inference)
-        and not overlaps_itself(t._data)
+        and not (0 in t._data.strides and overlaps_itself(t._data))  # (no stride 0: none)
     )
 
 
@@ -384,8 +383,9 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     if isinstance(other, _node.Tensor):
         if other._device is not t._device or other._data.ndim > t._data.ndim:
             return False
-        if _may_overlap(other._data, t._data):  # (the general path checks how they overlap)
-            return False
+        apart = other._data.base is None and t._data.base is None and other._data is not t._data
+        if not apart and _may_overlap(other._data, t._data):  # (the general path checks how
+            return False  # they overlap; two arrays owning their memory are apart, see there)
         if name == "sub_" and other._data.dtype.kind == "b":
             return False  # (PyTorch's error for - with a mask)
         other = other._data
@@ -464,7 +464,7 @@ _UINT8_MASK = (
 def _as_int(t: Any) -> Any:
     if t._data.dtype == np.uint8:  # a mask: PyTorch's (deprecated) reading of uint8
         if t._data.ndim:
-            warnings.warn(_UINT8_MASK, UserWarning, stacklevel=user_stacklevel())
+            warn(_UINT8_MASK)
         return _node.plain_tensor(t._data != 0, t._device, False)
     return int(t._data) if t._data.ndim == 0 and t._data.dtype.kind in "iu" else t
 
@@ -595,7 +595,7 @@ def _same_start(a: np.ndarray, b: np.ndarray) -> bool:
 
 def _deprecated(op: str, index: str, value: str) -> None:
     text = _DEPRECATED_ON_EXPANDED.format(op, index, value)
-    warnings.warn(text, UserWarning, stacklevel=5)  # (at the line of yours that wrote)
+    warn(text)  # (at the line of yours that wrote)
 
 
 def _numpy_key(index: Any) -> tuple[Any, ...]:

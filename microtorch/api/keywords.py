@@ -30,22 +30,11 @@ def torch_keywords(
     (see out_argument.py), as PyTorch does."""
 
     def decorate(fn: F) -> F:
-        params = inspect.signature(fn).parameters
-        positional = [
-            p.name
-            for p in params.values()
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-        ]
-        rename = {t: p for t, p in zip(torch_names, positional) if t != p}
-        if numpy_aliases:  # (only for the arguments it has: softmax takes no keepdims=)
-            for alias, name in _NUMPY_ALIASES.items():
-                if rename.get(name, name) in params:
-                    rename[alias] = rename.get(name, name)
-
         @functools.wraps(fn)
         def with_torch_keywords(*args: Any, **kwargs: Any) -> Any:
             if not kwargs:  # the common call: straight through
                 return fn(*args)
+            rename = _renames(fn, torch_names, numpy_aliases)
             for given in [k for k in kwargs if k in rename]:
                 target = rename[given]
                 if target in kwargs:
@@ -63,6 +52,30 @@ def torch_keywords(
         return with_torch_keywords  # type: ignore[return-value]
 
     return decorate
+
+
+_renames_of: dict[Any, dict[str, str]] = {}  # (fn, torch_names, numpy_aliases) -> renames
+
+
+def _renames(fn: Any, torch_names: tuple[str, ...], numpy_aliases: bool) -> dict[str, str]:
+    """PyTorch's (and numpy's) keyword name -> the parameter's name in ``fn``; worked out on
+    ``fn``'s first call with keywords (``inspect.signature`` is slow: not at import)."""
+    key = (fn, torch_names, numpy_aliases)
+    rename = _renames_of.get(key)
+    if rename is None:
+        params = inspect.signature(fn).parameters
+        positional = [
+            p.name
+            for p in params.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+        rename = {t: p for t, p in zip(torch_names, positional) if t != p}
+        if numpy_aliases:  # (only for the arguments it has: softmax takes no keepdims=)
+            for alias, name in _NUMPY_ALIASES.items():
+                if rename.get(name, name) in params:
+                    rename[alias] = rename.get(name, name)
+        _renames_of[key] = rename
+    return rename
 
 
 def without_torch_keywords(fn: F) -> F:

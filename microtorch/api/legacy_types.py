@@ -8,12 +8,12 @@ stands for its dtype; none is a subclass of ``Tensor`` (nor is PyTorch's).
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
 from microtorch import dtypes
+from microtorch._warn import warn
 from microtorch.autograd import node as _node
 
 __all__ = [
@@ -144,11 +144,9 @@ def set_default_tensor_type(t: Any) -> None:
     ``set_default_dtype(torch.float64)``; a floating type only."""
     if not _warned_default_type[0]:
         _warned_default_type[0] = True
-        warnings.warn(
+        warn(
             "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
             "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
-            UserWarning,
-            stacklevel=2,
         )
     if not isinstance(t, (tensortype, str)):
         raise TypeError(

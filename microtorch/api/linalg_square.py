@@ -30,7 +30,7 @@ from microtorch.ops.linalg_inverse import (
 
 __all__ = [
     "det", "torch_det", "slogdet", "linalg_slogdet", "inverse", "inv", "solve", "cholesky",
-    "matrix_exp", "matrix_power", "check_square", "check_float",
+    "matrix_exp", "matrix_power", "torch_matrix_power", "check_square", "check_float",
 ]  # fmt: skip
 
 slogdet_result = return_type("slogdet", ("sign", "logabsdet"))
@@ -93,6 +93,16 @@ def torch_det(input: Any, **unexpected: Any) -> Any:  # noqa: A002
     if not isinstance(input, _node.Tensor):
         expect_tensor(input, "det")
     return det(input)
+
+
+def torch_matrix_power(input: Any, n: int) -> Any:  # noqa: A002
+    """``torch.matrix_power``: ``torch.linalg.matrix_power`` with torch's own error names."""
+    expect_tensor(input, "matrix_power")
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(
+            f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}"
+        )
+    return matrix_power(input, n)
 
 
 def slogdet(A: Any) -> Any:  # noqa: N803

@@ -9,11 +9,11 @@ The public functions: argument checks and PyTorch's errors around the formulas i
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import linalg_factor, linalg_square
 from microtorch.api._checks import expect_tensor
 from microtorch.api.arguments import expect_bool
@@ -51,7 +51,7 @@ _warned: set[str] = set()  # (PyTorch warns once per process for each deprecated
 def _deprecated(name: str, text: str) -> None:
     if name not in _warned:
         _warned.add(name)
-        warnings.warn(text, UserWarning, stacklevel=3)
+        warn(text)
 
 
 def _kernel_dtype(x: Any, kernel: str) -> None:

@@ -6,13 +6,13 @@ An "empty" tensor holds zeros here (PyTorch's holds whatever the memory held).
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from microtorch import dtypes
+from microtorch._warn import warn
 from microtorch.autograd import node as _node
 
 __all__ = ["frombuffer", "empty_strided", "empty_permuted", "new_empty_strided"]
@@ -58,14 +58,12 @@ def frombuffer(
         )
     if view.readonly and not _warned_readonly[0]:
         _warned_readonly[0] = True
-        warnings.warn(
+        warn(
             "The given buffer is not writable, and PyTorch does not support non-writable "
             "tensors. This means you can write to the underlying (supposedly non-writable) "
             "buffer using the tensor. You may want to copy the buffer to protect its data or "
             "make it writable before converting it to a tensor. This type of warning will be "
             "suppressed for the rest of this program.",
-            UserWarning,
-            stacklevel=2,
         )
     array = np.frombuffer(buffer, dtype.numpy, n, offset)
     if view.readonly:  # (numpy keeps it read-only; microtorch's tensors are writable)

@@ -15,11 +15,16 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api.operands import _CONSTANTS, _PY_NUMBERS, _constant, _laid_out
 from microtorch.autograd import node as _node
+from microtorch.autograd.function import Function
+from microtorch.dtypes import int64
+from microtorch.ops._broadcast import broadcast_error
 
-__all__ = ["operator", "arithmetic_operator", "matrix_operator"]
+__all__ = ["operator", "arithmetic_operator", "matrix_operator", "op_operator"]
 
 _OPERANDS = (int, float, np.number, np.bool_)  # (bool is an int)
+_CAST_OPERANDS = (*_OPERANDS, np.ndarray)  # what op_operator hands to the function to cast
 
 
 def operator(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -57,5 +62,45 @@ def matrix_operator(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
         if isinstance(other, (_node.Tensor, np.ndarray)):
             return fn(self, other)
         return NotImplemented
+
+    return binary_operator
+
+
+def op_operator(
+    op: type[Function], fn: Callable[[Any, Any], Any], floats: bool = False
+) -> Callable[[Any, Any], Any]:
+    """``arithmetic_operator(fn)`` that runs ``op`` itself (``Mul`` for ``*``, ``fn`` being
+    ``mul``) for a tensor or a Python number of the tensor's dtype, as PyTorch's operators go
+    straight to the op: ``y * c`` is one call here, then ``Mul.apply``. Any other number or
+    array goes through ``fn``, which casts it (and says what is wrong with it).
+    ``floats``: only floating-point tensors take the short way (``-`` refuses bools, ``/``
+    of integers gives floats)."""
+
+    @functools.wraps(fn)
+    def binary_operator(self: Any, other: Any) -> Any:
+        kind = self._dtype
+        if isinstance(other, _node.Tensor):
+            if other._dtype is not kind or floats and not kind.is_floating_point:
+                return fn(self, other)  # (PyTorch's result dtype: fn casts the operands)
+        elif type(other) in _PY_NUMBERS and (
+            kind.is_floating_point or kind is int64 and type(other) is int and not floats
+        ):  # a number becomes a 0-d constant of the tensor's dtype (see operands._constant)
+            made = _CONSTANTS.get((other, type(other), kind, self._device.type))
+            other = made if made is not None else _constant(other, kind, self._device)
+        elif isinstance(other, _CAST_OPERANDS):
+            return fn(self, other)
+        else:
+            return NotImplemented
+        try:
+            result = op.apply(self, other)
+        except ValueError:
+            raise broadcast_error(self._data.shape, other._data.shape) from None
+        if (
+            result._data.ndim < 2
+            or self._data.flags.c_contiguous
+            and other._data.flags.c_contiguous
+        ):
+            return result  # (row-major inputs give a row-major result: see operands._binary)
+        return _laid_out(result, self, other)
 
     return binary_operator

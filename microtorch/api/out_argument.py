@@ -7,12 +7,12 @@ PyTorch refuses ``out=`` while recording a graph, and so does microtorch.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
 from microtorch.autograd.versions import bump_version
@@ -41,7 +41,7 @@ def call_with_out(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict, 
         )
     if out._data.shape != result.shape:
         if out._data.size:
-            warnings.warn(_resize_warning(out._data.shape, result.shape), UserWarning, stacklevel=3)
+            warn(_resize_warning(out._data.shape, result.shape))
         out._data = np.empty(result.shape, out._data.dtype)  # a new memory of the right size
     np.copyto(out._data, result, casting="unsafe")
     bump_version(out)

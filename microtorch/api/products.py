@@ -8,12 +8,12 @@ The public functions: argument checks and PyTorch's errors around the formulas i
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import composites, linalg, linalg_compose
 from microtorch.api import elementwise as ew
 from microtorch.api import shape as shape_ops
@@ -214,12 +214,10 @@ def chain_matmul(*matrices: Any) -> Any:
     """The product of the matrices, in the cheapest order (deprecated: linalg.multi_dot)."""
     if not _chain_warned:  # (PyTorch warns once per process)
         _chain_warned.append(True)
-        warnings.warn(
+        warn(
             "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. "
             "Use torch.linalg.multi_dot instead, which accepts a list of two or more tensors "
             "rather than multiple parameters.",
-            UserWarning,
-            stacklevel=2,
         )
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")

@@ -78,8 +78,12 @@ def refill(a: Any, values: np.ndarray, kind: Any) -> Any:
     return kind.apply(a, values)
 
 
-def _rng(generator: Any) -> np.random.Generator:
+def generator_rng(generator: Any) -> np.random.Generator:
+    """The numpy generator behind ``generator`` (the default generator for None)."""
     return (generator or _default[0])._rng
+
+
+_rng = generator_rng
 
 
 def _check_bounds(name: str, low: int, high: int) -> None:

@@ -27,22 +27,34 @@ from typing import Any
 import numpy as np
 
 from microtorch.api import (
+    bessel,
     cross,
     cumulative,
     division,
+    einsum,
+    gamma,
     join,
     linalg,
     linalg_square,
+    normal_tails,
     rearrange,
     rounding,
+    scan,
     special,
+    special_functions,
+    take_put,
     trigonometry,
     unary,
 )
 from microtorch.api import elementwise as ew
 from microtorch.autograd import node as _node
 from microtorch.dtypes import from_numpy_dtype
+from microtorch.ops.bessel import i0_each, i0e_each, i1_each, i1e_each
+from microtorch.ops.gamma_functions import digamma_each, lgamma_each, trigamma_each
+from microtorch.ops.gamma_sampling import StandardGammaGrad, standard_gamma_grad_each
 from microtorch.ops.indexing import Gather, IndexPutAccumulate, Scatter
+from microtorch.ops.normal_tails import erfcx_each
+from microtorch.ops.polygamma import polygamma_each, zeta_each
 from microtorch.ops.scalar import AddScalar, DivScalar, MulScalar, SubScalar
 from microtorch.ops.special import erf_each, erfinv_each
 
@@ -345,11 +357,23 @@ _UFUNCS: dict[Any, Callable[..., Any]] = {
     np.matmul: linalg.matmul,
     erf_each: special.erf,  # (gelu's formula: erf of its input)
     erfinv_each: special.erfinv,  # (ErfinvBackward0's formula computes erfinv again)
+    lgamma_each: gamma.lgamma,
+    i0_each: bessel.i0,
+    standard_gamma_grad_each: StandardGammaGrad.apply,  # (StandardGammaBackward0's formula)
+    erfcx_each: normal_tails.erfcx,  # (SpecialLogNdtrBackward0's formula)
+    i0e_each: bessel.i0e,
+    i1_each: bessel.i1,
+    i1e_each: bessel.i1e,
+    digamma_each: gamma.digamma,  # (LgammaBackward0's formula: grad * digamma(self))
+    trigamma_each: lambda a: gamma.polygamma(1, a),  # (DigammaBackward0's: polygamma(1, self))
+    polygamma_each: gamma.polygamma,
+    zeta_each: gamma.zeta,
     np.floor_divide: division.floor_divide,
     np.negative: unary.neg,
     np.positive: lambda a: a,
     np.absolute: unary.abs,
     np.exp: unary.exp,
+    np.exp2: special_functions.exp2,  # (LdexpBackward0's formula: grad * 2 ** other)
     np.log: unary.log,
     np.log1p: unary.log1p,
     np.sqrt: unary.sqrt,
@@ -395,6 +419,7 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.triu: lambda m, k=0: record(rearrange.triu(tensor_of(m), k)),
     np.flip: lambda m, axis=None: record(rearrange.flip(tensor_of(m), _axes(axis, m.ndim))),
     np.roll: lambda a, shift, axis=None: record(rearrange.roll(tensor_of(a), shift, axis)),
+    np.rot90: lambda m, k=1, axes=(0, 1): record(take_put.rot90(tensor_of(m), k, list(axes))),
     np.cross: lambda a, b, axis=-1: record(
         cross.linalg_cross(tensor_of(a), tensor_of(b), dim=axis)
     ),
@@ -412,6 +437,9 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.full_like: lambda a, fill_value, dtype=None, shape=None: _like(
         lambda shape, dtype: np.full(shape, fill_value, dtype)
     )(a, dtype, shape=shape),
+    np.einsum: lambda subscripts, *operands: record(
+        einsum.einsum(subscripts, *tensor_of(list(operands)))
+    ),
     np.linalg.inv: lambda a: record(linalg_square.inv(tensor_of(a))),
     np.linalg.solve: lambda a, b: record(linalg_square.solve(tensor_of(a), tensor_of(b))),
     np.shape: lambda a: a.shape,
@@ -477,6 +505,9 @@ class RecordedArray:
             return ufunc(*values, **kwargs)  # (``inside &= a >= lo`` writes into inside)
         if ufunc is np.add and method == "at" and not kwargs:
             return _add_at(*inputs)
+        if ufunc is np.logaddexp and method == "accumulate" and set(kwargs) <= {"axis"}:
+            (a,) = inputs  # (a running log-sum-exp: PyTorch's logcumsumexp)
+            return record(scan.logcumsumexp(tensor_of(a), kwargs.get("axis", 0)))
         fn = _UFUNCS.get(ufunc)
         if fn is None or method != "__call__" or kwargs:
             name = ufunc.__name__ if method == "__call__" else f"{ufunc.__name__}.{method}"

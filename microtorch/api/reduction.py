@@ -7,11 +7,11 @@ in ``microtorch/ops/reduction.py``.
 from __future__ import annotations
 
 import builtins
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import return_types
 from microtorch.api._checks import expect_tensor, views_first
 from microtorch.api.arguments import NO_DIM, expect_bool, expect_int, parsed
@@ -274,11 +274,9 @@ def _var_args(a: Any, dim: Dims, unbiased: bool | None, correction: int | None, 
     # the result is nan (or inf); an empty input always warns (PyTorch's factor is then 0)
     if a._data.size == 0 or _count(a._data.shape, axes) - correction <= 0:
         views_first(a)  # (PyTorch's kernel warns, after its autograd layer looked at a)
-        warnings.warn(
+        warn(
             f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",
-            UserWarning,
-            stacklevel=3,
         )
     return axes, correction, dim is None
 

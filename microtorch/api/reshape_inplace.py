@@ -15,12 +15,14 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api import memory_format as layouts
 from microtorch.api import shape as shape_ops
+from microtorch.api._checks import expect_tensor
 from microtorch.autograd import grad_mode
 from microtorch.autograd.versions import bump_version
 from microtorch.storage import memory_of
 
-__all__ = ["reshape_twin", "resize_"]
+__all__ = ["reshape_twin", "resize_", "resize_as_"]
 
 
 def reshape_twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -99,3 +101,21 @@ def _t(a: Any) -> Any:
 t_ = reshape_twin("t_", _t)
 transpose_ = reshape_twin("transpose_", shape_ops.transpose)
 __all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_"]
+
+
+def resize_as_(self: Any, the_template: Any, *, memory_format: Any = None) -> Any:
+    """``self.resize_(the_template.shape)`` (``torch.resize_as_``, ``x.resize_as_``), laid
+    out row-major: ``memory_format`` None, ``contiguous_format`` or ``preserve_format``."""
+    expect_tensor(self, "resize_as_")
+    expect_tensor(the_template, "resize_as_", "the_template", 2)
+    if memory_format is not None and not isinstance(memory_format, layouts.memory_format):
+        raise TypeError(
+            "resize_as_(): argument 'memory_format' must be torch.memory_format, not "
+            f"{type(memory_format).__name__}"
+        )
+    if memory_format in (layouts.channels_last, layouts.channels_last_3d):
+        raise NotImplementedError(
+            f"resize_as_(memory_format={memory_format}): microtorch lays every tensor out "
+            "row-major (Fix: leave memory_format out, or torch.contiguous_format)"
+        )
+    return resize_(self, tuple(the_template._data.shape))

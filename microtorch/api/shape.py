@@ -174,6 +174,16 @@ def unsqueeze(a: Any, dim: int) -> Any:
     return as_view(Unsqueeze.apply(a, d), a)
 
 
+def too_few_sizes(a: Any, sizes: Sequence[int]) -> RuntimeError:
+    """PyTorch's error for expanding ``a`` to fewer dimensions than it has."""
+    kind = "CPUBoolType" if a._dtype.name == "bool" else f"microtorch.{a._dtype._legacy}"
+    return RuntimeError(
+        f"expand({kind}{{{list(a._data.shape)}}}, size={list(sizes)}): the number of sizes "
+        f"provided ({len(sizes)}) must be greater or equal to the number of dimensions in the "
+        f"tensor ({a._data.ndim})"
+    )
+
+
 @parsed("expand", "Tensor input, tuple of ints size, *, bool implicit=False")
 def expand(a: Any, *sizes: Any) -> Any:
     """Repeat size-1 dimensions to ``sizes`` without copying (-1 keeps a size)."""
@@ -184,11 +194,7 @@ def expand(a: Any, *sizes: Any) -> Any:
     shape = a._data.shape
     lead = len(sizes) - len(shape)
     if lead < 0:
-        raise RuntimeError(
-            f"expand(microtorch.{a._dtype._legacy}{{{list(shape)}}}, size={list(sizes)}): the "
-            f"number of sizes provided ({len(sizes)}) must be greater or equal to the number of "
-            f"dimensions in the tensor ({len(shape)})"
-        )
+        raise too_few_sizes(a, sizes)
     target = tuple(
         shape[i - lead] if s == -1 and i >= lead else operator.index(s) for i, s in enumerate(sizes)
     )

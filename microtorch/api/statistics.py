@@ -46,6 +46,14 @@ def median(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """The lower median ((n - 1) // 2 of the sorted values, nan if any is nan); with ``dim``,
     a ``(values, indices)`` pair along it."""
     expect_tensor(a, "median")
+    ops = (MedianAll, MedianDim, median_indices)
+    return lower_median(a, dim, keepdim, ops, return_types.median)
+
+
+def lower_median(a: Any, dim: int | None, keepdim: bool, ops: tuple, pair: Any) -> Any:
+    """median's and nanmedian's shared steps: PyTorch's checks, then ``ops`` (the formulas of
+    all elements, along a dimension, and the indices along it) and the ``pair`` type."""
+    all_op, dim_op, indices = ops
     if a._dtype.name == "bool":  # (PyTorch's kernels have two names)
         kernel = "median_cpu" if dim is None else "median_out"
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
@@ -54,18 +62,16 @@ def median(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
         if data.size == 0:
             empty = np.nan if data.dtype.kind == "f" else np.iinfo(data.dtype).min  # (PyTorch's)
             return wrap(np.asarray(empty, data.dtype))
-        return MedianAll.apply(a, None, False)
+        return all_op.apply(a, None, False)
     (d,) = normalize_dims(dim, data.ndim)
     if data.ndim == 0:
-        return return_types.median(
-            MedianDim.apply(a, None, keepdim, None), wrap(np.zeros((), np.int64))
-        )
+        return pair(dim_op.apply(a, None, keepdim, None), wrap(np.zeros((), np.int64)))
     if data.shape[d] == 0:
         raise IndexError(f"median(): Expected reduction dim {dim} to have non-zero size.")
-    idx = median_indices(data, d)
+    idx = indices(data, d)
     if keepdim:
         idx = np.expand_dims(idx, d)
-    return return_types.median(MedianDim.apply(a, d, keepdim, idx), wrap(idx))
+    return pair(dim_op.apply(a, d, keepdim, idx), wrap(idx))
 
 
 @torch_keywords("input", "weights", "minlength")

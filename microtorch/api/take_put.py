@@ -222,11 +222,7 @@ def masked_scatter_(input: Any, mask: Any, source: Any) -> Any:  # noqa: A002
     expect_tensor(mask, "masked_scatter_", "mask", 2)
     m = _mask(mask)
     if m.ndim > input._data.ndim:
-        raise RuntimeError(
-            f"expand(CPUBoolType{{{list(m.shape)}}}, size={list(input._data.shape)}): the "
-            f"number of sizes provided ({input._data.ndim}) must be greater or equal to the "
-            f"number of dimensions in the tensor ({m.ndim})"
-        )
+        raise shape_ops.too_few_sizes(_node.plain_tensor(m), input._data.shape)
     return apply_inplace(input, "masked_scatter_", masked_scatter, mask, source)
 
 

@@ -4,36 +4,31 @@
 ``grad``, ``grad_fn``, version and view state, and Python's protocols. Its op methods live here,
 in a base class it inherits from, as PyTorch's generated methods live in ``torch._C.TensorBase``.
 Most are the api functions themselves (``sum = reduction.sum``); the rest are one-line hand-overs.
+Those of rarely used areas (``x.det()``, ``x.erf()``, ``x.sort()``) are ``Method``s: their module
+is imported on the method's first use (microtorch/_lazy.py), so ``import microtorch`` stays fast.
 """
 
 from __future__ import annotations
 
 import builtins
+import functools
 import importlib
-import warnings
 from typing import Any
 
 import numpy as np
 
-from microtorch.api import bessel as bessel_ops
+from microtorch._lazy import Method
+from microtorch._warn import warn
 from microtorch.api import binary_functions as binary
 from microtorch.api import (
     bitwise,
-    composites,
-    correlation,
     cumulative,
-    decomposition,
-    diagonal,
     division,
-    float_bits,
     indexing,
     join,
     linalg,
-    linalg_square,
     logarithms,
-    memory_layout,
     pointwise,
-    products,
     random_fill,
     real_only,
     rearrange,
@@ -41,33 +36,18 @@ from microtorch.api import (
     reshape_inplace,
     rounding,
     sampling,
-    scan,
-    sequences,
-    sorting,
-    special,
-    splits,
-    statistics,
-    take_put,
     trigonometry,
     truth,
     twins,
     unary,
 )
-from microtorch.api import cross as cross_ops
-from microtorch.api import dist as dist_ops
 from microtorch.api import elementwise as ew
-from microtorch.api import gamma as gamma_ops
-from microtorch.api import histogram as histogram_ops
-from microtorch.api import incomplete_gamma as igamma_ops
-from microtorch.api import index_reduce as index_reduce_ops
 from microtorch.api import inplace as inplace_ops
-from microtorch.api import nanmedian as nanmedian_ops
-from microtorch.api import renorm as renorm_ops
+from microtorch.api import multinomial as multinomial_ops
+from microtorch.api import prelu as prelu_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import shifts as shift_ops
-from microtorch.api import shrink as shrink_ops
-from microtorch.api import unique as unique_ops
 from microtorch.api.arguments import method_of, reraise
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import without_torch_keywords
@@ -98,6 +78,29 @@ DType = dtype
 Tensor = Any  # (microtorch.tensor.Tensor, which inherits these methods)
 
 
+# The modules of rarely used methods, imported on first use (see Method above):
+_COMPOSITES, _HISTOGRAM, _SEQUENCES = (
+    "microtorch.api.composites:", "microtorch.api.histogram:", "microtorch.api.sequences:",
+)  # fmt: skip
+_SORTING, _SPECIAL, _STATISTICS = (
+    "microtorch.api.sorting:", "microtorch.api.special:", "microtorch.api.statistics:",
+)  # fmt: skip
+_LINALG_SQUARE = "microtorch.api.linalg_square:"
+
+
+def _methods(module: str, names: str, wrap: Any = None) -> Any:
+    """``Method("microtorch.api.<module>:<name>", wrap)`` for each of the space-separated names."""
+    return (Method(f"microtorch.api.{module}:{name}", wrap) for name in names.split())
+
+
+def _twins(module: str, names: str) -> Any:
+    """The in-place twins ``f_`` of ``microtorch.api.<module>``'s ``f`` (``twins.twin``)."""
+    return (
+        Method(f"microtorch.api.{module}:{name[:-1]}", functools.partial(twins.twin, name))
+        for name in names.split()
+    )
+
+
 _T_WARNINGS = {  # PyTorch warns once per process (TORCH_WARN_ONCE) for x.T not of a matrix
     0: "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
     1: "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
@@ -112,10 +115,7 @@ def _deprecated_T(ndim: int) -> None:  # noqa: N802
     kind = builtins.min(ndim, 1)
     if kind not in _t_warned:
         _t_warned.add(kind)
-        warnings.warn(_T_WARNINGS[kind], UserWarning, stacklevel=3)
-
-
-_nan_to_num_in_place = twins.twin("nan_to_num_", composites.nan_to_num)
+        warn(_T_WARNINGS[kind])
 
 
 class TensorMethods:
@@ -170,7 +170,7 @@ class TensorMethods:
 
     def msort(self) -> Tensor:
         """Sorted along dimension 0: ``sort(dim=0).values``."""
-        return sorting.sort(self, 0).values
+        return self.sort(0).values
 
     def where(self, condition: Any, other: Any) -> Tensor:
         """``torch.where(condition, self, other)``."""
@@ -408,8 +408,10 @@ class TensorMethods:
     )
     split, chunk, unbind = join.split, method_of(join.chunk), join.unbind
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
-    sort, argsort, nonzero = sorting.sort, sorting.argsort, sorting.nonzero
-    topk = method_of(sorting.topk)
+    sort, argsort, nonzero = (
+        Method(_SORTING + "sort"), Method(_SORTING + "argsort"), Method(_SORTING + "nonzero"),
+    )  # fmt: skip
+    topk = Method(_SORTING + "topk", method_of)
     # PyTorch's other names for the same methods:
     absolute, negative = abs, neg
     multiply, divide, subtract = (binary.method(n) for n in ("multiply", "divide", "subtract"))
@@ -438,7 +440,7 @@ class TensorMethods:
     )
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
     prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
-    histc, histogram = histogram_ops.histc, histogram_ops.histogram
+    histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram")
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
         without_torch_keywords(f)
         for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
@@ -544,62 +546,66 @@ class TensorMethods:
     flip, roll, repeat = rearrange.flip, rearrange.roll, rearrange.repeat
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
     tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
-    broadcast_to, narrow, movedim, outer, clamp_min, clamp_max, nan_to_num = (
-        without_torch_keywords(f)
-        for f in (composites.broadcast_to, composites.narrow, composites.movedim)
-        + (composites.outer, composites.clamp_min, composites.clamp_max, composites.nan_to_num)
+    broadcast_to, narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
+        Method(_COMPOSITES + name, without_torch_keywords)
+        for name in ("broadcast_to", "narrow", "movedim", "movedim", "outer", "clamp_min")
+        + ("clamp_max", "nan_to_num")
     )
-    moveaxis = movedim
-    count_nonzero, argwhere = composites.count_nonzero, composites.argwhere
-    clamp_min_ = twins.twin("clamp_min_", composites.clamp_min)
-    clamp_max_ = twins.twin("clamp_max_", composites.clamp_max)
+    count_nonzero, argwhere = (
+        Method(_COMPOSITES + "count_nonzero"),
+        Method(_COMPOSITES + "argwhere"),
+    )
+    clamp_min_, clamp_max_ = (
+        Method(_COMPOSITES + name[:-1], functools.partial(twins.twin, name))
+        for name in ("clamp_min_", "clamp_max_")
+    )
 
     def nan_to_num_(
         self: Any, nan: Any = 0.0, posinf: Any = None, neginf: Any = None
     ) -> Any:  # fmt: skip
         """``nan_to_num``, written into this tensor; returns it."""
+        composites = _api_module("composites")  # (imported on first use)
         composites.check_replacements("nan_to_num_", nan, posinf, neginf)
-        return _nan_to_num_in_place(self, nan, posinf, neginf)
+        return twins.twin("nan_to_num_", composites.nan_to_num)(self, nan, posinf, neginf)
 
-    cross, unique = cross_ops.cross, unique_ops.unique
+    cross = Method("microtorch.api.cross:cross")
+    unique = Method("microtorch.api.unique:unique")
     erf, erfc, erfinv, addcmul, addcdiv = (
-        without_torch_keywords(f)
-        for f in (special.erf, special.erfc, special.erfinv, special.addcmul, special.addcdiv)
+        Method(_SPECIAL + name, without_torch_keywords)
+        for name in ("erf", "erfc", "erfinv", "addcmul", "addcdiv")
     )
-    lerp = method_of(special.lerp)
+    lerp = Method(_SPECIAL + "lerp", method_of)
     normal_, bernoulli_ = sampling.normal_, sampling.bernoulli_
 
     def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
         return sampling.bernoulli(self, p, generator=generator)
 
-    diff, repeat_interleave, median, bincount = (
-        without_torch_keywords(f)
-        for f in (sequences.diff, sequences.repeat_interleave, statistics.median)
-        + (statistics.bincount,)
+    diff, repeat_interleave = (
+        Method(_SEQUENCES + name, without_torch_keywords) for name in ("diff", "repeat_interleave")
     )
-    erf_, erfc_, erfinv_ = (
-        twins.twin("erf_", special.erf), twins.twin("erfc_", special.erfc),
-        twins.twin("erfinv_", special.erfinv),
-    )  # fmt: skip
-    lerp_, addcmul_, addcdiv_ = (
-        twins.twin("lerp_", special.lerp), twins.twin("addcmul_", special.addcmul),
-        twins.twin("addcdiv_", special.addcdiv),
-    )  # fmt: skip
+    median, bincount = (
+        Method(_STATISTICS + name, without_torch_keywords) for name in ("median", "bincount")
+    )
+    erf_, erfc_, erfinv_, lerp_, addcmul_, addcdiv_ = (
+        Method(_SPECIAL + name[:-1], functools.partial(twins.twin, name))
+        for name in ("erf_", "erfc_", "erfinv_", "lerp_", "addcmul_", "addcdiv_")
+    )
     frac, isposinf, isneginf, signbit = (
         without_torch_keywords(rounding.frac), truth.isposinf, truth.isneginf, truth.signbit,
     )  # fmt: skip
     frac_ = twins.twin("frac_", rounding.frac)
-    nansum, nanmean = method_of(statistics.nansum), method_of(statistics.nanmean)
-    kthvalue, mode = method_of(statistics.kthvalue), method_of(statistics.mode)
-    diagonal, diag, diag_embed, trace = (
-        without_torch_keywords(f)
-        for f in (diagonal.diagonal, diagonal.diag, diagonal.diag_embed, diagonal.trace)
+    nansum, nanmean, kthvalue, mode = (
+        Method(_STATISTICS + name, method_of) for name in ("nansum", "nanmean", "kthvalue", "mode")
     )
-    svd = decomposition.svd
-    det, inverse, slogdet = (
-        without_torch_keywords(linalg_square.det), without_torch_keywords(linalg_square.inverse),
-        linalg_square.slogdet,
-    )  # fmt: skip
+    diagonal, diag, diag_embed, trace = (
+        Method("microtorch.api.diagonal:" + name, without_torch_keywords)
+        for name in ("diagonal", "diag", "diag_embed", "trace")
+    )
+    svd = Method("microtorch.api.decomposition:svd")
+    det, inverse = (
+        Method(_LINALG_SQUARE + name, without_torch_keywords) for name in ("det", "inverse")
+    )
+    slogdet = Method(_LINALG_SQUARE + "slogdet")
 
     is_complex, conj, resolve_conj, is_conj = (
         real_only.is_complex, real_only.conj, real_only.resolve_conj, real_only.is_conj,
@@ -642,7 +648,7 @@ class TensorMethods:
     ) -> Tensor:
         """``data`` (copied) as a new leaf tensor."""
         if isinstance(data, _node.Tensor):
-            warnings.warn(_NEW_TENSOR_WARNING, UserWarning, stacklevel=2)
+            warn(_NEW_TENSOR_WARNING)
             data = data._data
         return self._new(np.array(data, (dtype or self._dtype).numpy), device, requires_grad)
 
@@ -686,43 +692,32 @@ class TensorMethods:
         return t
 
     # --- walka: issue 24's shapes, cuts, indexing and products (docs/api_walk.md)
-    tensor_split, hsplit, vsplit, dsplit = (
-        splits.tensor_split, splits.hsplit, splits.vsplit, splits.dsplit,
-    )  # fmt: skip
-    split_with_sizes, fliplr, flipud, unflatten = (
-        splits.split_with_sizes, splits.fliplr, splits.flipud, splits.unflatten,
-    )  # fmt: skip
-    sum_to_size, diagflat = splits.sum_to_size, splits.diagflat
-    unique_consecutive = unique_ops.unique_consecutive
-    addmm, addmv, addr, addbmm, baddbmm = (
-        products.addmm, products.addmv, products.addr, products.addbmm, products.baddbmm,
-    )  # fmt: skip
-    addmm_, addmv_, addr_, addbmm_, baddbmm_ = (
-        products.addmm_, products.addmv_, products.addr_, products.addbmm_, products.baddbmm_,
-    )  # fmt: skip
-    inner, ger, vdot, kron = products.inner, products.ger, products.vdot, products.kron
-    rot90, take, take_along_dim, put, put_ = (
-        take_put.rot90, take_put.take, take_put.take_along_dim, take_put.put, take_put.put_,
-    )  # fmt: skip
-    index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = (
-        take_put.index_put, take_put.index_put_, take_put.masked_scatter,
-        take_put.masked_scatter_, take_put.fill_diagonal_,
-    )  # fmt: skip
-    cummax, cummin, logcumsumexp, aminmax = (
-        scan.cummax, scan.cummin, scan.logcumsumexp, scan.aminmax,
-    )  # fmt: skip
+    tensor_split, hsplit, vsplit, dsplit = _methods("splits", "tensor_split hsplit vsplit dsplit")
+    split_with_sizes, fliplr, flipud, unflatten = _methods(
+        "splits", "split_with_sizes fliplr flipud unflatten"
+    )
+    sum_to_size, diagflat = _methods("splits", "sum_to_size diagflat")
+    (unique_consecutive,) = _methods("unique", "unique_consecutive")
+    addmm, addmv, addr, addbmm, baddbmm = _methods("products", "addmm addmv addr addbmm baddbmm")
+    addmm_, addmv_, addr_, addbmm_, baddbmm_ = _methods(
+        "products", "addmm_ addmv_ addr_ addbmm_ baddbmm_"
+    )
+    inner, ger, vdot, kron = _methods("products", "inner ger vdot kron")
+    rot90, take, take_along_dim, put, put_ = _methods(
+        "take_put", "rot90 take take_along_dim put put_"
+    )
+    index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = _methods(
+        "take_put", "index_put index_put_ masked_scatter masked_scatter_ fill_diagonal_"
+    )
+    cummax, cummin, logcumsumexp, aminmax = _methods("scan", "cummax cummin logcumsumexp aminmax")
     # --- end walka
     # --- walkb
-    lgamma, digamma, mvlgamma = (
-        without_torch_keywords(f) for f in (gamma_ops.lgamma, gamma_ops.digamma, gamma_ops.mvlgamma)
-    )
-    lgamma_, digamma_ = (
-        twins.twin("lgamma_", gamma_ops.lgamma),
-        twins.twin("digamma_", gamma_ops.digamma),
-    )
+    lgamma, digamma, mvlgamma = _methods("gamma", "lgamma digamma mvlgamma", without_torch_keywords)
+    lgamma_, digamma_ = _twins("gamma", "lgamma_ digamma_")
 
     def mvlgamma_(self, p: builtins.int) -> Tensor:
         """``mvlgamma(p)``, written into this tensor; returns it."""
+        gamma_ops = _api_module("gamma")
         gamma_ops.no_bool(self)
         if not self._dtype.is_floating_point:  # (PyTorch's words, its types swapped)
             raise RuntimeError(
@@ -731,22 +726,18 @@ class TensorMethods:
             )
         return apply_inplace(self, "mvlgamma_", gamma_ops.mvlgamma, p)
 
-    i0, i0_ = without_torch_keywords(bessel_ops.i0), twins.twin("i0_", bessel_ops.i0)
+    (i0,) = _methods("bessel", "i0", without_torch_keywords)
+    (i0_,) = _twins("bessel", "i0_")
 
-    float_power, ldexp, frexp, nextafter, heaviside = (
-        without_torch_keywords(f)
-        for f in (float_bits.float_power, float_bits.ldexp, float_bits.frexp)
-        + (float_bits.nextafter, float_bits.heaviside)
+    float_power, ldexp, frexp, nextafter, heaviside = _methods(
+        "float_bits", "float_power ldexp frexp nextafter heaviside", without_torch_keywords
     )
-    float_power_ = float_bits.float_power_
-    ldexp_, nextafter_ = float_bits.ldexp_, twins.twin("nextafter_", float_bits.nextafter)
-    heaviside_ = twins.twin("heaviside_", float_bits.heaviside)
-    hardshrink = without_torch_keywords(shrink_ops.hardshrink)
-    igamma = without_torch_keywords(igamma_ops.igamma)
-    igammac = without_torch_keywords(igamma_ops.igammac)
-    igamma_ = twins.twin("igamma_", igamma_ops.igamma)
-    igammac_ = twins.twin("igammac_", igamma_ops.igammac)
-    dist = without_torch_keywords(dist_ops.dist)
+    float_power_, ldexp_ = _methods("float_bits", "float_power_ ldexp_")
+    nextafter_, heaviside_ = _twins("float_bits", "nextafter_ heaviside_")
+    (hardshrink,) = _methods("shrink", "hardshrink", without_torch_keywords)
+    igamma, igammac = _methods("incomplete_gamma", "igamma igammac", without_torch_keywords)
+    igamma_, igammac_ = _twins("incomplete_gamma", "igamma_ igammac_")
+    (dist,) = _methods("dist", "dist", without_torch_keywords)
     bitwise_left_shift = without_torch_keywords(shift_ops.bitwise_left_shift)
     bitwise_right_shift = without_torch_keywords(shift_ops.bitwise_right_shift)
     bitwise_left_shift_ = twins.twin("bitwise_left_shift_", shift_ops.bitwise_left_shift)
@@ -767,7 +758,7 @@ class TensorMethods:
 
     def polygamma(self, n: builtins.int) -> Tensor:
         """The n-th derivative of digamma at this tensor's values."""
-        return gamma_ops.polygamma(n, self)
+        return _api_module("gamma").polygamma(n, self)
 
     def polygamma_(self, n: builtins.int) -> Tensor:
         """``polygamma(n)``, written into this tensor; returns it."""
@@ -824,7 +815,7 @@ class TensorMethods:
 
     def matrix_exp(self) -> Any:
         """exp(A) = I + A + A^2 / 2! + ... of each square matrix."""
-        return linalg_square.matrix_exp(self)
+        return _api_module("linalg_square").matrix_exp(self)
 
     def matrix_power(self, n: builtins.int) -> Any:
         """A @ A @ ... (n times; n = 0 the identity, n < 0 powers of the inverse)."""
@@ -832,7 +823,7 @@ class TensorMethods:
             raise TypeError(
                 f"matrix_power(): argument 'n' (position 1) must be int, not {type(n).__name__}"
             )
-        return linalg_square.matrix_power(self, n)
+        return _api_module("linalg_square").matrix_power(self, n)
 
     def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
         """Call ``hook(self)`` after a backward pass has added into this leaf's ``.grad``
@@ -848,32 +839,37 @@ class TensorMethods:
         hooks.append(hook)
         return _node.RemovableHandle(hooks, hook)
 
-    new_empty_strided = memory_layout.new_empty_strided
+    (new_empty_strided,) = _methods("memory_layout", "new_empty_strided")
 
     def lu(self, pivot: builtins.bool = True, get_infos: builtins.bool = False) -> Any:
         """Deprecated: ``torch.linalg.lu_factor`` (``get_infos``: ``lu_factor_ex``)."""
-        return _linalg_module("linalg_lu").tensor_lu(self, pivot, get_infos)
+        return _api_module("linalg_lu").tensor_lu(self, pivot, get_infos)
 
     def lu_solve(self, LU_data: Any, LU_pivots: Any) -> Any:  # noqa: N803
         """Deprecated: ``torch.linalg.lu_solve(LU_data, LU_pivots, self)``."""
-        return _linalg_module("linalg_lu").torch_lu_solve(self, LU_data, LU_pivots)
+        return _api_module("linalg_lu").torch_lu_solve(self, LU_data, LU_pivots)
 
     def geqrf(self) -> Any:
         """(a, tau): QR as LAPACK's geqrf stores it."""
-        return _linalg_module("householder").geqrf(self)
+        return _api_module("householder").geqrf(self)
 
     def orgqr(self, input2: Any) -> Any:
         """``torch.linalg.householder_product(self, input2)``."""
-        return _linalg_module("householder").orgqr(self, input2)
+        return _api_module("householder").orgqr(self, input2)
+
+    (ormqr,) = _methods("householder", "ormqr")  # (walkh)
 
     # --- walke
-    cov, corrcoef = correlation.cov, correlation.corrcoef
-    renorm, renorm_ = without_torch_keywords(renorm_ops.renorm), renorm_ops.renorm_
-    nanmedian = without_torch_keywords(nanmedian_ops.nanmedian)
+    cov, corrcoef = _methods("correlation", "cov corrcoef")
+    (renorm,) = _methods("renorm", "renorm", without_torch_keywords)
+    (renorm_,) = _methods("renorm", "renorm_")
+    (nanmedian,) = _methods("nanmedian", "nanmedian", without_torch_keywords)
+    # --- walkf
+    prelu, resize_as_ = prelu_ops.prelu, reshape_inplace.resize_as_
+    multinomial = multinomial_ops.multinomial
 
     # --- walkg
-    index_reduce = method_of(index_reduce_ops.index_reduce)
-    index_reduce_ = method_of(index_reduce_ops.index_reduce_)
+    index_reduce, index_reduce_ = _methods("index_reduce", "index_reduce index_reduce_", method_of)
 
 
 _NEW_TENSOR_WARNING = (
@@ -906,7 +902,7 @@ def _matrices_only(t: Any, name: str, deprecated: str = "", stacklevel: int = 3)
     text = f"Tensor.{name} is deprecated on 0-D tensors. This function is the identity in these "
     if deprecated:  # adjoint() and H say so in other words
         text = f"{deprecated} is deprecated on 0-D tensors. Consider using x.conj()."
-    warnings.warn(text if deprecated else text + "cases.", UserWarning, stacklevel=stacklevel)
+    warn(text if deprecated else text + "cases.")
 
 
 def _matrix_only(t: Any, name: str, deprecated: str) -> None:
@@ -921,7 +917,7 @@ def _matrix_only(t: Any, name: str, deprecated: str) -> None:
 
 
 def _polygamma_of(a: Any, n: Any) -> Tensor:
-    return gamma_ops.polygamma(n, a)
+    return _api_module("gamma").polygamma(n, a)
 
 
 _REMOVED = "This function was deprecated since version 1.9 and is now removed. "
@@ -952,9 +948,9 @@ _REMOVED_SOLVE = (
 
 
 def _linalg_triangular() -> Any:
-    return _linalg_module("linalg_triangular")
+    return _api_module("linalg_triangular")
 
 
-def _linalg_module(name: str) -> Any:
+def _api_module(name: str) -> Any:
     # microtorch/api/<name>.py, imported on first use (import microtorch stays fast)
     return importlib.import_module(f"microtorch.api.{name}")

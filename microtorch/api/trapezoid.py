@@ -31,14 +31,19 @@ def _pairs(y: Any, dim: int) -> Any:
     return ew.add(y.narrow(dim, 1, n - 1), y.narrow(dim, 0, n - 1))
 
 
+def _spaced_pairs(y: Any, x: Any, dim: int, name: str) -> Any:
+    # (x[1:] - x[:-1]) * (y[1:] + y[:-1]) along dim: twice each trapezoid's area
+    expect_tensor(x, name, "x", 2)
+    spacing = sequences.diff(x, dim=dim if x._data.ndim > 1 else -1)
+    return ew.mul(spacing, _pairs(y, dim))
+
+
 def trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1) -> Any:
     """The integral of y along ``dim`` by the trapezoid rule, with spacing dx (1 unless
     given) or at sample points x."""
     y, dim = _prepare(y, dim, "trapezoid")
     if x is not None:
-        expect_tensor(x, "trapezoid", "x", 2)
-        spacing = sequences.diff(x, dim=dim if x._data.ndim > 1 else -1)
-        return DivScalar.apply(reduction.sum(ew.mul(spacing, _pairs(y, dim)), dim), 2.0)
+        return DivScalar.apply(reduction.sum(_spaced_pairs(y, x, dim, "trapezoid"), dim), 2.0)
     step = 1.0 if dx is None else float(dx)
     if y.shape[dim] == 0:
         return MulScalar.apply(reduction.sum(y, dim), step)
@@ -56,8 +61,7 @@ def cumulative_trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1
     y has along dim)."""
     y, dim = _prepare(y, dim, "cumulative_trapezoid")
     if x is not None:
-        expect_tensor(x, "cumulative_trapezoid", "x", 2)
-        spacing = sequences.diff(x, dim=dim if x._data.ndim > 1 else -1)
-        return DivScalar.apply(cumulative.cumsum(ew.mul(spacing, _pairs(y, dim)), dim), 2.0)
+        areas = _spaced_pairs(y, x, dim, "cumulative_trapezoid")
+        return DivScalar.apply(cumulative.cumsum(areas, dim), 2.0)
     step = 1.0 if dx is None else float(dx)
     return cumulative.cumsum(MulScalar.apply(_pairs(y, dim), step / 2), dim)

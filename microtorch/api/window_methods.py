@@ -4,14 +4,15 @@ beside ``TensorMethods``.
 
 ``x.index_add_(0, idx, src)`` runs ``index_add`` and writes the result into ``x`` through
 ``apply_inplace`` (version counter, leaf checks, graph rebasing), so its ``grad_fn`` is
-``IndexAddBackward0`` as in PyTorch.
+``IndexAddBackward0`` as in PyTorch. All are rarely used: their modules are imported on first use
+(``Method``, microtorch/_lazy.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from microtorch.api import index_along, quantile, special_functions
+from microtorch._lazy import Method
 from microtorch.api.inplace import apply_inplace
 
 __all__ = ["WindowMethods"]
@@ -23,33 +24,27 @@ class WindowMethods:
 
     __slots__ = ()
 
-    index_add, index_copy, index_fill = (
-        index_along.index_add, index_along.index_copy, index_along.index_fill,
-    )  # fmt: skip
-    quantile, nanquantile = quantile.quantile, quantile.nanquantile
-    exp2, logit, sinc, xlogy = (
-        special_functions.exp2, special_functions.logit, special_functions.sinc,
-        special_functions.xlogy,
-    )  # fmt: skip
-    exp2_, logit_, sinc_, xlogy_ = (
-        special_functions.exp2_, special_functions.logit_, special_functions.sinc_,
-        special_functions.xlogy_,
-    )  # fmt: skip
+    index_add, index_copy, index_fill, unfold = (
+        Method("microtorch.api.index_along:" + name)
+        for name in ("index_add", "index_copy", "index_fill", "unfold")
+    )
+    quantile, nanquantile = (
+        Method("microtorch.api.quantile:" + name) for name in ("quantile", "nanquantile")
+    )
+    exp2, logit, sinc, xlogy, exp2_, logit_, sinc_, xlogy_ = (
+        Method("microtorch.api.special_functions:" + name)
+        for name in ("exp2", "logit", "sinc", "xlogy", "exp2_", "logit_", "sinc_", "xlogy_")
+    )
 
     def index_add_(self, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
         """``index_add``, written into this tensor; returns it."""
-        return apply_inplace(self, "index_add_", index_along.index_add, dim, index, source,
+        return apply_inplace(self, "index_add_", WindowMethods.index_add, dim, index, source,
                              alpha=alpha)  # fmt: skip
 
     def index_copy_(self, dim: int, index: Any, source: Any) -> Any:
         """``index_copy``, written into this tensor; returns it."""
-        return apply_inplace(self, "index_copy_", index_along.index_copy, dim, index, source)
+        return apply_inplace(self, "index_copy_", WindowMethods.index_copy, dim, index, source)
 
     def index_fill_(self, dim: int, index: Any, value: Any) -> Any:
         """``index_fill``, written into this tensor; returns it."""
-        return apply_inplace(self, "index_fill_", index_along.index_fill, dim, index, value)
-
-    def unfold(self, dimension: int, size: int, step: int) -> Any:
-        """The view of this tensor's windows of ``size`` along ``dimension``, one every
-        ``step``, in a new last dimension."""
-        return index_along.unfold(self, dimension, size, step)
+        return apply_inplace(self, "index_fill_", WindowMethods.index_fill, dim, index, value)

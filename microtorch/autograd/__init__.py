@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import sys
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from microtorch import _coverage
+from microtorch import _coverage, _lazy
+from microtorch._warn import warn
 from microtorch.autograd import (
     double_backward,  # noqa: F401 - (hands node.py record_formula)
-    functional,  # (functional: jacobian, hessian, vjp ...)
     views,
 )
 from microtorch.autograd import node as _node
@@ -36,7 +35,6 @@ from microtorch.autograd.grad_mode import (
     set_grad_enabled,
 )
 from microtorch.autograd.grad_mode import switches as _switches
-from microtorch.autograd.gradcheck import gradcheck, gradgradcheck
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.teaching_mode import is_teaching_warnings_enabled, set_teaching_warnings
 from microtorch.autograd.variable import Variable
@@ -86,7 +84,7 @@ def backward(
         return
     if create_graph and not _warned_cycle:
         _warned_cycle = True
-        warnings.warn(_CYCLE_WARNING, UserWarning, stacklevel=3 if _from_method() else 2)
+        warn(_CYCLE_WARNING)
     with recording(create_graph):
         _backward_pass(recorded_roots(roots, given), retain, inputs)
 
@@ -197,11 +195,18 @@ def _targets(tensors: Sequence[Any]) -> dict[Any, list[tuple[Any, int]]]:
     return targets
 
 
-# PyTorch names microtorch does not cover raise an error that says what to use instead.
+# Rarely used parts, imported on first use (microtorch/_lazy.py): jacobian, hessian, vjp ...
+# (functional), gradcheck, the op-timing table (profiler); a name not in the table raises an
+# error that says what to use instead.
+ON_FIRST_USE = {
+    **_lazy.modules("microtorch.autograd", "functional profiler"),
+    **_lazy.names("microtorch.autograd.gradcheck", "gradcheck gradgradcheck"),
+}
 if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
-    __getattr__ = _coverage.module_getattr("torch.autograd", __name__)
-
-from microtorch.autograd import profiler  # noqa: E402 - (issue 24) the op-timing table
+    __getattr__ = _lazy.module_getattr(
+        globals(), ON_FIRST_USE, _coverage.module_getattr("torch.autograd", __name__)
+    )
+    __dir__ = _lazy.module_dir(globals(), ON_FIRST_USE)
 
 __all__ += ["profiler"]
 

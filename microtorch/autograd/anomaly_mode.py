@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import traceback  # here, not at the top: only an anomaly report needs it
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.autograd import grad_mode
 
 __all__ = [
@@ -55,11 +55,9 @@ class set_detect_anomaly:  # noqa: N801 - PyTorch's name
         self.prev = (switches.anomaly, switches.anomaly_check_nan)
         switches.anomaly, switches.anomaly_check_nan = bool(mode), bool(check_nan)
         if mode:
-            warnings.warn(
+            warn(
                 "Anomaly Detection has been enabled. This mode will increase the runtime and "
                 "should only be enabled for debugging.",
-                UserWarning,
-                stacklevel=2 if type(self) is set_detect_anomaly else 3,
             )
 
     def __enter__(self) -> None:
@@ -88,11 +86,9 @@ def check_nan(node: Any, grad_inputs: tuple[Any, ...]) -> None:
                 if stack
                 else "(the forward ran before anomaly detection was enabled)\n"
             )
-            warnings.warn(
+            warn(
                 f"Error detected in {node.name()}. Traceback of forward call that caused the "
                 f"error:\n{where}",
-                UserWarning,
-                stacklevel=2,
             )
             raise RuntimeError(
                 f"Function '{node.name()}' returned nan values in its {i}th output."

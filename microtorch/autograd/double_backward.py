@@ -72,6 +72,8 @@ class FormulaBackward(NumpyFunction):
             raise RuntimeError(FREED_MESSAGE)
         missing = getattr(ctx.op_node._function, "missing_derivative", None)
         if missing is not None:  # PyTorch's formula has no derivative of its own
+            if missing.startswith("'"):  # (a native function's: PyTorch's other wording)
+                raise NotImplementedError(f"the derivative for {missing} is not implemented.")
             raise RuntimeError(f"derivative for {missing} is not implemented")
         for saved in ctx._saved:
             if saved is not None:

@@ -88,10 +88,15 @@ def private(grad: Any, node: Node, grad_outputs: list[Any], grad_inputs: tuple[A
     to, and copies a shared one)."""
     if not isinstance(grad, np.ndarray) or grad.base is not None:  # (a view is copied anyway;
         return grad  # a Tensor, with create_graph=True, joins .grad's graph out of place)
-    shared = any(grad is g for g in grad_outputs)  # passed through, as AddBackward0 does
-    if shared or node._hooks or sum(grad is g for g in grad_inputs) > 1:  # (a hook saw it)
+    if node._hooks:  # (a hook saw it)
         return grad.view()
-    return grad
+    for g in grad_outputs:  # passed through, as AddBackward0 does
+        if g is grad:
+            return grad.view()
+    uses = 0
+    for g in grad_inputs:  # sent along two edges
+        uses += g is grad
+    return grad.view() if uses > 1 else grad
 
 
 def count_dependencies(roots: Iterable[Node]) -> dict[Node, int]:

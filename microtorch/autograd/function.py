@@ -308,9 +308,18 @@ class Function:
         return tuple(out)
 
 
+class _SharedCtx(FunctionCtx):
+    """The ``ctx`` built-in ops share when nothing is recorded (one per number of arguments)."""
+
+    __slots__ = ()
+    # Keeps nothing, as FunctionCtx's, but in C: ``str.format`` ignores the arguments its
+    # format (here none) does not ask for. An op outside a graph makes no Python call for it.
+    save_for_backward = staticmethod("".format)  # type: ignore[assignment]
+
+
 class _Unrecorded(dict[int, FunctionCtx]):
     def __missing__(self, n_args: int) -> FunctionCtx:
-        ctx = self[n_args] = FunctionCtx(n_args)
+        ctx = self[n_args] = _SharedCtx(n_args)
         return ctx
 
 

@@ -11,13 +11,13 @@ A gradient that never arrives is zeros in microtorch (there are no undefined gra
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from microtorch import autograd  # (the package, for autograd.grad: it imports this module)
+from microtorch._warn import warn
 from microtorch.autograd import node as _node
 from microtorch.autograd.grad_mode import enable_grad, no_grad
 
@@ -120,12 +120,10 @@ def _check_inputs(inputs: tuple[Any, ...]) -> list[Any]:
         if not (isinstance(x, _node.Tensor) and x.requires_grad):
             continue
         if x._data.dtype != np.float64:
-            warnings.warn(
+            warn(
                 f"Input #{k} requires gradient and is not a double precision floating point or "
                 "complex. This check will likely fail if all the inputs are not of double "
                 "precision floating point or complex. (Fix: use dtype=torch.float64.)",
-                UserWarning,
-                stacklevel=4,  # (the line that called gradcheck)
             )
         if any(stride == 0 and size > 1 for stride, size in zip(x.stride(), x.shape)):
             raise RuntimeError(

@@ -30,6 +30,7 @@ __all__ = [
     "gradient_edge",
     "gradient_edges",
     "accumulate_grad_of",
+    "NO_REF",
 ]
 
 # Set by use_tensor_type, which microtorch.tensor calls when it is imported: the one link from
@@ -72,6 +73,15 @@ def carried(value: Any) -> Any:
 
 
 _NONE: Mapping[int, Any] = MappingProxyType({})  # a node's hooks until one is registered
+
+
+class _Gone:
+    pass
+
+
+# A weak reference whose object is gone: ``NO_REF()`` is None. What a tensor holds until it has
+# an AccumulateGrad (or a saved record) to refer to, so reading one is a call in C, no test.
+NO_REF: weakref.ref[Any] = weakref.ref(_Gone())  # (the _Gone dies at once: nothing holds it)
 _sequence = itertools.count()  # creation order: the engine runs later-created nodes first
 
 
@@ -246,17 +256,17 @@ def gradient_edges(tensors: list[Any]) -> tuple[tuple[Any, ...], tuple[int, ...]
     if len(tensors) == 2:  # a binary op, the usual case: no lists to build
         a, b = tensors
         node_a, node_b = a._grad_fn, b._grad_fn
-        if node_a is None and a._rg:
-            node_a = accumulate_grad_of(a)
+        if node_a is None and a._rg:  # a leaf: its AccumulateGrad, if it has one alive
+            node_a = a._acc() or accumulate_grad_of(a)
         if node_b is None and b._rg:
-            node_b = accumulate_grad_of(b)
+            node_b = b._acc() or accumulate_grad_of(b)
         pair = shared[(a._output_nr, b._output_nr)]
         return (node_a, node_b), pair, flags[(node_a is not None, node_b is not None)]
     nodes, nrs, needs = [], [], []
     for t in tensors:
         node = t._grad_fn
         if node is None and t._rg:
-            node = accumulate_grad_of(t)
+            node = t._acc() or accumulate_grad_of(t)
         nodes.append(node)
         nrs.append(t._output_nr)
         needs.append(node is not None)
@@ -290,7 +300,7 @@ shapes = _Patterns()
 def accumulate_grad_of(t: Any) -> AccumulateGrad:
     """A leaf's ``AccumulateGrad``: one per leaf, held weakly (the graph keeps it alive, not
     the tensor), so two graphs built from the leaf meet at one node, as in PyTorch."""
-    node = t._acc() if t._acc is not None else None
+    node = t._acc()
     if node is None:
         node = AccumulateGrad(t)
         t._acc = weakref.ref(node)

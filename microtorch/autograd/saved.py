@@ -114,7 +114,18 @@ def keep_saved(values: Any, inputs: list[Any], outputs: Any, results: Any) -> tu
             if t._data is data:
                 if t._inference:
                     raise RuntimeError(INFERENCE_SAVED_MESSAGE)
-                saved = _saved_input(t, value)
+                # Nodes that save t unchanged share one record (a weight many ops use, the
+                # 1.01 of a 100,000-op chain), which t holds weakly: the last one, if it fits.
+                saved = t._saved_as()
+                if (
+                    saved is None
+                    or saved.value is not value
+                    or saved.data is not data
+                    or saved.had_grad_fn is not (t._grad_fn is not None)
+                    or versions.counters
+                    and saved.version != version_of(data)  # (none changed in place yet?)
+                ):
+                    saved = _record_input(t, value)
                 kept.append(saved)
                 constants = constants and t._data.ndim == 0 and not t._data.flags.writeable
                 break
@@ -128,21 +139,10 @@ def keep_saved(values: Any, inputs: list[Any], outputs: Any, results: Any) -> tu
     return shared[tuple(kept)] if constants else tuple(kept)
 
 
-def _saved_input(t: Any, value: Any) -> SavedTensor:
-    # Input tensor t, saved as it is now. Nodes that save t unchanged share one record (a
-    # weight many ops use, the 1.01 of a 100,000-op chain): the tensor holds it weakly.
-    ref = t._saved_as
-    saved = ref() if ref is not None else None
-    if (
-        saved is None
-        or saved.value is not value
-        or saved.data is not t._data
-        or versions.counters
-        and saved.version != version_of(t._data)  # (none changed yet?)
-        or saved.had_grad_fn is not (t._grad_fn is not None)
-    ):
-        saved = SavedTensor(value, t._data, t)
-        t._saved_as = weakref.ref(saved)
+def _record_input(t: Any, value: Any) -> SavedTensor:
+    # A new record of input tensor t as it is now, held weakly by t (see keep_saved).
+    saved = SavedTensor(value, t._data, t)
+    t._saved_as = weakref.ref(saved)
     return saved
 
 

@@ -8,18 +8,15 @@ as PyTorch has no such warnings. Today they cover one mistake: ``backward()`` ad
 
 from __future__ import annotations
 
-import os
-import sys
-import warnings
 from typing import Any
 
+from microtorch._warn import warn
 from microtorch.autograd import grad_mode
 
 __all__ = [
     "set_teaching_warnings",
     "is_teaching_warnings_enabled",
     "warn_stale_grads",
-    "user_stacklevel",
 ]
 
 
@@ -45,9 +42,6 @@ class set_teaching_warnings:  # noqa: N801 - named like set_detect_anomaly
         grad_mode.switches.teaching = self.prev
 
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../microtorch
-
-
 def warn_stale_grads(nodes: Any) -> None:
     """Warn about leaves whose .grad still holds an earlier backward's result."""
     # Teaching warnings (opt-in): leaves whose .grad still holds an earlier backward's result.
@@ -62,24 +56,10 @@ def warn_stale_grads(nodes: Any) -> None:
         return
     shapes = ", ".join(str(list(t._data.shape)) for t in stale[:3])
     more = ", ..." if len(stale) > 3 else ""
-    warnings.warn(
+    warn(
         f"backward() is adding to the .grad of {len(stale)} tensor(s) (shapes {shapes}{more}) "
         "that still hold the gradient of an earlier backward(): gradients accumulate, as in "
         "PyTorch. In a training loop, call optimizer.zero_grad() (or model.zero_grad()) before "
         "loss.backward(). If you are accumulating on purpose, ignore this, or turn these hints "
         "off with torch.autograd.set_teaching_warnings(False).",
-        UserWarning,
-        stacklevel=user_stacklevel(),
     )
-
-
-def user_stacklevel() -> int:
-    """The stacklevel of a warning raised by the caller of this function that points at the
-    first frame outside microtorch: the student's line."""
-    frame: Any = sys._getframe(2)  # 1 is the function calling warnings.warn
-    level = 2
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
-        _PACKAGE + os.sep
-    ):
-        frame, level = frame.f_back, level + 1
-    return level

@@ -7,11 +7,11 @@ gives a new tensor sharing ``t``'s memory, cut out of the graph (a leaf), with t
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.autograd import node as _node
 
 __all__ = ["Variable"]
@@ -29,10 +29,8 @@ class Variable(metaclass=_VariableMeta):
         cls, data: Any = None, requires_grad: bool = False, volatile: Any = None
     ) -> Any:
         if volatile is not None:
-            warnings.warn(
+            warn(
                 "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
-                UserWarning,
-                stacklevel=2,
             )
         if data is None:
             return _node.plain_tensor(np.zeros(0, np.float32))

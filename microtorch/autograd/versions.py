@@ -62,7 +62,8 @@ def cast_copy(copy: np.ndarray, original: Any) -> None:
 
 def bump_version(t: Any) -> None:
     """Count one in-place change of tensor ``t``'s values (its views share the count)."""
-    owner = _owner(t._data)
+    data = t._data
+    owner = data if data.base is None else _owner(data)  # (a view counts its owner's)
     key = id(owner)
     if key not in counters:
         weakref.finalize(owner, counters.pop, key, None)  # forget the count with the memory

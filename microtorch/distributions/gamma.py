@@ -28,6 +28,7 @@ from microtorch.distributions.discrete import xlogy
 from microtorch.distributions.distribution import Distribution
 from microtorch.distributions.utils import broadcast_all, digamma, lgamma
 from microtorch.nn.functional import one_hot
+from microtorch.ops.gamma_functions import lgamma64
 from microtorch.ops.gamma_sampling import StandardGamma, gammainc64
 from microtorch.tensor import Size, Tensor
 
@@ -55,7 +56,7 @@ class _Gammainc(NumpyFunction):
         a, x = ctx.saved_tensors
         if ctx.needs_input_grad[0]:
             raise RuntimeError("the derivative for 'igamma: input' is not implemented.")
-        density = np.exp((a - 1) * np.log(x) - x - np.vectorize(math.lgamma)(a))
+        density = np.exp((a - 1) * np.log(x) - x - lgamma64(a))
         return None, density * grad_output
 
 

@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from microtorch import _coverage
+from microtorch import _coverage, _lazy
 from microtorch.nn import functional, init, utils
 from microtorch.nn.activation import (
     CELU,
@@ -28,13 +28,8 @@ from microtorch.nn.activation import (
     Tanh,
     Tanhshrink,
 )
-from microtorch.nn.activation_more import GLU, Hardshrink, RReLU, Softmax2d, Softshrink, Threshold
-from microtorch.nn.attention import MultiheadAttention
-from microtorch.nn.bilinear import Bilinear
 from microtorch.nn.container import Container, ModuleDict, ModuleList, Sequential
 from microtorch.nn.conv import Conv1d, Conv2d, Conv3d
-from microtorch.nn.conv_transpose import ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
-from microtorch.nn.cross_map_lrn import CrossMapLRN2d
 from microtorch.nn.dropout import (
     AlphaDropout,
     Dropout,
@@ -44,26 +39,7 @@ from microtorch.nn.dropout import (
     FeatureAlphaDropout,
 )
 from microtorch.nn.embedding import Embedding
-from microtorch.nn.embedding_bag import EmbeddingBag
 from microtorch.nn.flatten import Flatten, Unflatten
-from microtorch.nn.fold import Fold, Unfold
-from microtorch.nn.lazy import (
-    LazyBatchNorm1d,
-    LazyBatchNorm2d,
-    LazyConv1d,
-    LazyConv2d,
-    LazyLinear,
-)
-from microtorch.nn.lazy_more import (
-    LazyBatchNorm3d,
-    LazyConv3d,
-    LazyConvTranspose1d,
-    LazyConvTranspose2d,
-    LazyConvTranspose3d,
-    LazyInstanceNorm1d,
-    LazyInstanceNorm2d,
-    LazyInstanceNorm3d,
-)
 from microtorch.nn.linear import Identity, Linear
 from microtorch.nn.loss import (
     BCELoss,
@@ -76,49 +52,8 @@ from microtorch.nn.loss import (
     NLLLoss,
     SmoothL1Loss,
 )
-from microtorch.nn.loss_more import (
-    GaussianNLLLoss,
-    MultiLabelSoftMarginLoss,
-    NLLLoss2d,
-    PoissonNLLLoss,
-    TripletMarginWithDistanceLoss,
-)
-from microtorch.nn.margin_loss import (
-    CosineEmbeddingLoss,
-    HingeEmbeddingLoss,
-    MarginRankingLoss,
-    MultiLabelMarginLoss,
-    MultiMarginLoss,
-    SoftMarginLoss,
-    TripletMarginLoss,
-)
 from microtorch.nn.module import Module
 from microtorch.nn.normalization import BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm
-from microtorch.nn.normalization_more import (
-    InstanceNorm1d,
-    InstanceNorm2d,
-    InstanceNorm3d,
-    RMSNorm,
-)
-from microtorch.nn.padding import (
-    CircularPad1d,
-    CircularPad2d,
-    CircularPad3d,
-    ConstantPad1d,
-    ConstantPad2d,
-    ConstantPad3d,
-    CosineSimilarity,
-    PairwiseDistance,
-    ReflectionPad1d,
-    ReflectionPad2d,
-    ReflectionPad3d,
-    ReplicationPad1d,
-    ReplicationPad2d,
-    ReplicationPad3d,
-    ZeroPad1d,
-    ZeroPad2d,
-    ZeroPad3d,
-)
 from microtorch.nn.parameter import (
     Buffer,
     Parameter,
@@ -136,25 +71,6 @@ from microtorch.nn.pooling import (
     MaxPool1d,
     MaxPool2d,
 )
-from microtorch.nn.pooling_more import (
-    AdaptiveAvgPool3d,
-    AdaptiveMaxPool3d,
-    AvgPool3d,
-    LocalResponseNorm,
-    LPPool1d,
-    LPPool2d,
-    LPPool3d,
-    MaxPool3d,
-    MaxUnpool1d,
-    MaxUnpool2d,
-    MaxUnpool3d,
-)
-from microtorch.nn.rnn import GRU, LSTM, RNN, RNNBase
-from microtorch.nn.rnn_cells import GRUCell, LSTMCell, RNNCell, RNNCellBase
-from microtorch.nn.shuffle import ChannelShuffle, PixelShuffle, PixelUnshuffle
-from microtorch.nn.transformer import Transformer, TransformerDecoder, TransformerEncoder
-from microtorch.nn.transformer_layers import TransformerDecoderLayer, TransformerEncoderLayer
-from microtorch.nn.upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [
     "PReLU", "Upsample", "UpsamplingNearest2d", "ParameterDict", "ParameterList", "ConstantPad1d",
@@ -191,9 +107,70 @@ __all__ = [
     "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "AvgPool3d", "LocalResponseNorm", "LPPool1d",
     "LPPool2d", "LPPool3d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
     "CrossMapLRN2d", "Buffer",
+    # --- walkh
+    "SyncBatchNorm",
 ]  # fmt: skip
 
 
-# PyTorch names microtorch does not cover raise an error that says what to use instead.
+# Rarely used layers, imported on first use (``nn.LSTM``, ``nn.TransformerEncoderLayer``:
+# microtorch/_lazy.py); a name not in the table raises an error that says what to use instead.
+ON_FIRST_USE = {
+    **_lazy.names(
+        "microtorch.nn.activation_more", "GLU Hardshrink RReLU Softmax2d Softshrink Threshold"
+    ),
+    **_lazy.names("microtorch.nn.attention", "MultiheadAttention"),
+    **_lazy.names("microtorch.nn.bilinear", "Bilinear"),
+    **_lazy.names("microtorch.nn.sync_batchnorm", "SyncBatchNorm"),  # (walkh)
+    **_lazy.names(
+        "microtorch.nn.conv_transpose", "ConvTranspose1d ConvTranspose2d ConvTranspose3d"
+    ),
+    **_lazy.names("microtorch.nn.cross_map_lrn", "CrossMapLRN2d"),
+    **_lazy.names("microtorch.nn.embedding_bag", "EmbeddingBag"),
+    **_lazy.names("microtorch.nn.fold", "Fold Unfold"),
+    **_lazy.names(
+        "microtorch.nn.lazy", "LazyBatchNorm1d LazyBatchNorm2d LazyConv1d LazyConv2d LazyLinear"
+    ),
+    **_lazy.names(
+        "microtorch.nn.lazy_more",
+        "LazyBatchNorm3d LazyConv3d LazyConvTranspose1d LazyConvTranspose2d "
+        "LazyConvTranspose3d LazyInstanceNorm1d LazyInstanceNorm2d LazyInstanceNorm3d",
+    ),
+    **_lazy.names(
+        "microtorch.nn.loss_more",
+        "GaussianNLLLoss MultiLabelSoftMarginLoss NLLLoss2d PoissonNLLLoss "
+        "TripletMarginWithDistanceLoss",
+    ),
+    **_lazy.names(
+        "microtorch.nn.margin_loss",
+        "CosineEmbeddingLoss HingeEmbeddingLoss MarginRankingLoss MultiLabelMarginLoss "
+        "MultiMarginLoss SoftMarginLoss TripletMarginLoss",
+    ),
+    **_lazy.names(
+        "microtorch.nn.normalization_more", "InstanceNorm1d InstanceNorm2d InstanceNorm3d RMSNorm"
+    ),
+    **_lazy.names(
+        "microtorch.nn.padding",
+        "CircularPad1d CircularPad2d CircularPad3d ConstantPad1d ConstantPad2d "
+        "ConstantPad3d CosineSimilarity PairwiseDistance ReflectionPad1d ReflectionPad2d "
+        "ReflectionPad3d ReplicationPad1d ReplicationPad2d ReplicationPad3d ZeroPad1d "
+        "ZeroPad2d ZeroPad3d",
+    ),
+    **_lazy.names(
+        "microtorch.nn.pooling_more",
+        "AdaptiveAvgPool3d AdaptiveMaxPool3d AvgPool3d LPPool1d LPPool2d LPPool3d "
+        "LocalResponseNorm MaxPool3d MaxUnpool1d MaxUnpool2d MaxUnpool3d",
+    ),
+    **_lazy.names("microtorch.nn.rnn", "GRU LSTM RNN RNNBase"),
+    **_lazy.names("microtorch.nn.rnn_cells", "GRUCell LSTMCell RNNCell RNNCellBase"),
+    **_lazy.names("microtorch.nn.shuffle", "ChannelShuffle PixelShuffle PixelUnshuffle"),
+    **_lazy.names("microtorch.nn.transformer", "Transformer TransformerDecoder TransformerEncoder"),
+    **_lazy.names(
+        "microtorch.nn.transformer_layers", "TransformerDecoderLayer TransformerEncoderLayer"
+    ),
+    **_lazy.names("microtorch.nn.upsampling", "Upsample UpsamplingBilinear2d UpsamplingNearest2d"),
+}
 if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
-    __getattr__ = _coverage.module_getattr("torch.nn", __name__)
+    __getattr__ = _lazy.module_getattr(
+        globals(), ON_FIRST_USE, _coverage.module_getattr("torch.nn", __name__)
+    )
+    __dir__ = _lazy.module_dir(globals(), ON_FIRST_USE)

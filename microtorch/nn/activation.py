@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import unary
 from microtorch.dtypes import get_default_dtype
 from microtorch.nn import functional as F
@@ -212,10 +212,9 @@ class Hardtanh(Module):
         super().__init__()
         for old, new in (("min_value", "min_val"), ("max_value", "max_val")):
             if (min_value if old == "min_value" else max_value) is not None:
-                warnings.warn(
+                warn(
                     f"keyword argument `{old}` is deprecated and renamed to `{new}`",
                     FutureWarning,
-                    stacklevel=2,
                 )
         self.min_val = min_val if min_value is None else min_value
         self.max_val = max_val if max_value is None else max_value

@@ -8,14 +8,15 @@ Each records what PyTorch 2.13 records (``selu`` is ``EluBackward0``, ``relu6`` 
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import reduction as red
 from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
+from microtorch.api.prelu import prelu
 from microtorch.nn import activation_ops as ops
 from microtorch.tensor import Tensor
 
@@ -126,11 +127,9 @@ def softmin(
 ) -> Tensor:
     """softmax(-x) along ``dim``."""
     if dim is None:
-        warnings.warn(
+        warn(
             "Implicit dimension choice for softmin has been deprecated. Change the call to "
             "include dim=X as an argument.",
-            UserWarning,
-            stacklevel=2,
         )
         dim = 0 if input._data.ndim in (0, 1, 3) else 1
     return red.softmax(-input, dim, dtype)
@@ -144,33 +143,3 @@ def softsign(input: Tensor) -> Tensor:  # noqa: A002
 def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
     """x - tanh(x)."""
     return input - input.tanh()
-
-
-def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
-    """x where x > 0, else weight * x, with one learned slope per channel (dim 1) or one
-    for all (``PreluKernelBackward0``)."""
-    expect_tensor(input, "prelu")
-    expect_tensor(weight, "prelu", "weight", 2)
-    if weight._data.ndim > 1:
-        raise RuntimeError(
-            "prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = "
-            f"{weight._data.ndim}"
-        )
-    if input._dtype is not weight._dtype and not (
-        input._dtype.is_floating_point and weight._dtype.is_floating_point
-    ):
-        raise RuntimeError(
-            f"prelu: Type promoting not supported. Got {input._dtype._legacy[:-6]} and "
-            f"{weight._dtype._legacy[:-6]}"
-        )
-    ndim = input._data.ndim
-    channels = input._data.shape[1] if ndim >= 2 else 1
-    n = weight._data.size
-    if n != 1 and n != channels:
-        raise RuntimeError(
-            "Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-            f"{n} and channel size = {channels}."
-        )
-    if ndim >= 2:  # one slope per channel, broadcast over the positions after it
-        weight = weight.view(n, *([1] * (ndim - 2)))
-    return ops.PreluKernel.apply(input, weight)

@@ -1,6 +1,6 @@
 """The ``Function``s behind the activations that are not core ops: SiLU, ELU (also SELU and
-CELU), softplus, hardtanh (also ReLU6), log-sigmoid, Mish, hardswish, hardsigmoid and
-PReLU.
+CELU), softplus, hardtanh (also ReLU6), log-sigmoid, Mish, hardswish and hardsigmoid
+(PReLU's is in ``microtorch/ops/prelu.py``, for ``Tensor.prelu``).
 
 Each op's forward and backward take numpy arrays (``NumpyFunction``), computed in the
 input's dtype.
@@ -11,11 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
-from microtorch.ops._broadcast import unbroadcast
 
 __all__ = [
     "Silu", "Elu", "Elu_", "Celu", "Celu_", "Softplus", "Hardtanh", "LogSigmoid", "Mish",
-    "Hardswish", "Hardsigmoid", "PreluKernel",
+    "Hardswish", "Hardsigmoid",
 ]  # fmt: skip
 
 
@@ -230,24 +229,3 @@ class Hardsigmoid(NumpyFunction):
         # PyTorch multiplies by 1 / 6 rounded to float32, in every dtype
         one_sixth = np.asarray(np.float32(1 / 6), grad_output.dtype)
         return np.where(inside, grad_output * one_sixth, np.zeros((), grad_output.dtype))
-
-
-class PreluKernel(NumpyFunction):
-    """z = a where a > 0, else w * a (w broadcast along the channels), so dz/da = 1 or w,
-    and dz/dw = 0 or a, summed over every position that shares the weight."""
-
-    node_name = "PreluKernelBackward0"
-    double_backward_name = "PreluKernelBackwardBackward0"
-
-    @staticmethod
-    def forward(ctx, a, w):
-        ctx.save_for_backward(a, w)
-        return np.where(a > 0, a, w * a)
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, w = ctx.saved_tensors
-        positive = a > 0
-        grad_a = np.where(positive, grad_output, w * grad_output)
-        grad_w = np.where(positive, np.zeros((), a.dtype), a * grad_output)
-        return grad_a, unbroadcast(grad_w, w.shape)

@@ -3,11 +3,11 @@ networks), ``AffineGridGeneratorBackward0`` (issue 24)."""
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api._checks import expect_tensor
 from microtorch.autograd.function import NumpyFunction
 from microtorch.tensor import Tensor
@@ -46,20 +46,20 @@ class AffineGridGenerator(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         k = ctx.base.shape[-1]
-        rows = grad_output.reshape(grad_output.shape[0], -1, k - 1)  # (N, P, k)
-        return np.einsum("npi,pk->nik", rows, ctx.base.reshape(-1, k))
+        n = grad_output.shape[0]
+        rows = grad_output.reshape(n, -1, k - 1)  # (N, P, k - 1)
+        base = np.broadcast_to(ctx.base.reshape(1, -1, k), (n, rows.shape[1], k))  # (N, P, k)
+        return np.swapaxes(np.swapaxes(base, 1, 2) @ rows, 1, 2)  # (N, k - 1, k)
 
 
 def affine_grid(theta: Tensor, size: Sequence[int], align_corners: bool | None = None) -> Tensor:
     """The (N, H, W, 2) grid (N, D, H, W, 3 for 5-d ``size``) of the points each affine
     matrix theta[n] (N, 2, 3) or (N, 3, 4) maps the output's normalised coordinates to."""
     if align_corners is None:
-        warnings.warn(
+        warn(
             "Default grid_sample and affine_grid behavior has changed to align_corners=False "
             "since 1.3.0. Please specify align_corners=True if the old behavior is desired. "
             "See the documentation of grid_sample for details.",
-            UserWarning,
-            stacklevel=2,
         )
         align_corners = False
     expect_tensor(theta, "affine_grid", "theta")
@@ -80,12 +80,10 @@ def affine_grid(theta: Tensor, size: Sequence[int], align_corners: bool | None =
             f"respectively. Got size {size}."
         )
     if align_corners and min(spatial) == 1:
-        warnings.warn(
+        warn(
             "Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
             "align_corners=True. This is not an intended use case of affine_grid. See the "
             "documentation of affine_grid for details.",
-            UserWarning,
-            stacklevel=2,
         )
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")

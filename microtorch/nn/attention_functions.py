@@ -6,11 +6,11 @@ node where PyTorch runs its fused kernel, else the ops of its "math" path (matmu
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import linalg
 from microtorch.api._checks import expect_tensor
 from microtorch.api.sequences import repeat_interleave
@@ -152,10 +152,9 @@ def canonical_mask(
     if mask._dtype.name != "bool" and not mask._dtype.is_floating_point:
         raise AssertionError(f"only bool and floating types of {name} are supported")
     if other is not None and other._dtype is not mask._dtype:
-        warnings.warn(
+        warn(
             f"Support for mismatched {name} and {other_name} is deprecated. Use same type for "
             "both instead.",
-            stacklevel=3,
         )
     if mask._dtype.is_floating_point:
         return mask

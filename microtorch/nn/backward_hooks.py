@@ -16,16 +16,15 @@ warns when that is not the whole module.
 
 from __future__ import annotations
 
-import sys
-import warnings
 from collections.abc import Callable
 from typing import Any
 
+from microtorch._warn import warn
 from microtorch.autograd import grad_mode
 from microtorch.autograd.function import Function
 from microtorch.tensor import Tensor
 
-__all__ = ["BackwardHookFunction", "BackwardHook", "register_old_hooks", "warn_in_user_code"]
+__all__ = ["BackwardHookFunction", "BackwardHook", "register_old_hooks"]
 
 _NO_INPUT_WARNING = (
     "Full backward hook is firing when gradients are computed with respect to module outputs "
@@ -127,7 +126,7 @@ class BackwardHook:
         self.grad_outputs = grads
         if not self.inputs_tracked:  # no input needs a gradient: the hooks run here
             if self.hooks:
-                warn_in_user_code(_NO_INPUT_WARNING, UserWarning)
+                warn(_NO_INPUT_WARNING)
             none = (None,) * self.n_inputs
             for hook in self.hooks:
                 res = hook(self.module, none, grads)
@@ -200,17 +199,9 @@ def _warn_if_partial(args: tuple[Any, ...], result: Any, node: Any) -> None:
 
 
 def _warn(start: str, missing: str) -> None:
-    warn_in_user_code(
+    warn(
         f"{start} is deprecated and will be removed in future versions. This hook will be "
         f"missing some {missing}. Please use register_full_backward_hook to get the "
         "documented behavior.",
         FutureWarning,
     )
-
-
-def warn_in_user_code(text: str, category: type[Warning]) -> None:
-    """Warn, naming the first line outside microtorch (the user's call or ``backward()``)."""
-    frame, level = sys._getframe(0), 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("microtorch"):
-        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
-    warnings.warn(text, category, stacklevel=level)

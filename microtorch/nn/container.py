@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import operator
-import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
+from microtorch._warn import warn
 from microtorch.nn.module import Module, _addindent
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict", "Container"]  # (Container: walkc)
@@ -208,11 +208,10 @@ class Container(Module):
     FutureWarning (subclass ``Module`` instead)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        warnings.warn(
+        warn(
             "`nn.Container` is deprecated. All of its functionality is now implemented in "
             "`nn.Module`. Subclass that instead.",
             FutureWarning,
-            stacklevel=2,
         )
         super().__init__()
         for key, value in kwargs.items():

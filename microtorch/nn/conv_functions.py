@@ -8,12 +8,12 @@ A 3-D input to ``conv2d`` (2-D to ``conv1d``) is one unbatched sample: PyTorch r
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import reduction as red
 from microtorch.api._checks import expect_tensor, type_name, views_first
 from microtorch.nn import conv_ops
@@ -184,11 +184,9 @@ def _conv_padding_string(
         global _same_warned
         if not _same_warned:
             _same_warned = True
-            warnings.warn(
+            warn(
                 "Using padding='same' with even kernel lengths and odd dilation may require a "
                 "zero-padded copy of the input be created",
-                UserWarning,
-                stacklevel=4,
             )
         extra = tuple(r - lf for r, lf in zip(right, left))
         x = conv_ops.ConstantPadNd.apply(x, (0,) * dim, extra)

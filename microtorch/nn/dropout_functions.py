@@ -9,10 +9,9 @@ does (``SqueezeBackward1``).
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import elementwise as ew
 from microtorch.api._checks import expect_tensor
 from microtorch.creation import default_generator
@@ -91,24 +90,20 @@ def dropout2d(
     expect_tensor(input, "feature_dropout_" if inplace else "feature_dropout")
     ndim = input._data.ndim
     if ndim not in (3, 4):
-        warnings.warn(
+        warn(
             f"dropout2d: Received a {ndim}-D input to dropout2d, which is deprecated and will "
             "result in an error in a future release. To retain the behavior and silence this "
             "warning, please use dropout instead. Note that dropout2d exists to provide "
             "channel-wise dropout on inputs with 2 spatial dimensions, a channel dimension, and "
             "an optional batch dimension (i.e. 3D or 4D inputs).",
-            UserWarning,
-            stacklevel=2,
         )
     if ndim == 3:
-        warnings.warn(
+        warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
             "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
             "the channel dim. This behavior will change in a future release to interpret the "
             "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
             "channel-wise dropout behavior, please switch to using dropout1d instead.",
-            UserWarning,
-            stacklevel=2,
         )
     return feature_dropout(input, p, training, inplace)
 
@@ -124,14 +119,12 @@ def dropout3d(
     _check_p(p)
     ndim = input.dim()
     if ndim not in (4, 5):
-        warnings.warn(
+        warn(
             f"dropout3d: Received a {ndim}-D input to dropout3d, which is deprecated and will "
             "result in an error in a future release. To retain the behavior and silence this "
             "warning, please use dropout instead. Note that dropout3d exists to provide "
             "channel-wise dropout on inputs with 3 spatial dimensions, a channel dimension, and "
             "an optional batch dimension (i.e. 4D or 5D inputs).",
-            UserWarning,
-            stacklevel=2,
         )
     return _batch_of_one(input, ndim == 5, p, training, inplace)
 

@@ -10,12 +10,12 @@ attention in ``attention_functions.py`` and ``mha_functions.py``; all are re-exp
 
 from __future__ import annotations
 
-import warnings
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from microtorch import _coverage
+from microtorch import _coverage, _lazy
+from microtorch._warn import warn
 from microtorch.api import reduction as red
 from microtorch.api import unary
 from microtorch.api._checks import expect_tensor
@@ -39,10 +39,7 @@ from microtorch.nn.activation_functions import (
     softsign,
     tanhshrink,
 )
-from microtorch.nn.affine_grid import affine_grid
 from microtorch.nn.alpha_dropout import alpha_dropout, feature_alpha_dropout
-from microtorch.nn.attention_functions import scaled_dot_product_attention
-from microtorch.nn.bilinear import bilinear
 from microtorch.nn.conv_functions import (
     adaptive_avg_pool2d,
     avg_pool2d,
@@ -51,16 +48,7 @@ from microtorch.nn.conv_functions import (
     conv3d,
     max_pool2d,
 )
-from microtorch.nn.conv_tbc import conv_tbc
-from microtorch.nn.conv_transpose_functions import (
-    conv_transpose1d,
-    conv_transpose2d,
-    conv_transpose3d,
-)
 from microtorch.nn.dropout_functions import dropout, dropout1d, dropout2d, dropout3d
-from microtorch.nn.embedding_bag import embedding_bag
-from microtorch.nn.fold_functions import fold, unfold
-from microtorch.nn.gumbel import gumbel_softmax
 from microtorch.nn.linear_functions import linear
 from microtorch.nn.loss_functions import (
     binary_cross_entropy,
@@ -72,44 +60,7 @@ from microtorch.nn.loss_functions import (
     nll_loss,
     smooth_l1_loss,
 )
-from microtorch.nn.loss_more_functions import (
-    gaussian_nll_loss,
-    multilabel_soft_margin_loss,
-    pdist,
-    poisson_nll_loss,
-    triplet_margin_with_distance_loss,
-)
-from microtorch.nn.margin_loss_functions import (
-    cosine_embedding_loss,
-    hinge_embedding_loss,
-    margin_ranking_loss,
-    multi_margin_loss,
-    multilabel_margin_loss,
-    soft_margin_loss,
-    triplet_margin_loss,
-)
-from microtorch.nn.mha_functions import multi_head_attention_forward
 from microtorch.nn.norm_functions import batch_norm, group_norm, layer_norm
-from microtorch.nn.norm_more_functions import instance_norm, rms_norm
-from microtorch.nn.pool3d_functions import (
-    adaptive_avg_pool3d,
-    adaptive_max_pool1d_with_indices,
-    adaptive_max_pool2d_with_indices,
-    adaptive_max_pool3d,
-    adaptive_max_pool3d_with_indices,
-    avg_pool3d,
-    local_response_norm,
-    lp_pool1d,
-    lp_pool2d,
-    lp_pool3d,
-    max_pool1d_with_indices,
-    max_pool2d_with_indices,
-    max_pool3d,
-    max_pool3d_with_indices,
-    max_unpool1d,
-    max_unpool2d,
-    max_unpool3d,
-)
 from microtorch.nn.pool_functions import (
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
@@ -132,8 +83,6 @@ from microtorch.nn.shrink_functions import (
     threshold,
     threshold_,
 )
-from microtorch.nn.shuffle_functions import channel_shuffle, pixel_shuffle, pixel_unshuffle
-from microtorch.nn.upsampling import interpolate, upsample, upsample_bilinear, upsample_nearest
 from microtorch.nn.vector_functions import (
     cosine_similarity,
     kl_div,
@@ -146,33 +95,15 @@ from microtorch.tensor import Tensor, plain_tensor
 __all__ = [
     "linear", "relu", "leaky_relu", "gelu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
     "dropout1d", "dropout2d", "dropout3d", "embedding", "one_hot", "cross_entropy", "nll_loss",
-    "mse_loss", "l1_loss",
-    "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-    "conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm",
-    "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_max_pool2d",
-    "layer_norm", "group_norm", "silu", "elu", "selu", "celu", "softplus", "hardtanh", "relu6",
-    "logsigmoid",
-    "mish", "hardswish", "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize",
-    "cosine_similarity", "pairwise_distance", "kl_div", "interpolate", "prelu",
-    "scaled_dot_product_attention", "multi_head_attention_forward",
-    # issue 24: the rest of the everyday layers
-    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "margin_ranking_loss",
-    "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss", "soft_margin_loss",
-    "multi_margin_loss", "multilabel_margin_loss", "rms_norm", "instance_norm",
-    "fold", "unfold", "bilinear", "gumbel_softmax", "embedding_bag",
-    # --- walkc
-    "affine_grid", "alpha_dropout", "feature_alpha_dropout", "gaussian_nll_loss",
-    "multilabel_soft_margin_loss", "pdist", "poisson_nll_loss", "triplet_margin_with_distance_loss",
-    "celu_", "elu_", "glu", "hardshrink", "hardtanh_", "leaky_relu_", "relu_", "rrelu", "rrelu_",
-    "selu_", "softshrink", "threshold", "threshold_", "channel_shuffle", "pixel_shuffle",
-    "pixel_unshuffle", "upsample", "upsample_bilinear", "upsample_nearest",
-    "adaptive_avg_pool3d", "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices",
-    "adaptive_max_pool3d", "adaptive_max_pool3d_with_indices", "avg_pool3d", "lp_pool1d",
-    "lp_pool2d", "lp_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d",
-    "max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d",
-    "local_response_norm",
-    # --- walkg
-    "conv_tbc",
+    "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy",
+    "binary_cross_entropy_with_logits", "conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d",
+    "adaptive_avg_pool2d", "batch_norm", "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d",
+    "adaptive_max_pool1d", "adaptive_max_pool2d", "layer_norm", "group_norm", "silu", "elu",
+    "selu", "celu", "softplus", "hardtanh", "relu6", "logsigmoid", "mish", "hardswish",
+    "hardsigmoid", "softmin", "softsign", "tanhshrink", "pad", "normalize", "cosine_similarity",
+    "pairwise_distance", "kl_div", "prelu", "celu_", "elu_", "glu", "hardshrink", "hardtanh_",
+    "leaky_relu_", "relu_", "rrelu", "rrelu_", "selu_", "softshrink", "threshold", "threshold_",
+    "alpha_dropout", "feature_alpha_dropout",
 ]  # fmt: skip
 
 
@@ -227,12 +158,10 @@ def _method_of_tensor(value: Any, name: str) -> None:
         )
 
 
-def _softmax_dim(ndim: int) -> int:
-    warnings.warn(
-        "Implicit dimension choice for softmax has been deprecated. Change the call to include "
+def _softmax_dim(name: str, ndim: int) -> int:
+    warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
         "dim=X as an argument.",
-        UserWarning,
-        stacklevel=3,
     )
     return 0 if ndim in (0, 1, 3) else 1
 
@@ -240,14 +169,14 @@ def _softmax_dim(ndim: int) -> int:
 def softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
     """exp(x) / sum(exp(x)) along ``dim``."""
     if dim is None:
-        dim = _softmax_dim(input._data.ndim)
+        dim = _softmax_dim("softmax", input._data.ndim)
     return red.softmax(input, dim, dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:  # noqa: A002
     """log(softmax(x)) along ``dim``, computed stably."""
     if dim is None:
-        dim = _softmax_dim(input._data.ndim)
+        dim = _softmax_dim("log_softmax", input._data.ndim)
     return red.log_softmax(input, dim, dtype)
 
 
@@ -308,6 +237,50 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     return plain_tensor((data[..., None] == np.arange(n)).astype(np.int64))
 
 
-# PyTorch names microtorch does not cover raise an error that says what to use instead.
+# Rarely used functions, imported on first use (``F.conv_transpose2d``, ``F.interpolate``:
+# microtorch/_lazy.py); a name not in the table raises an error that says what to use instead.
+ON_FIRST_USE = {
+    **_lazy.names("microtorch.nn.affine_grid", "affine_grid"),
+    **_lazy.names("microtorch.nn.attention_functions", "scaled_dot_product_attention"),
+    **_lazy.names("microtorch.nn.bilinear", "bilinear"),
+    **_lazy.names("microtorch.nn.conv_tbc", "conv_tbc"),  # (walkg)
+    **_lazy.names(
+        "microtorch.nn.conv_transpose_functions",
+        "conv_transpose1d conv_transpose2d conv_transpose3d",
+    ),
+    **_lazy.names("microtorch.nn.embedding_bag", "embedding_bag"),
+    **_lazy.names("microtorch.nn.fold_functions", "fold unfold"),
+    **_lazy.names("microtorch.nn.gumbel", "gumbel_softmax"),
+    **_lazy.names(
+        "microtorch.nn.loss_more_functions",
+        "gaussian_nll_loss multilabel_soft_margin_loss pdist poisson_nll_loss "
+        "triplet_margin_with_distance_loss",
+    ),
+    **_lazy.names(
+        "microtorch.nn.margin_loss_functions",
+        "cosine_embedding_loss hinge_embedding_loss margin_ranking_loss multi_margin_loss "
+        "multilabel_margin_loss soft_margin_loss triplet_margin_loss",
+    ),
+    **_lazy.names("microtorch.nn.mha_functions", "multi_head_attention_forward"),
+    **_lazy.names("microtorch.nn.norm_more_functions", "instance_norm rms_norm"),
+    **_lazy.names(
+        "microtorch.nn.pool3d_functions",
+        "adaptive_avg_pool3d adaptive_max_pool1d_with_indices "
+        "adaptive_max_pool2d_with_indices adaptive_max_pool3d "
+        "adaptive_max_pool3d_with_indices avg_pool3d local_response_norm lp_pool1d "
+        "lp_pool2d lp_pool3d max_pool1d_with_indices max_pool2d_with_indices max_pool3d "
+        "max_pool3d_with_indices max_unpool1d max_unpool2d max_unpool3d",
+    ),
+    **_lazy.names(
+        "microtorch.nn.shuffle_functions", "channel_shuffle pixel_shuffle pixel_unshuffle"
+    ),
+    **_lazy.names(
+        "microtorch.nn.upsampling", "interpolate upsample upsample_bilinear upsample_nearest"
+    ),
+}
 if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name exist)
-    __getattr__ = _coverage.module_getattr("torch.nn.functional", __name__)
+    __getattr__ = _lazy.module_getattr(
+        globals(), ON_FIRST_USE, _coverage.module_getattr("torch.nn.functional", __name__)
+    )
+    __dir__ = _lazy.module_dir(globals(), ON_FIRST_USE)
+__all__ += list(ON_FIRST_USE)

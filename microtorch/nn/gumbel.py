@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import warnings
-
+from microtorch._warn import warn
 from microtorch.api._checks import expect_tensor
 from microtorch.tensor import Tensor
 
@@ -19,7 +18,7 @@ def gumbel_softmax(
     gradient (straight-through: y_hard - y_soft.detach() + y_soft)."""
     expect_tensor(logits, "empty_like")  # (where PyTorch first needs a tensor)
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+        warn("`eps` parameter is deprecated and has no effect.")
     gumbels = -logits.new_empty(logits.shape).exponential_().log()  # ~Gumbel(0, 1)
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:

@@ -8,13 +8,13 @@ the ones PyTorch draws for the same seed; the distributions are the same.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from microtorch import _coverage
+from microtorch._warn import warn
 from microtorch.autograd.versions import bump_version
 from microtorch.creation import Generator, default_generator
 from microtorch.tensor import Tensor
@@ -177,10 +177,9 @@ def trunc_normal_(
     """Fill with draws from N(mean, std**2) kept to [a, b] (draws outside are redrawn; the
     same distribution as PyTorch's inverse-CDF method, other numbers)."""
     if mean < a - 2 * std or mean > b + 2 * std:
-        warnings.warn(
+        warn(
             "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of "
             "values may be incorrect.",
-            stacklevel=2,
         )
     _floats_only(tensor, "normal_kernel_cpu")
 
@@ -249,10 +248,9 @@ def _deprecated(new: Callable[..., Tensor]) -> Callable[..., Tensor]:
     old = new.__name__[:-1]
 
     def deprecated_init(*args: object, **kwargs: object) -> Tensor:
-        warnings.warn(
+        warn(
             f"`nn.init.{old}` is now deprecated in favor of `nn.init.{new.__name__}`.",
             FutureWarning,
-            stacklevel=2,
         )
         return new(*args, **kwargs)
 
@@ -274,7 +272,7 @@ orthogonal = _deprecated(orthogonal_)
 
 
 def _warn_empty() -> None:
-    warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=3)
+    warn("Initializing zero-element tensors is a no-op")
 
 
 # PyTorch names microtorch does not cover raise an error that says what to use instead.

@@ -6,10 +6,9 @@ Each builds the graph PyTorch 2.13 builds: ``cross_entropy`` is ``NllLossBackwar
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.api import elementwise as ew
 from microtorch.api import reduction as red
 from microtorch.api import unary
@@ -36,10 +35,8 @@ def legacy_reduction(size_average: bool | None, reduce: bool | None, reduction: 
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     ret = "mean" if size_average and reduce else "sum" if reduce else "none"
-    warnings.warn(
+    warn(
         f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
-        UserWarning,
-        stacklevel=3,
     )
     return ret
 
@@ -83,12 +80,10 @@ def _same_size(input: Tensor, target: Tensor) -> None:  # noqa: A002
                 "tensors: make it one first, e.g. torch.tensor([1.0, 2.0]))"
             )
     if target._data.shape != input._data.shape:
-        warnings.warn(
+        warn(
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
             "Please ensure they have the same size.",
-            UserWarning,
-            stacklevel=3,
         )
 
 

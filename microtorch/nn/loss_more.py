@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
+from microtorch._warn import warn
 from microtorch.nn import loss_more_functions as lmf
 from microtorch.nn.loss import NLLLoss, _Loss, _WeightedLoss
 from microtorch.nn.padding import PairwiseDistance
@@ -91,11 +91,10 @@ class NLLLoss2d(NLLLoss):
         self, weight: Tensor | None = None, size_average: bool | None = None,
         ignore_index: int = -100, reduce: bool | None = None, reduction: str = "mean",
     ) -> None:  # fmt: skip
-        warnings.warn(
+        warn(
             "`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in "
             "replacement and see https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for "
             "more details.",
             FutureWarning,
-            stacklevel=2,
         )
         super().__init__(weight, size_average, ignore_index, reduce, reduction)

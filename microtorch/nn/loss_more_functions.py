@@ -160,6 +160,9 @@ class Pdist(NumpyFunction):
     |diff| = d) and dd_k/dx_j is its negative."""
 
     node_name = "PdistBackward0"
+    # PyTorch has no second derivative of it: differentiating the gradient raises its error
+    double_backward_name = "PdistBackwardBackward0"
+    missing_derivative = "'_pdist_backward'"
     ctx_fields = ("p",)
 
     @staticmethod

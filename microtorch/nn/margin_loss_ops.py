@@ -55,6 +55,9 @@ class MultiMarginLoss(NumpyFunction):
     and takes as much from dL/dx[n, y_n]."""
 
     node_name = "MultiMarginLossBackward0"
+    # PyTorch has no second derivative of it: differentiating the gradient raises its error
+    double_backward_name = "torch::autograd::NotImplemented"
+    missing_derivative = "aten::multi_margin_loss_backward"
 
     ctx_fields = ("p", "margin", "reduction")
 
@@ -90,6 +93,9 @@ class MultilabelMarginLoss(NumpyFunction):
     first -1. Each positive term adds 1/C to dL/dx[n, i] and takes 1/C from dL/dx[n, j]."""
 
     node_name = "MultilabelMarginLossBackward0"
+    # PyTorch has no second derivative of it: differentiating the gradient raises its error
+    double_backward_name = "torch::autograd::NotImplemented"
+    missing_derivative = "aten::multilabel_margin_loss_backward"
 
     ctx_fields = ("reduction",)
 

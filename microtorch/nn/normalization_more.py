@@ -4,12 +4,12 @@ and per sample and channel (over its spatial dims)."""
 from __future__ import annotations
 
 import numbers
-import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.device import as_device
 from microtorch.dtypes import dtype as dtype_
 from microtorch.dtypes import get_default_dtype
@@ -117,12 +117,10 @@ class _InstanceNorm(Module):
                     f"expected input's size at dim={feature_dim} to match num_features "
                     f"({self.num_features}), but got: {input.size(feature_dim)}."
                 )
-            warnings.warn(
+            warn(
                 f"input's size at dim={feature_dim} does not match num_features. You can "
                 "silence this warning by not passing in num_features, which is not used because "
                 "affine=False",
-                UserWarning,
-                stacklevel=2,
             )
         unbatched = ndim == self._spatial + 1
         x = input.unsqueeze(0) if unbatched else input

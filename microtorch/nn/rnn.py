@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from collections.abc import Callable
 from typing import Any, cast
 
+from microtorch._warn import warn
 from microtorch.api import join
 from microtorch.dtypes import dtype as dtype_
 from microtorch.nn import functional as F
@@ -333,11 +333,10 @@ def _check_arguments(
             "element being zeroed"
         )
     if p > 0 and num_layers == 1:
-        warnings.warn(
+        warn(
             "dropout option adds dropout after all but last recurrent layer, so non-zero "
             "dropout expects num_layers greater than 1, but got "
             f"dropout={dropout} and num_layers={num_layers}",
-            stacklevel=4,
         )
     for name, value, kind in (
         ("bias", bias, bool), ("batch_first", batch_first, bool),

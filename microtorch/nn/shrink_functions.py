@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
@@ -84,7 +86,15 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:  # noqa: A002
     return ops.Glu.apply(input, d)
 
 
-def _rrelu_noise(input: Tensor, lower: float, upper: float, training: bool) -> np.ndarray:  # noqa: A002
+def rrelu_noise(
+    input: Tensor,
+    lower: float,
+    upper: float,
+    training: bool,
+    generator: Any = None,  # noqa: A002
+) -> np.ndarray:
+    """The slope of each element: 1 where x > 0, else uniform in [lower, upper] from the
+    seeded generator (or ``generator``) while training, (lower + upper) / 2 in eval."""
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     a = input._data
@@ -93,7 +103,8 @@ def _rrelu_noise(input: Tensor, lower: float, upper: float, training: bool) -> n
             f"\"leaky_relu_cpu\" not implemented for '{input._dtype._legacy[:-6]}' (Fix: x.float())"
         )
     if training:  # one slope per element from the seeded generator (used where x <= 0)
-        slope = default_generator._rng.uniform(lower, upper, a.shape).astype(a.dtype)
+        slope = (generator or default_generator)._rng.uniform(lower, upper, a.shape)
+        slope = slope.astype(a.dtype)
     else:
         slope = np.asarray((lower + upper) / 2, a.dtype)
     return np.where(a > 0, np.ones((), a.dtype), slope)
@@ -111,7 +122,7 @@ def rrelu(
     if inplace:
         return rrelu_(input, lower, upper, training)
     expect_tensor(input, "rrelu")
-    return ops.RreluWithNoise.apply(input, _rrelu_noise(input, lower, upper, training))
+    return ops.RreluWithNoise.apply(input, rrelu_noise(input, lower, upper, training))
 
 
 def rrelu_(
@@ -122,7 +133,7 @@ def rrelu_(
 ) -> Tensor:
     """In-place ``rrelu`` (``RreluWithNoiseBackward1``)."""
     expect_tensor(input, "rrelu_")
-    noise = _rrelu_noise(input, lower, upper, training)
+    noise = rrelu_noise(input, lower, upper, training)
     return apply_inplace(input, "rrelu_", ops.RreluWithNoise_.apply, noise)
 
 

@@ -11,11 +11,11 @@ tensor there, the padded positions come out as zeros (before the final norm), as
 from __future__ import annotations
 
 import copy
-import warnings
 from typing import Any
 
 import numpy as np
 
+from microtorch._warn import warn
 from microtorch.autograd.grad_mode import is_grad_enabled
 from microtorch.dtypes import dtype as dtype_
 from microtorch.nn import functional as F
@@ -76,9 +76,8 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         why = _why_no_nested(encoder_layer)
         if enable_nested_tensor and why:
-            warnings.warn(
+            warn(
                 f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why}",
-                stacklevel=2,
             )
             self.use_nested_tensor = False
 

@@ -5,9 +5,9 @@ repeating or mixing neighbouring values."""
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any
 
+from microtorch._warn import warn
 from microtorch.api._checks import expect_tensor
 from microtorch.nn import layer_ops, upsample_ops
 from microtorch.nn.module import Module
@@ -143,10 +143,8 @@ class UpsamplingBilinear2d(Upsample):
 
 
 def _deprecated(name: str) -> None:
-    warnings.warn(
+    warn(
         f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.",
-        UserWarning,
-        stacklevel=3,
     )
 
 

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
+from microtorch._warn import warn
 from microtorch.api import rearrange
 from microtorch.api import reduction as red
 from microtorch.api._checks import expect_tensor
@@ -158,13 +158,11 @@ def kl_div(
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce, reduction)
     elif reduction == "mean":
-        warnings.warn(
+        warn(
             "reduction: 'mean' divides the total loss by both the batch size and the support "
             "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
             "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
             "major release.",
-            UserWarning,
-            stacklevel=2,
         )
     if reduction not in ("mean", "batchmean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")

@@ -14,11 +14,23 @@ import math
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
 from microtorch.ops._precise import correctly_rounded
 
-__all__ = ["I0", "I0e", "I1", "I1e", "bessel_i_scaled64", "bessel_j64"]
+__all__ = [
+    "I0",
+    "I0e",
+    "I1",
+    "I1e",
+    "bessel_i_scaled64",
+    "bessel_j64",
+    "i0_each",
+    "i0e_each",
+    "i1_each",
+    "i1e_each",
+]
 
 _SWITCH = 30.0
 
@@ -46,6 +58,8 @@ def _asymptotic_scaled(x: np.ndarray, nu: int) -> np.ndarray:
 
 def bessel_i_scaled64(x: np.ndarray, nu: int, scaled: bool) -> np.ndarray:
     """I_nu(x) (``scaled``: e**-|x| I_nu(x)) for nu = 0 or 1, of a float64 array."""
+    if recorded(x):  # (torch.i0, torch.special.i0e, i1, i1e: recorded)
+        return _EACH[nu, scaled](x)
     x = np.asarray(x, np.float64)
     u = np.abs(x)
     small = u <= _SWITCH
@@ -75,6 +89,13 @@ def _i0e(x: np.ndarray) -> np.ndarray:
 
 def _i1e(x: np.ndarray) -> np.ndarray:
     return bessel_i_scaled64(x, 1, True)
+
+
+# one value at a time: what numpy dispatches a recorded value by (formula_values.recorded)
+i0_each, i0e_each, i1_each, i1e_each = (
+    np.frompyfunc(lambda v, f=f: float(f(np.float64(v))), 1, 1) for f in (_i0, _i0e, _i1, _i1e)
+)
+_EACH = {(0, False): i0_each, (0, True): i0e_each, (1, False): i1_each, (1, True): i1e_each}
 
 
 def _i1_over_x(x: np.ndarray, f: object) -> np.ndarray:

@@ -13,11 +13,21 @@ import math
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
 from microtorch.ops._precise import correctly_rounded
 
-__all__ = ["Digamma", "Lgamma", "digamma64", "lgamma64", "trigamma64"]
+__all__ = [
+    "Digamma",
+    "Lgamma",
+    "digamma64",
+    "digamma_each",
+    "lgamma64",
+    "lgamma_each",
+    "trigamma64",
+    "trigamma_each",
+]
 
 # B_2k / (2k) for psi's series and B_2k for psi_1's (Bernoulli numbers B_2 ... B_14)
 _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
@@ -31,18 +41,22 @@ def _lgamma_one(x: float) -> float:
     return math.lgamma(x)
 
 
-_lgamma_each = np.frompyfunc(_lgamma_one, 1, 1)
+lgamma_each = np.frompyfunc(_lgamma_one, 1, 1)
 
 
 def lgamma64(x: np.ndarray) -> np.ndarray:
     """log|Gamma(x)| of each value of a float64 array."""
+    if recorded(x):
+        return lgamma_each(x)  # (torch.lgamma: LgammaBackward0)
     out = np.empty(np.shape(x), dtype=np.float64)
-    out[...] = _lgamma_each(x)
+    out[...] = lgamma_each(x)
     return out
 
 
 def digamma64(x: np.ndarray) -> np.ndarray:
     """psi(x) = d/dx log Gamma(x): -inf at 0 (inf at -0), nan at the negative integers."""
+    if recorded(x):
+        return digamma_each(x)  # (torch.digamma: DigammaBackward0)
     x = np.asarray(x, dtype=np.float64)
     negative = x < 0
     pole = (x <= 0) & (x == np.floor(x))
@@ -71,6 +85,8 @@ def digamma64(x: np.ndarray) -> np.ndarray:
 def trigamma64(x: np.ndarray) -> np.ndarray:
     """psi_1(x) = d/dx psi(x). At the negative integers, as in PyTorch, the reflection
     formula's sin(pi x) is not exactly 0: a large finite value rather than inf."""
+    if recorded(x):
+        return trigamma_each(x)  # (torch.polygamma(1, x): PolygammaBackward0)
     x = np.asarray(x, dtype=np.float64)
     negative = x < 0
     pole = (x <= 0) & (x == np.floor(x))
@@ -94,6 +110,11 @@ def trigamma64(x: np.ndarray) -> np.ndarray:
         result = np.where(negative, (math.pi / np.sin(math.pi * x)) ** 2 - result, result)
     result = np.where(x == 0, np.inf, result)
     return np.where(np.isnan(x), np.nan, np.where(x == np.inf, 0.0, result))
+
+
+# one value at a time: what numpy dispatches a recorded value by (see ``recorded``)
+digamma_each = np.frompyfunc(lambda v: float(digamma64(np.float64(v))), 1, 1)
+trigamma_each = np.frompyfunc(lambda v: float(trigamma64(np.float64(v))), 1, 1)
 
 
 class Lgamma(NumpyFunction):

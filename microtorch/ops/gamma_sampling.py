@@ -14,10 +14,17 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops.gamma_functions import digamma64, lgamma64
 
-__all__ = ["StandardGamma", "gammainc64", "standard_gamma_grad64"]
+__all__ = [
+    "StandardGamma",
+    "StandardGammaGrad",
+    "gammainc64",
+    "standard_gamma_grad64",
+    "standard_gamma_grad_each",
+]
 
 _MAX_TERMS = 100_000
 
@@ -50,6 +57,8 @@ def gammainc64(a: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 def standard_gamma_grad64(a: np.ndarray, x: np.ndarray) -> np.ndarray:
     """dx/da for a standard gamma draw x of concentration a (x held at its quantile)."""
+    if recorded(a) or recorded(x):  # (PyTorch's _standard_gamma_grad: no derivative)
+        return standard_gamma_grad_each(a, x)
     a, x = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(x, np.float64))
     log_x = np.log(np.where(x > 0, x, 1.0))
     dp_da = np.zeros(a.shape)
@@ -57,6 +66,12 @@ def standard_gamma_grad64(a: np.ndarray, x: np.ndarray) -> np.ndarray:
         dp_da = dp_da + np.exp(log_t) * (log_x - psi)
     log_density = (a - 1) * log_x - x - lgamma64(a)
     return np.where(x > 0, -dp_da / np.exp(log_density), 0.0)
+
+
+# one value at a time: what numpy dispatches a recorded value by (formula_values.recorded)
+standard_gamma_grad_each = np.frompyfunc(
+    lambda a, x: float(standard_gamma_grad64(np.float64(a), np.float64(x))), 2, 1
+)
 
 
 class StandardGamma(NumpyFunction):
@@ -76,3 +91,19 @@ class StandardGamma(NumpyFunction):
         a, z = ctx.saved_tensors
         grad = standard_gamma_grad64(a, z).astype(a.dtype)
         return grad * grad_output
+
+
+class StandardGammaGrad(NumpyFunction):
+    """z = dx/da of a standard gamma draw x (``torch._standard_gamma_grad``), as
+    StandardGammaBackward0's formula records it. PyTorch has no derivative of it: its
+    backward raises PyTorch's error."""
+
+    node_name = "StandardGammaGradBackward0"
+
+    @staticmethod
+    def forward(ctx, a, x):
+        return standard_gamma_grad64(a, x).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")

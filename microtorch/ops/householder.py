@@ -1,5 +1,5 @@
 """Householder reflections: ``householder_product`` (Q from reflectors, LAPACK's orgqr) and
-``geqrf`` (QR as LAPACK stores it), batched over leading dims.
+``geqrf`` (QR as LAPACK stores it), ``ormqr`` (a product with Q), batched over leading dims.
 
 The formulas: one ``Function`` per op, forward and backward side by side. The public functions
 are in ``microtorch/api/householder.py``.
@@ -12,7 +12,10 @@ import numpy as np
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import column_major
 
-__all__ = ["reflectors", "householder_product", "geqrf", "LinalgHouseholderProduct", "Geqrf"]
+__all__ = [
+    "reflectors", "householder_product", "householder_product_backward", "geqrf",
+    "LinalgHouseholderProduct", "Geqrf", "Ormqr",
+]  # fmt: skip
 
 
 def _mt(x: np.ndarray) -> np.ndarray:
@@ -59,24 +62,72 @@ class LinalgHouseholderProduct(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         a, tau = ctx.saved_tensors
-        m, n = a.shape[-2:]
+        return householder_product_backward(a, tau, grad_output)
+
+
+def householder_product_backward(
+    a: np.ndarray, tau: np.ndarray, grad_output: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """dL/dA and dL/dtau of Q = householder_product(A, tau), from G = dL/dQ (see above)."""
+    m, n = a.shape[-2:]
+    k = tau.shape[-1]
+    v = reflectors(a, k)
+    hs = [_h(v, tau, i) for i in range(k)]
+    right = [np.broadcast_to(np.eye(m, n, dtype=a.dtype), a.shape)]  # R_k, then R_{k-1} ...
+    for i in reversed(range(1, k)):
+        right.append(hs[i] @ right[-1])
+    right.reverse()  # right[i] = H_{i+1} ... H_k E
+    ga, gtau = np.zeros_like(a), np.zeros_like(tau)
+    left_t_g = grad_output  # (H_1 ... H_{i-1})^T G
+    for i in range(k):
+        gh = left_t_g @ _mt(right[i])
+        col = v[..., :, i : i + 1]
+        gtau[..., i] = -(_mt(col) @ gh @ col)[..., 0, 0]
+        gv = -tau[..., i, None, None] * ((gh + _mt(gh)) @ col)
+        ga[..., i + 1 :, i] = gv[..., i + 1 :, 0]
+        left_t_g = _mt(hs[i]) @ left_t_g
+    return ga, gtau
+
+
+def _square_reflectors(a: np.ndarray, k: int) -> np.ndarray:
+    # A's first k columns (the reflectors), then zero columns: m x m, so that
+    # householder_product gives all of Q = H_1 ... H_k
+    m = a.shape[-2]
+    out = np.zeros((*a.shape[:-2], m, m), a.dtype)
+    out[..., :, :k] = a[..., :, :k]
+    return out
+
+
+class Ormqr(NumpyFunction):
+    """Y = op(Q) C (``left``) or C op(Q), Q = H_1 ... H_k the m x m product of geqrf's
+    reflectors, op(Q) = Q^T if ``transpose``. dL/dC = op(Q)^T G (G op(Q)^T); dL/dop(Q) =
+    G C^T (C^T G), which reaches A and tau through householder_product's derivative."""
+
+    node_name = "OrmqrBackward0"
+    ctx_fields = ("left", "transpose")
+
+    @staticmethod
+    def forward(ctx, a, tau, c, left, transpose):
+        square = _square_reflectors(a, tau.shape[-1])
+        q = householder_product(square, tau)
+        op = _mt(q) if transpose else q
+        ctx.save_for_backward(a, square, tau, c, op)
+        ctx.left, ctx.transpose = left, transpose
+        return column_major(op @ c if left else c @ op)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, square, tau, c, op = ctx.saved_tensors
+        if ctx.left:
+            gc, gop = _mt(op) @ grad_output, grad_output @ _mt(c)
+        else:
+            gc, gop = grad_output @ _mt(op), _mt(c) @ grad_output
+        gq = _mt(gop) if ctx.transpose else gop
+        gsquare, gtau = householder_product_backward(square, tau, gq)
+        ga = np.zeros_like(a)
         k = tau.shape[-1]
-        v = reflectors(a, k)
-        hs = [_h(v, tau, i) for i in range(k)]
-        right = [np.broadcast_to(np.eye(m, n, dtype=a.dtype), a.shape)]  # R_k, then R_{k-1} ...
-        for i in reversed(range(1, k)):
-            right.append(hs[i] @ right[-1])
-        right.reverse()  # right[i] = H_{i+1} ... H_k E
-        ga, gtau = np.zeros_like(a), np.zeros_like(tau)
-        left_t_g = grad_output  # (H_1 ... H_{i-1})^T G
-        for i in range(k):
-            gh = left_t_g @ _mt(right[i])
-            col = v[..., :, i : i + 1]
-            gtau[..., i] = -(_mt(col) @ gh @ col)[..., 0, 0]
-            gv = -tau[..., i, None, None] * ((gh + _mt(gh)) @ col)
-            ga[..., i + 1 :, i] = gv[..., i + 1 :, 0]
-            left_t_g = _mt(hs[i]) @ left_t_g
-        return ga, gtau
+        ga[..., :, :k] = gsquare[..., :, :k]
+        return ga, gtau, gc
 
 
 def geqrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

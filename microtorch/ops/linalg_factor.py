@@ -216,6 +216,9 @@ class Cdist(NumpyFunction):
     negative of it; pairs at distance 0 get 0."""
 
     node_name = "CdistBackward0"
+    # PyTorch has no second derivative of it: differentiating the gradient raises its error
+    double_backward_name = "CdistBackwardBackward0"
+    missing_derivative = "'_cdist_backward'"
     ctx_fields = ("p", "shapes")
 
     @staticmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded, run_recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import column_major
@@ -166,6 +167,8 @@ class LinalgCholeskyEx(NumpyFunction):
 
 def matrix_exp(a: np.ndarray) -> np.ndarray:
     """exp(A) = sum A^k / k!, by scaling (A / 2^s small), a degree-18 Taylor sum, squaring."""
+    if recorded(a):  # (torch.linalg.matrix_exp: LinalgMatrixExpBackward0)
+        return run_recorded(LinalgMatrixExp, a)
     norm = np.abs(a).sum(axis=-2).max() if a.size else 0.0
     if not np.isfinite(norm):  # (inf or nan in A: PyTorch's result is nan throughout)
         return np.full(a.shape, np.nan, a.dtype)
@@ -199,4 +202,4 @@ class LinalgMatrixExp(NumpyFunction):
         top = np.concatenate([at, grad_output], -1)
         bottom = np.concatenate([np.zeros_like(at), at], -1)
         big = matrix_exp(np.concatenate([top, bottom], -2))
-        return big[..., :n, n:].astype(a.dtype)
+        return big[..., :n, n:].astype(a.dtype, copy=False)

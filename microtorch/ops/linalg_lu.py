@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from microtorch.autograd.formula_values import constant_values
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops.linalg_triangular import solve_triangular
@@ -53,6 +54,7 @@ def lu_factor(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def permutation(pivots: np.ndarray, m: int, dtype: np.dtype) -> np.ndarray:
     """P with A = P L U, from LAPACK's row swaps (row i with row pivots[i] - 1, in order)."""
+    pivots = constant_values(pivots)  # (integers: P is a constant, with create_graph too)
     flat = pivots.reshape(-1, pivots.shape[-1])
     out = np.zeros((flat.shape[0], m, m), dtype)
     for b, piv in enumerate(flat):
@@ -95,8 +97,9 @@ class LinalgLuFactorEx(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, lu, pivots):
-        ctx.save_for_backward(lu, pivots)
-        return lu.copy()
+        out = lu.copy()
+        ctx.save_for_backward(out, pivots)  # (the result: create_graph=True records through it)
+        return out
 
     @staticmethod
     def backward(ctx, grad_lu):
@@ -115,8 +118,9 @@ class LinalgLu(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, p, low, up):
-        ctx.save_for_backward(p, low, up)
-        return low.copy(), up.copy()
+        low, up = low.copy(), up.copy()
+        ctx.save_for_backward(p, low, up)  # (the results: create_graph=True records through them)
+        return low, up
 
     @staticmethod
     def backward(ctx, grad_l, grad_u):
@@ -139,7 +143,7 @@ class LuUnpack(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_l, grad_u):
         k = min(ctx.shape[-2:])
-        out = np.zeros(ctx.shape, grad_l.dtype)
+        out = np.zeros_like(grad_l, shape=ctx.shape)
         out[..., :, :k] += np.tril(grad_l, -1)
         out[..., :k, :] += np.triu(grad_u)
         return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded, run_recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops.linalg_inverse import LinalgCholeskyEx, LinalgInvEx, LinalgSolveEx
@@ -32,6 +33,8 @@ def triangle(a: np.ndarray, upper: bool, unitriangular: bool = False) -> np.ndar
 def solve_triangular(a: np.ndarray, b: np.ndarray, upper: bool, unit: bool = False) -> np.ndarray:
     """X with T X = B, T the triangle of A (unit diagonal if ``unit``), by substitution row by
     row, so a zero on the diagonal gives inf and nan as LAPACK's does, not an error."""
+    if recorded(a) or recorded(b):  # (torch.linalg.solve_triangular: recorded as one node)
+        return run_recorded(LinalgSolveTriangular, a, b, upper, True, unit)
     t = triangle(a, upper, unit)
     shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:]
     x = np.zeros(shape, np.result_type(a, b))

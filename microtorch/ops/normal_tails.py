@@ -16,12 +16,13 @@ import math
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
 from microtorch.ops._precise import correctly_rounded
 from microtorch.ops.special import erfinv64
 
-__all__ = ["Erfcx", "LogNdtr", "Ndtri", "erfcx64", "log_ndtr64", "ndtri64"]
+__all__ = ["Erfcx", "LogNdtr", "Ndtri", "erfcx64", "erfcx_each", "log_ndtr64", "ndtri64"]
 
 _erfc_each = np.frompyfunc(math.erfc, 1, 1)
 _SQRT_HALF = math.sqrt(0.5)
@@ -43,6 +44,8 @@ def _exp_square(x: np.ndarray) -> np.ndarray:
 
 def erfcx64(x: np.ndarray) -> np.ndarray:
     """exp(x**2) * erfc(x) of each value of a float64 array (inf below -26.6)."""
+    if recorded(x):
+        return erfcx_each(x)  # (torch.special.erfcx: SpecialErfcxBackward0)
     x = np.atleast_1d(np.asarray(x, np.float64))
     u = np.abs(x)
     near = u < 26
@@ -61,6 +64,10 @@ def erfcx64(x: np.ndarray) -> np.ndarray:
     negative = np.where(u < 27, negative, np.inf)
     result = np.where(x < 0, negative, positive)
     return np.where(np.isinf(x) & (x > 0), 0.0, result)
+
+
+# one value at a time: what numpy dispatches a recorded value by (formula_values.recorded)
+erfcx_each = np.frompyfunc(lambda v: float(erfcx64(np.float64(v))[0]), 1, 1)
 
 
 def log_ndtr64(x: np.ndarray) -> np.ndarray:

@@ -15,7 +15,9 @@ import math
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
+from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import follow_inputs
 from microtorch.ops._precise import correctly_rounded
 from microtorch.ops.gamma_functions import digamma64, lgamma64, trigamma64
@@ -28,7 +30,9 @@ __all__ = [
     "ZetaNumberS",
     "mvlgamma64",
     "polygamma64",
+    "polygamma_each",
     "zeta64",
+    "zeta_each",
 ]
 
 # B_2j / (2j)! for j = 1 ... 8 (Bernoulli numbers over factorials)
@@ -67,6 +71,8 @@ def zeta64(s: np.ndarray | float, q: np.ndarray | float) -> np.ndarray:
     """Hurwitz's zeta(s, q) of float64 arrays (broadcast). For q < 0 (s an integer) the m
     negative terms q, q+1 ... q+m-1 are (-1)**s times those of zeta(s, f) with f = -(q+m-1):
     zeta(s, q) = (-1)**s (zeta(s, f) - zeta(s, f + m)) + zeta(s, q + m)."""
+    if recorded(s) or recorded(q):
+        return zeta_each(s, q)  # (torch.special.zeta: SpecialZetaBackward0, 1 or 2)
     s, q = np.broadcast_arrays(np.asarray(s, np.float64), np.asarray(q, np.float64))
     integer_q = q == np.floor(q)
     bad = (s < 1) | ((q <= 0) & ~integer_q & (s != np.floor(s)))
@@ -88,6 +94,8 @@ def zeta64(s: np.ndarray | float, q: np.ndarray | float) -> np.ndarray:
 
 def polygamma64(n: int, x: np.ndarray) -> np.ndarray:
     """The n-th derivative of digamma at each value of a float64 array."""
+    if recorded(x):
+        return polygamma_each(n, x)  # (torch.polygamma: PolygammaBackward0)
     if n == 0:
         return digamma64(x)
     if n == 1:
@@ -104,6 +112,24 @@ def mvlgamma64(x: np.ndarray, p: int) -> np.ndarray:
     return total
 
 
+# one value at a time: what numpy dispatches a recorded value by (formula_values.recorded)
+polygamma_each = np.frompyfunc(lambda n, v: float(polygamma64(int(n), np.float64(v))), 2, 1)
+zeta_each = np.frompyfunc(lambda s, q: float(zeta64(np.float64(s), np.float64(q))), 2, 1)
+
+
+def _forward(ctx, a, k, value):
+    # value(v, k) of each value v of a, for an int k that backward gets as ctx.k
+    ctx.save_for_backward(a)
+    ctx.k = k
+    return follow_inputs(correctly_rounded(lambda v: value(v, k), a), a)
+
+
+def _backward(ctx, grad_output, derivative):
+    # derivative(v, k) of each saved value v, times grad_output
+    (a,) = ctx.saved_tensors
+    return correctly_rounded(lambda v: derivative(v, ctx.k), a) * grad_output
+
+
 class Polygamma(NumpyFunction):
     """z = polygamma(n, a), the n-th derivative of digamma, so dz/da = polygamma(n + 1, a)."""
 
@@ -111,15 +137,11 @@ class Polygamma(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, n):
-        ctx.save_for_backward(a)
-        ctx.n = n
-        return follow_inputs(correctly_rounded(lambda v: polygamma64(n, v), a), a)
+        return _forward(ctx, a, n, lambda v, n: polygamma64(n, v))
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
-        n = ctx.n
-        return correctly_rounded(lambda v: polygamma64(n + 1, v), a) * grad_output
+        return _backward(ctx, grad_output, lambda v, n: polygamma64(n + 1, v))
 
 
 class Mvlgamma(NumpyFunction):
@@ -130,48 +152,62 @@ class Mvlgamma(NumpyFunction):
 
     @staticmethod
     def forward(ctx, a, p):
-        ctx.save_for_backward(a)
-        ctx.p = p
-        return follow_inputs(correctly_rounded(lambda v: mvlgamma64(v, p), a), a)
+        return _forward(ctx, a, p, mvlgamma64)
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
-        p = ctx.p
-        psi = sum(correctly_rounded(lambda v, i=i: digamma64(v - i / 2), a) for i in range(p))
+        (a,) = ctx.saved_tensors  # (each term rounded to a's dtype, as PyTorch sums them)
+        psi = sum(correctly_rounded(lambda v, i=i: digamma64(v - i / 2), a) for i in range(ctx.k))
         return psi * grad_output
 
 
 class Zeta(NumpyFunction):
-    """z = zeta(s, q), Hurwitz's zeta function. PyTorch has no derivative for it: its
-    backward raises PyTorch's error."""
+    """z = zeta(s, q), Hurwitz's zeta function, so dz/dq = -s * zeta(s + 1, q). PyTorch has
+    no derivative for s: its backward raises PyTorch's error when s requires grad."""
 
     node_name = "SpecialZetaBackward0"
 
     @staticmethod
     def forward(ctx, s, q):
+        ctx.save_for_backward(s, q)
         return follow_inputs(correctly_rounded(zeta64, s, q), s, q)
 
     @staticmethod
     def backward(ctx, grad_output):
-        raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+        if ctx.needs_input_grad[0]:
+            raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+        s, q = ctx.saved_tensors
+        return None, unbroadcast(grad_output * -s * correctly_rounded(zeta64, s + 1.0, q), q.shape)
 
 
-class ZetaNumberS(Zeta):
-    """zeta(s, q) for a number s (``SpecialZetaBackward1``)."""
+class ZetaNumberS(NumpyFunction):
+    """zeta(s, q) for a number s (``SpecialZetaBackward1``), so dz/dq = -s * zeta(s + 1, q)."""
 
     node_name = "SpecialZetaBackward1"
+    ctx_fields = ("s",)
 
     @staticmethod
     def forward(ctx, q, s):
+        ctx.save_for_backward(q)
+        ctx.s = s
         return follow_inputs(correctly_rounded(lambda v: zeta64(s, v), q), q)
 
+    @staticmethod
+    def backward(ctx, grad_output):
+        (q,) = ctx.saved_tensors
+        return grad_output * -ctx.s * correctly_rounded(lambda v: zeta64(ctx.s + 1.0, v), q)
 
-class ZetaNumberQ(Zeta):
-    """zeta(s, q) for a number q (``SpecialZetaBackward2``)."""
+
+class ZetaNumberQ(NumpyFunction):
+    """zeta(s, q) for a number q (``SpecialZetaBackward2``): no derivative for s in PyTorch,
+    so its backward raises PyTorch's error."""
 
     node_name = "SpecialZetaBackward2"
 
     @staticmethod
     def forward(ctx, s, q):
         return follow_inputs(correctly_rounded(lambda v: zeta64(v, q), s), s)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        raise NotImplementedError("the derivative for 'zeta' is not implemented.")

@@ -85,8 +85,11 @@ class Logcumsumexp(NumpyFunction):
         a, out = ctx.saved_tensors
         if a.ndim == 0:
             return grad_output
-        log_pos = np.log(np.where(grad_output > 0, grad_output, 0))
-        log_neg = np.log(np.where(grad_output < 0, -grad_output, 0))
+        with np.errstate(divide="ignore"):  # (log 0 = -inf: where g = 0, taken out below)
+            log_abs = np.log(np.abs(grad_output))
+        lowest = np.finfo(grad_output.dtype).min  # exp(lowest - ...) = 0: no part of that sign
+        log_pos = np.where(grad_output > 0, log_abs, lowest)
+        log_neg = np.where(grad_output < 0, log_abs, lowest)
         pos = np.exp(a + _reverse_logcumsumexp(log_pos - out, ctx.dim))
         neg = np.exp(a + _reverse_logcumsumexp(log_neg - out, ctx.dim))
         return pos - neg

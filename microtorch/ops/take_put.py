@@ -8,6 +8,8 @@ functions that call them (argument checks, PyTorch's errors) are in
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
@@ -35,7 +37,7 @@ class Rot90(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.rot90(grad_output, -ctx.k, ctx.dims).copy()
+        return np.rot90(grad_output, -ctx.k, ctx.dims)  # (a view of grad_output, as x.rot90)
 
 
 class Take(NumpyFunction):
@@ -52,9 +54,9 @@ class Take(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        grad = np.zeros(ctx.input_shape(0), grad_output.dtype)
-        np.add.at(grad.reshape(-1), ctx.index, grad_output)
-        return grad
+        grad = np.zeros_like(grad_output, shape=(math.prod(ctx.input_shape(0)),))
+        np.add.at(grad, ctx.index, grad_output)
+        return grad.reshape(ctx.input_shape(0))
 
 
 class Put(NumpyFunction):
@@ -131,10 +133,10 @@ class MaskedScatter(NumpyFunction):
     def backward(ctx, grad_output):
         mask = ctx.mask
         grad_a = unbroadcast(np.where(mask, 0, grad_output), ctx.input_shape(0))
-        grad_source = np.zeros(ctx.input_shape(1), grad_output.dtype)
+        grad_source = np.zeros_like(grad_output, shape=(math.prod(ctx.input_shape(1)),))
         taken = grad_output[mask]
-        grad_source.reshape(-1)[: taken.size] = taken
-        return grad_a, grad_source
+        grad_source[: taken.size] = taken
+        return grad_a, grad_source.reshape(ctx.input_shape(1))
 
 
 class FillLike(Fill):
@@ -156,7 +158,7 @@ class FillLikeTensor(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.zeros_like(grad_output), np.asarray(grad_output.sum(), grad_output.dtype)
+        return np.zeros_like(grad_output), grad_output.sum()
 
 
 class IndexPutAccumulated(IndexPutAccumulate):

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from microtorch import _coverage
+from microtorch._warn import warn
 from microtorch.api.join import stack
 from microtorch.creation import Generator, default_generator
 from microtorch.tensor import Tensor, plain_tensor
@@ -168,11 +168,10 @@ class DataLoader:
             reported = self._reported_len
             for count, batch in enumerate(self._stream(), 1):
                 if reported is not None and count > reported:  # PyTorch's warning, its text
-                    warnings.warn(
+                    warn(
                         f"Length of IterableDataset {self.dataset} was reported to be "
                         f"{reported}(when accessing len(dataloader)), but {count} samples have "
                         "been fetched. ",
-                        stacklevel=2,
                     )
                 yield batch
             return

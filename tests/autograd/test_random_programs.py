@@ -180,8 +180,11 @@ def test_the_runner_compares_errors_and_warnings() -> None:
     assert [m.kind for m in rp.compare_outcomes(ok, numpy_warns)] == ["numpy-warning"]
     user = rp.Outcome(warnings=[("UserWarning", "careful (Triggered internally at x.h:1.)", "")])
     assert [m.kind for m in rp.compare_outcomes(user, ok)] == ["warning"]
-    same = rp.Outcome(warnings=[("UserWarning", "careful", "")])
+    same = rp.Outcome(warnings=[("UserWarning", "careful", "<program>")])
     assert rp.compare_outcomes(user, same) == []
+    # microtorch's warning must name the program's line, not a file of microtorch's
+    inside = rp.Outcome(warnings=[("UserWarning", "careful", "/microtorch/api/keywords.py")])
+    assert [m.kind for m in rp.compare_outcomes(user, inside)] == ["warning-location"]
 
 
 def test_the_shrinker_keeps_only_what_the_mismatch_needs(torch_module: ModuleType) -> None:

@@ -222,9 +222,26 @@ CASES: dict[str, Callable[[ModuleType], Any]] = {
 }
 
 
-@pytest.mark.parametrize("case", list(CASES))
+# float32 results through an SVD: LAPACK builds differ there by a few float32 steps of the
+# largest value (17 ulps of an element, 1.06e-6 relative, seen on one machine), which same()'s
+# rtol=1e-6 does not allow; these are compared to 16 float32 steps of their largest value
+SVD_FLOAT32 = {"pinv batch"}
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c not in SVD_FLOAT32])
 def test_matches_pytorch(case: str, torch_module: ModuleType) -> None:
     compare(CASES[case], torch_module)
+
+
+@pytest.mark.parametrize("case", sorted(SVD_FLOAT32))
+def test_float32_svd_results_match_pytorch(case: str, torch_module: ModuleType) -> None:
+    mt, t = CASES[case](microtorch), CASES[case](torch_module)
+    assert str(mt.dtype) == str(t.dtype).replace("torch.", "microtorch.") == "microtorch.float32"
+    assert tuple(mt.shape) == tuple(t.shape)
+    assert (mt.grad_fn is None) == (t.grad_fn is None)
+    theirs = t.numpy()
+    step = np.finfo(np.float32).eps * np.abs(theirs).max()
+    np.testing.assert_allclose(mt.numpy(), theirs, rtol=0, atol=16 * step)
 
 
 def test_broadcast_tensors_returns_a_tensor_of_the_full_shape_itself() -> None:

@@ -140,6 +140,20 @@ def test_zeta_has_no_derivative(torch_module: ModuleType) -> None:
             L.special.zeta(t, 2.0).sum().backward()
 
 
+@pytest.mark.parametrize("s_kind", ["number", "tensor"])
+def test_zeta_has_a_derivative_for_q(torch_module: ModuleType, s_kind: str) -> None:
+    # d zeta(s, q) / dq = -s * zeta(s + 1, q); the s tensor (broadcast) does not require grad
+    grads = []
+    for L in (microtorch, torch_module):
+        q = L.tensor([[0.7, 1.5, 3.0]], dtype=L.float64, requires_grad=True)
+        s = 3.0 if s_kind == "number" else L.tensor([[2.5], [4.0]], dtype=L.float64)
+        (L.special.zeta(s, q) * L.tensor([[1.0, -2.0, 0.5]], dtype=L.float64)).sum().backward()
+        grads.append(np.array(q.grad.numpy()))
+    np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12)
+    q = microtorch.tensor([0.7, 1.5, 3.0], dtype=microtorch.float64, requires_grad=True)
+    assert gradcheck(lambda v: microtorch.special.zeta(3.0, v), (q,))
+
+
 def _relative(mine: np.ndarray, theirs: np.ndarray) -> float:
     finite = np.isfinite(theirs)
     assert np.array_equal(np.isfinite(mine), finite)

@@ -124,9 +124,12 @@ def test_each_step_matches_torch(torch_module: ModuleType, name: str) -> None:
 def test_the_first_iterations_match_torch_in_float32(torch_module: ModuleType, name: str) -> None:
     # float32 dot products are summed in another order than PyTorch's BLAS: a last-bit
     # difference the iteration amplifies, until a stopping rule fires one iteration apart
-    # (README, "Where microtorch differs"); the first iterations agree closely.
-    mine = _run(microtorch, name, "float32", steps=1, cap=4)
-    theirs = _run(torch_module, name, "float32", steps=1, cap=4)
+    # (README, "Where microtorch differs"); the first iterations agree closely. (Not the
+    # fourth: in wolfe_grow the 2nd iteration's line search sits at a branch, where scaling
+    # the start by 1 + 3e-7 moves microtorch's step exactly onto torch's; which side a float32
+    # run lands on depends on the machine's last bits.)
+    mine = _run(microtorch, name, "float32", steps=1, cap=3)
+    theirs = _run(torch_module, name, "float32", steps=1, cap=3)
     _close(mine, theirs, rtol=1e-4)
 
 

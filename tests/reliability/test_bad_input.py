@@ -166,6 +166,8 @@ NOT_TRIED = {
     "get_num_interop_threads", "get_deterministic_debug_mode", "is_warn_always_enabled",
     "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
     "has_lapack", "has_spectral", "has_mkl", "has_openmp",
+    # walkf: the four memory layouts (values of torch.memory_format: nothing to call)
+    "contiguous_format", "preserve_format", "channels_last", "channels_last_3d",
 }  # fmt: skip
 
 

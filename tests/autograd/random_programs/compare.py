@@ -165,6 +165,10 @@ def compare_outcomes(t: Outcome, m: Outcome) -> list[Mismatch]:
     m_user = [normalise(w[1]) for w in m.warnings if w[0] != "RuntimeWarning"]
     if len(t_user) != len(m_user) or not all(b.startswith(a) for a, b in zip(t_user, m_user)):
         out.append(Mismatch("warning", "", repr(t_user), repr(m_user)))
+    # PyTorch's warnings name the student's line; microtorch's must too, not its own frames
+    elsewhere = [w for w in m.warnings if w[0] != "RuntimeWarning" and w[2] != "<program>"]
+    if elsewhere:
+        out.append(Mismatch("warning-location", "", "<program>", elsewhere[0][2]))
     return out
 
 

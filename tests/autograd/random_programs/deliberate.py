@@ -80,7 +80,11 @@ def _changed_through_data(program: Sequence[str], i: int, data: set[str], t: Sid
 def _raised_alone(mm: list[Mismatch]) -> Mismatch | None:
     """The statement's own mismatch when microtorch raised (and PyTorch did not, or raised
     something else); the state differences that follow from it are then expected."""
-    own = [m for m in mm if m.kind in STATEMENT_KINDS or m.kind in ("warning", "numpy-warning")]
+    own = [
+        m
+        for m in mm
+        if m.kind in STATEMENT_KINDS or m.kind in ("warning", "warning-location", "numpy-warning")
+    ]
     if len(own) == 1 and own[0].kind in ("error-extra", "error-type", "error-text"):
         return own[0]
     return None

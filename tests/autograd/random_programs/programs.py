@@ -37,7 +37,7 @@ class Result:
         if self.index is None:
             return ""
         kinds = {m.kind for m in self.mismatches}
-        own = kinds & {*STATEMENT_KINDS, "warning", "numpy-warning", "hooks"}
+        own = kinds & {*STATEMENT_KINDS, "warning", "warning-location", "numpy-warning", "hooks"}
         return f"{','.join(sorted(own or kinds))} @ {statement_class(self.program[self.index])}"
 
 
@@ -188,7 +188,7 @@ def cause(result: Result) -> str:
         kinds & {"value", "_version"} and result.family.startswith("inplace")
     ):
         return "views that are copies"
-    if kinds & {"error-text", "error-type", "warning"}:
+    if kinds & {"error-text", "error-type", "warning", "warning-location"}:
         return "error texts and warnings"
     if kinds & {"value", "grad"} and re.search(r"nan|inf", ours + torch_text):
         return "NaN and signed-zero results"

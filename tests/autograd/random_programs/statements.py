@@ -449,18 +449,31 @@ def _inplace_statement(g: Gen, a: str) -> str:
     if t.dim():
         forms += ["{a}[0] = {k}", "{a}[{last}] = {v}"]
         row_shape = tuple(t.shape[1:])  # x[i] = v needs a v that broadcasts to a row
-        row = g.pick(
+        row = g.pick(  # (once without its leading 1s, as PyTorch views it: [1, 3] into [3])
             lambda o: (
                 o is not t
-                and o.dim() <= len(row_shape)
-                and _broadcast(o, np.empty(row_shape))
-                and np.broadcast_shapes(tuple(o.shape), row_shape) == row_shape
+                and len(_without_leading_ones(o.shape)) <= len(row_shape)
+                and _broadcasts_to(_without_leading_ones(o.shape), row_shape)
             )
         )
     x = b if b is not None and g.rng.random() < 0.5 else g.number()
     v = row if row is not None and g.rng.random() < 0.5 else g.number()
     last = t.shape[0] - 1 if t.dim() else 0
     return g.choice(forms).format(a=a, b=b, x=x, v=v, k=g.number(), last=last)
+
+
+def _without_leading_ones(shape: Any) -> tuple[int, ...]:
+    shape = tuple(shape)
+    while shape[:1] == (1,):
+        shape = shape[1:]
+    return shape
+
+
+def _broadcasts_to(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    try:
+        return np.broadcast_shapes(shape, target) == target
+    except ValueError:
+        return False
 
 
 def _views_of(g: Gen) -> set[int]:
