@@ -1258,8 +1258,8 @@ CASES: list[Bad | Same] = [
     Bad('histogramdd_bins_length', RuntimeError, 'histogramdd: The size of bins must be equal to the innermost dimension of the input.', lambda L: L.histogramdd(W(L.ones(3, 2)), bins=[2, 2, 2])),
     Bad('histogramdd_range_length', RuntimeError, 'torch.histogramdd: for a 2-dimensional histogram range should have 4 elements, but got 2', lambda L: L.histogramdd(W(L.ones(3, 2)), bins=[2, 2], range=[0.0, 1.0])),
     Bad('from_file_missing', RuntimeError, 'unable to open file </nonexistent/walkg.bin> in read-only mode: No such file or directory (2)', lambda L: L.from_file('/nonexistent/walkg.bin', shared=False, size=2)),
-    Bad('conv_tbc_2d_input', RuntimeError, 'Input must have 3 dims: time, batch, in_channel', lambda L: L.nn.functional.conv_tbc(W(L.ones(2, 3)), L.ones(1, 3, 4), L.ones(4))),
-    Bad('conv_tbc_channels', RuntimeError, 'Input dim 2 (input channels) is not == dim 1 in the weight tensor', lambda L: L.nn.functional.conv_tbc(W(L.ones(5, 2, 3)), L.ones(1, 2, 4), L.ones(4))),
+    Bad('conv_tbc_2d_input', RuntimeError, 'Input must have 3 dims: time, batch, in_channel', lambda L: _F(L).conv_tbc(W(L.ones(2, 3)), L.ones(1, 3, 4), L.ones(4))),
+    Bad('conv_tbc_channels', RuntimeError, 'Input dim 2 (input channels) is not == dim 1 in the weight tensor', lambda L: _F(L).conv_tbc(W(L.ones(5, 2, 3)), L.ones(1, 2, 4), L.ones(4))),
     # --- walkf
     Bad('conv1d_channels', RuntimeError, 'Given groups=1, weight of size [5, 3, 2], expected input[2, 4, 4] to have 3 channels, but got 4 channels instead', lambda L: L.conv1d(W(L.ones(2, 4, 4)), W(L.ones(5, 3, 2)))),
     Bad('conv2d_channels', RuntimeError, 'Given groups=1, weight of size [2, 3, 1, 1], expected input[1, 4, 2, 2] to have 3 channels, but got 4 channels instead', lambda L: L.conv2d(W(L.ones(1, 4, 2, 2)), W(L.ones(2, 3, 1, 1)))),
