@@ -492,6 +492,7 @@ __all__ += ["matrix_exp", "matrix_power", "cholesky", "cholesky_inverse", "chole
 __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
 __all__ += ["geqrf", "orgqr"]
 __all__ += ["ormqr"]  # (walkh, in ON_FIRST_USE)
+__all__ += ["binomial", "from_file", "gradient", "histogramdd", "index_reduce", "poisson"]
 
 
 # --- walkf: the names here are loaded with the package anyway; the rest are in ON_FIRST_USE
@@ -548,7 +549,12 @@ ON_FIRST_USE = {
     **_lazy.names("microtorch.api.diagonal", "diag diag_embed diagonal trace"),
     **_lazy.names("microtorch.api.einsum", "einsum"),
     **_lazy.names("microtorch.api.grids", "meshgrid"),
-    **_lazy.names("microtorch.api.histogram", "histc histogram"),
+    **_lazy.names("microtorch.api.histogram", "histc histogram histogramdd"),
+    # walkg
+    **_lazy.names("microtorch.api.counting_samples", "binomial poisson"),
+    **_lazy.names("microtorch.api.file_tensors", "from_file"),
+    **_lazy.names("microtorch.api.gradient", "gradient"),
+    **_lazy.names("microtorch.api.index_reduce", "index_reduce"),
     **_lazy.names("microtorch.api.index_along", "index_add index_copy index_fill"),
     **_lazy.names("microtorch.api.linalg_compose", "broadcast_tensors cartesian_prod tensordot"),
     **_lazy.names("microtorch.api.linalg_factor", "cdist"),

@@ -59,7 +59,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "autocast": "train in float32", "onnx": "export the model from PyTorch",
         "hub": "load weights with PyTorch",
         "quantization": "train in float32", "func": _LOOP, "vmap": _LOOP,
-        "as_strided": "use view, reshape or expand",
+        "as_strided": "use view, reshape or expand", "as_strided_": "use view, reshape or expand",
         "bfloat16": "use torch.float32", "complex64": _FLOAT, "cfloat": _FLOAT,
         "stft": _STFT, "istft": _STFT,
     },
@@ -73,7 +73,7 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "share_memory_": "use a single process",
         "untyped_storage": "use x.numpy() to reach the memory", "apply_": _LOOP,
         "bfloat16": "use x.float()",
-        "as_strided": "use view, reshape or expand",
+        "as_strided": "use view, reshape or expand", "as_strided_": "use view, reshape or expand",
         "stft": _STFT, "istft": _STFT,
     },
     "torch.linalg": {

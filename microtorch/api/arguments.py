@@ -110,6 +110,8 @@ def _fits(kind: str, value: Any, default: str | None, numbers: bool = False) -> 
         return isinstance(value, _node.Tensor)
     if kind == "tuple of Tensors":
         return isinstance(value, (tuple, list)) and all(isinstance(v, _node.Tensor) for v in value)
+    if kind == "tuple of Scalars":
+        return isinstance(value, (tuple, list)) and all(_fits("Number", v, None) for v in value)
     if kind == "bool":
         return isinstance(value, (bool, np.bool_))
     if kind == "Number":  # (a 0-d tensor counts as a number)

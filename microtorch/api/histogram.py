@@ -1,4 +1,5 @@
-"""Histograms: ``histc`` (counts in equal bins) and ``histogram`` (counts and bin edges).
+"""Histograms: ``histc`` (counts in equal bins), ``histogram`` (counts and bin edges) and
+``histogramdd`` (counts of points in the boxes of a grid, and its edges).
 
 The public functions: argument checks, dtypes and PyTorch's errors around the formulas
 in ``microtorch/ops/histogram.py``.
@@ -14,9 +15,9 @@ import numpy as np
 from microtorch.api._checks import expect_tensor
 from microtorch.api.operands import wrap
 from microtorch.autograd import node as _node
-from microtorch.ops.histogram import Histogram, HistogramResult
+from microtorch.ops.histogram import Histogram, Histogramdd, HistogramddResult, HistogramResult
 
-__all__ = ["histc", "histogram"]
+__all__ = ["histc", "histogram", "histogramdd"]
 
 
 def _floats_only(input: Any, kernel: str) -> None:
@@ -74,3 +75,119 @@ def histogram(
             lo, hi = lo - 0.5, hi + 0.5  # (numpy's and PyTorch's widening for equal values)
         edges = np.linspace(lo, hi, int(bins) + 1).astype(data.dtype)
     return HistogramResult(*Histogram.apply(input, edges, weight, bool(density)))
+
+
+def _histogramdd_checks(input: Any, bins: Any, range: Any, weight: Any) -> None:  # noqa: A002
+    if input._data.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    n = input.shape[-1]
+    if len(bins) != n:
+        raise RuntimeError(
+            "histogramdd: The size of bins must be equal to the innermost dimension of the input."
+        )
+    for d, b in enumerate(bins):
+        if isinstance(b, _node.Tensor):
+            if b._dtype is not input._dtype:
+                raise RuntimeError(
+                    "torch.histogramdd: input tensor and bins tensors should have the same "
+                    f"dtype, but got input with dtype {_c_name(input)} and bins for dimension "
+                    f"{d} with dtype {_c_name(b)}"
+                )
+            if b._data.size == 0:
+                raise RuntimeError(
+                    "torch.histogramdd: bins tensor should have at least 1 element, but got 0 "
+                    f"elements in the bins tensor for dimension {d}"
+                )
+        elif b == 0:
+            raise RuntimeError(
+                f"torch.histogram(): bins must be > 0, but got {b} for dimension {d}"
+            )
+        elif b < 0:  # (PyTorch makes b + 1 edges, then finds none)
+            raise RuntimeError(
+                "torch.histogramdd: bins tensor should have at least 1 element, but got 0 "
+                f"elements in the bins tensor for dimension {d}"
+            )
+    if weight is not None:
+        if weight._dtype is not input._dtype:
+            raise RuntimeError(
+                "torch.histogramdd: if weight tensor is provided, input tensor and weight tensor "
+                f"should have the same dtype, but got input({_c_name(input)}), and "
+                f"weight({_c_name(weight)})"
+            )
+        if tuple(weight.shape) != tuple(input.shape[:-1]):
+            raise RuntimeError(
+                "torch.histogramdd: if weight tensor is provided it should have the same shape "
+                "as the input tensor excluding its innermost dimension, but got input with "
+                f"shape {list(input.shape)} and weight with shape {list(weight.shape)}"
+            )
+    if range is not None:
+        if len(range) != 2 * n:
+            raise RuntimeError(
+                f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
+                f"elements, but got {len(range)}"
+            )
+        for d in builtins.range(n):
+            if range[2 * d] > range[2 * d + 1]:
+                raise RuntimeError(
+                    f"torch.histogramdd: min should not exceed max, but got min "
+                    f"{range[2 * d]:g} max {range[2 * d + 1]:g} for dimension {d}"
+                )
+
+
+def _if_grad(weight: Any) -> Any:
+    # the weights as an input of the node only if they require grad (as PyTorch's edges)
+    return weight if weight is None or weight.requires_grad else weight._data
+
+
+def _c_name(t: Any) -> str:
+    return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(
+        t._dtype.name, t._dtype.name
+    )
+
+
+def histogramdd(
+    input: Any,  # noqa: A002 - PyTorch's name
+    bins: Any = 10,
+    *,
+    range: Any = None,  # noqa: A002
+    weight: Any = None,
+    density: bool = False,
+) -> HistogramddResult:
+    """Counts of the rows of ``input`` (points of ``input.shape[-1]`` coordinates) in the
+    boxes of a D-dimensional grid: ``bins`` a number of equal bins (for every dimension or
+    one per dimension) or one tensor of edges per dimension."""
+    expect_tensor(input, "histogramdd")
+    _floats_only(input, "histogramdd")
+    if isinstance(bins, int):
+        bins = [bins] * (input.shape[-1] if input._data.ndim else 1)
+    ints = all(isinstance(b, int) and not isinstance(b, bool) for b in bins)
+    if not ints:
+        for i, b in enumerate(bins):
+            if not isinstance(b, _node.Tensor):
+                raise TypeError(
+                    f"expected Tensor as element {i} in argument 1, but got {type(b).__name__}"
+                )
+    _histogramdd_checks(input, bins, range, weight)
+    if not ints:
+        # (PyTorch's node has an edge for each input that requires grad, none for the others)
+        edge_args = [b if b.requires_grad else b._data for b in bins]
+        hist, *_ = Histogramdd.apply(
+            input, _if_grad(weight), bool(density), "_histogramdd_from_bin_tensors", *edge_args
+        )
+        return HistogramddResult(hist, tuple(bins))
+    points = input._data.reshape(-1, input.shape[-1])
+    edges = []
+    for d, b in enumerate(bins):
+        if range is not None:
+            lo, hi = builtins.float(range[2 * d]), builtins.float(range[2 * d + 1])
+        elif points.size:
+            lo, hi = builtins.float(points[:, d].min()), builtins.float(points[:, d].max())
+        else:
+            lo, hi = 0.0, 1.0  # (PyTorch's range for no values)
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5  # (PyTorch's widening for equal values)
+        edges.append(np.linspace(lo, hi, b + 1).astype(input._data.dtype))
+    hist, *bin_edges = Histogramdd.apply(
+        input, _if_grad(weight), bool(density), "_histogramdd_from_bin_cts", *edges
+    )
+    return HistogramddResult(hist, tuple(bin_edges))

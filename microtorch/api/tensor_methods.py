@@ -868,6 +868,9 @@ class TensorMethods:
     prelu, resize_as_ = prelu_ops.prelu, reshape_inplace.resize_as_
     multinomial = multinomial_ops.multinomial
 
+    # --- walkg
+    index_reduce, index_reduce_ = _methods("index_reduce", "index_reduce index_reduce_", method_of)
+
 
 _NEW_TENSOR_WARNING = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "

@@ -1,5 +1,5 @@
-"""Random draws that sit in a graph: normal with tensor means or standard deviations, and
-bernoulli of a tensor of probabilities.
+"""Random draws that sit in a graph: normal with tensor means or standard deviations,
+bernoulli of a tensor of probabilities, binomial and poisson of tensors of counts and rates.
 
 The formulas: one ``Function`` per op, forward and backward side by side. The draws come in
 from the public functions (``microtorch/api/sampling.py``), which take them from the seeded
@@ -18,6 +18,7 @@ __all__ = [
     "NormalTensorTensor", "NormalTensorNumber", "NormalNumberTensor", "Bernoulli", "Refill",
     "NormalFill", "UniformFill", "ExponentialFill", "GeometricFill", "CauchyFill", "LogNormalFill",
     "BernoulliFill", "BernoulliTensorFill", "RandomFill", "RandomToFill", "RandomFromToFill",
+    "Binomial", "Poisson",
 ]  # fmt: skip
 
 
@@ -137,3 +138,35 @@ class RandomToFill(Refill):
 
 class RandomFill(Refill):
     node_name = "RandomBackward2"
+
+
+class Binomial(NumpyFunction):
+    """z = the number of successes in ``count`` trials of probability ``prob``: PyTorch
+    defines no derivative (not even 0), so backward raises its error."""
+
+    node_name = "torch::autograd::NotImplemented"
+
+    @staticmethod
+    def forward(ctx, count, prob, draws):
+        return draws.astype(count.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        raise RuntimeError(
+            "derivative for aten::binomial is not implemented (Fix: a draw has no gradient; "
+            "detach count and prob, or use a distribution's log_prob)"
+        )
+
+
+class Poisson(NumpyFunction):
+    """z = a Poisson draw of rate ``rate``, so dz/drate = 0 (a draw is not differentiated)."""
+
+    node_name = "PoissonBackward0"
+
+    @staticmethod
+    def forward(ctx, rate, draws):
+        return draws.astype(rate.dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return _zeros_for(ctx, grad_output)

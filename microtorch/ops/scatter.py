@@ -14,7 +14,7 @@ import numpy as np
 from microtorch.autograd.function import NumpyFunction
 
 __all__ = [
-    "positions", "Gather", "Scatter", "ScatterValue", "ScatterAdd", "ScatterReduce",
+    "positions", "reduce_at", "Gather", "Scatter", "ScatterValue", "ScatterAdd", "ScatterReduce",
 ]  # fmt: skip
 
 
@@ -124,24 +124,7 @@ class ScatterReduce(NumpyFunction):
         where = positions(index, dim)
         ctx.src_shape = src.shape
         src = src[tuple(slice(n) for n in index.shape)]
-        written = np.zeros(a.shape, bool)
-        written[where] = True
-        out = a.copy()
-        if not include_self:
-            out[written] = 0 if reduce in ("sum", "mean") else (1 if reduce == "prod" else 0)
-        if reduce in ("sum", "mean"):
-            np.add.at(out, where, src)
-        elif reduce == "prod":
-            np.multiply.at(out, where, src)
-        else:  # amax, amin: the first value scattered to a place starts it, if not include_self
-            combine = np.maximum if reduce == "amax" else np.minimum
-            if not include_self:
-                out[where] = src  # (some value scattered there; combine below does the rest)
-            combine.at(out, where, src)
-        count = np.full(a.shape, 1 if include_self else 0, np.int64)
-        np.add.at(count, where, 1)
-        if reduce == "mean":
-            out[written] = _mean(out[written], np.maximum(count[written], 1), a.dtype)
+        out, count = reduce_at(a, where, src, reduce, include_self)
         ctx.reduce, ctx.include_self, ctx.dim = reduce, include_self, dim
         ctx.save_for_backward(index)
         ctx.count = count
@@ -158,6 +141,33 @@ class ScatterReduce(NumpyFunction):
         if not ctx.include_self:
             grad_a[where] = 0
         return grad_a, _grad_src(grad[where], ctx.src_shape)
+
+
+def reduce_at(
+    a: np.ndarray, where: tuple[np.ndarray, ...], src: np.ndarray, reduce: str, include_self: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """A copy of ``a`` with each ``src`` value combined into the place ``where`` names, by
+    ``reduce`` (sum, prod, mean, amax, amin), starting from ``a``'s value if ``include_self``;
+    and how many values each place combined."""
+    written = np.zeros(a.shape, bool)
+    written[where] = True
+    out = a.copy()
+    if not include_self:
+        out[written] = 0 if reduce in ("sum", "mean") else (1 if reduce == "prod" else 0)
+    if reduce in ("sum", "mean"):
+        np.add.at(out, where, src)
+    elif reduce == "prod":
+        np.multiply.at(out, where, src)
+    else:  # amax, amin: the first value scattered to a place starts it, if not include_self
+        combine = np.maximum if reduce == "amax" else np.minimum
+        if not include_self:
+            out[where] = src  # (some value scattered there; combine below does the rest)
+        combine.at(out, where, src)
+    count = np.full(a.shape, 1 if include_self else 0, np.int64)
+    np.add.at(count, where, 1)
+    if reduce == "mean":
+        out[written] = _mean(out[written], np.maximum(count[written], 1), a.dtype)
+    return out, count
 
 
 def _mean(total: np.ndarray, count: np.ndarray, dtype: np.dtype) -> np.ndarray:
