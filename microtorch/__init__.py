@@ -525,7 +525,8 @@ __all__ += [
     "max_pool3d", "alpha_dropout", "alpha_dropout_", "binary_cross_entropy_with_logits",
     "cosine_embedding_loss", "dropout", "dropout_", "feature_alpha_dropout",
     "feature_alpha_dropout_", "hinge_embedding_loss", "kl_div", "margin_ranking_loss",
-    "poisson_nll_loss", "rrelu", "rrelu_", "threshold", "threshold_", "adaptive_avg_pool1d",
+    "poisson_nll_loss", "rrelu", "rrelu_", "threshold", "threshold_", "triplet_margin_loss",
+    "adaptive_avg_pool1d",
     "bilinear", "channel_shuffle", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
     "conv_transpose2d", "conv_transpose3d", "cosine_similarity", "pairwise_distance", "pdist",
     "pixel_shuffle", "pixel_unshuffle", "rms_norm", "clamp_max_", "clamp_min_", "zero_",
@@ -629,7 +630,8 @@ ON_FIRST_USE = {
         "microtorch.nn.aten_losses",
         "alpha_dropout alpha_dropout_ binary_cross_entropy_with_logits cosine_embedding_loss "
         "dropout dropout_ feature_alpha_dropout feature_alpha_dropout_ hinge_embedding_loss "
-        "kl_div margin_ranking_loss poisson_nll_loss rrelu rrelu_ threshold threshold_",
+        "kl_div margin_ranking_loss poisson_nll_loss rrelu rrelu_ threshold threshold_ "
+        "triplet_margin_loss",
     ),
     **{
         name: _nn_functional.ON_FIRST_USE[name]

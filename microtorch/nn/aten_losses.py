@@ -25,7 +25,7 @@ __all__ = [
     "alpha_dropout", "alpha_dropout_", "binary_cross_entropy_with_logits",
     "cosine_embedding_loss", "dropout", "dropout_", "feature_alpha_dropout",
     "feature_alpha_dropout_", "hinge_embedding_loss", "kl_div", "margin_ranking_loss",
-    "poisson_nll_loss", "rrelu", "rrelu_", "threshold", "threshold_",
+    "poisson_nll_loss", "rrelu", "rrelu_", "threshold", "threshold_", "triplet_margin_loss",
 ]  # fmt: skip
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
@@ -94,6 +94,17 @@ def margin_ranking_loss(
     """``F.margin_ranking_loss``."""
     mode = _reduction(reduction, "margin_ranking_loss", 5)
     return margin_loss_functions.margin_ranking_loss(input1, input2, target, margin, reduction=mode)
+
+
+def triplet_margin_loss(
+    anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2.0,
+    eps: float = 1e-6, swap: bool = False, reduction: int = _OMITTED,
+) -> Tensor:  # fmt: skip
+    """``F.triplet_margin_loss``."""
+    mode = _reduction(reduction, "triplet_margin_loss", 8)
+    return margin_loss_functions.triplet_margin_loss(
+        anchor, positive, negative, margin, p, eps, swap, reduction=mode
+    )
 
 
 def poisson_nll_loss(

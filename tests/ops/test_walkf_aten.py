@@ -179,6 +179,13 @@ CASES: dict[str, Callable[[ModuleType], Any]] = {
         x23(L), t(L, P23), t(L, SIGNS), 0.2, 0
     ),
     "poisson_nll_loss": lambda L: L.poisson_nll_loss(x23(L), t(L, P23), True, False, 1e-8, 1),
+    "triplet_margin_loss": lambda L: L.triplet_margin_loss(x23(L), t(L, P23), t(L, SIGNS)),
+    "triplet_margin_loss sum swap": lambda L: L.triplet_margin_loss(
+        x23(L), t(L, P23), t(L, SIGNS), 0.5, 1.0, 1e-6, True, 2
+    ),
+    "triplet_margin_loss mean": lambda L: L.triplet_margin_loss(
+        x23(L), t(L, P23), t(L, SIGNS), reduction=1
+    ),
     "poisson_nll_loss full": lambda L: L.poisson_nll_loss(
         x23(L).exp(), t(L, P23) * 4, False, True, 1e-8, 2
     ),

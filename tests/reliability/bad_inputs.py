@@ -1292,6 +1292,7 @@ CASES: list[Bad | Same] = [
     Bad('bce_with_logits_reduction_bool', TypeError, "binary_cross_entropy_with_logits(): argument 'reduction' (position 5) must be int, not bool", lambda L: L.binary_cross_entropy_with_logits(W(_x(L, 2)), W(_x(L, 2)), None, None, True)),
     Bad('cosine_embedding_loss_reduction_str', TypeError, "cosine_embedding_loss(): argument 'reduction' (position 5) must be int, not str", lambda L: L.cosine_embedding_loss(W(_x(L, 2, 3)), W(_x(L, 2, 3)), W(_x(L, 2)), 0.0, 'mean')),
     Bad('hinge_embedding_loss_reduction_str', TypeError, "hinge_embedding_loss(): argument 'reduction' (position 4) must be int, not str", lambda L: L.hinge_embedding_loss(W(_x(L, 2)), W(_x(L, 2)), 1.0, 'sum')),
+    Bad('triplet_margin_loss_reduction_str', TypeError, "triplet_margin_loss(): argument 'reduction' (position 8) must be int, not str", lambda L: L.triplet_margin_loss(W(_x(L, 2)), W(_x(L, 2)), W(_x(L, 2)), 1.0, 2.0, 1e-6, False, "mean")),
     Bad('margin_ranking_loss_reduction_float', TypeError, "margin_ranking_loss(): argument 'reduction' (position 5) must be int, not float", lambda L: L.margin_ranking_loss(W(_x(L, 2)), W(_x(L, 2)), W(_x(L, 2)), 0.0, 1.0)),
     Bad('poisson_nll_loss_missing', TypeError, 'poisson_nll_loss() missing 4 required positional argument: "log_input", "full", "eps", "reduction"', lambda L: L.poisson_nll_loss(W(_x(L, 2)), W(_x(L, 2)))),
     Bad('kl_div_reduction_str', TypeError, "kl_div(): argument 'reduction' (position 3) must be int, not str", lambda L: L.kl_div(W(_x(L, 2)), W(_x(L, 2)), 'batchmean')),
