@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 import microtorch
@@ -91,6 +92,8 @@ def test_a_chain_of_products_tracks_three_objects_per_op() -> None:
     x = microtorch.tensor([1.0], requires_grad=True)
     c = microtorch.tensor([1.000001])
     y = x * c
+    for _ in range(1000):  # (first: anything made once, which in CI's order was 11 objects)
+        y = y * c
     gc.collect()
     before = len(gc.get_objects())
     for _ in range(1000):
@@ -99,4 +102,4 @@ def test_a_chain_of_products_tracks_three_objects_per_op() -> None:
     per_op = (len(gc.get_objects()) - before) / 1000
     assert per_op <= 3.01, per_op
     y.backward()
-    assert x.grad.item() == pytest.approx(1.000001**1001, rel=1e-4)
+    assert x.grad.item() == pytest.approx(float(np.float32(1.000001)) ** 2001, rel=1e-4)
