@@ -54,25 +54,31 @@ def _bounds(a: Any, d: int, positions: np.ndarray, error: type, prefix: str = ""
         )
 
 
+def check_vector_index(op: str, a: Any, index: Any, source: Any) -> None:
+    """PyTorch's checks of index_add's and index_reduce's index (a vector of int32 or int64)
+    and source (a's dtype), in its order; ``op`` starts each message."""
+    if index._data.ndim > 1:
+        raise IndexError(
+            f"{op}: Index is supposed to be a vector, but got dim: {index._data.ndim} with type: "
+            f"{scalar_type(index)} and size: {list(index._data.shape)}"
+        )
+    if index._dtype.name not in ("int64", "int32"):
+        raise RuntimeError(
+            f"{op}: Expected dtype int32/int64 for index but got: {scalar_type(index)}"
+        )
+    if source._dtype is not a._dtype:
+        raise RuntimeError(
+            f"{op}: self ({scalar_type(a)}) and source ({scalar_type(source)}) must have the "
+            "same scalar type"
+        )
+
+
 @torch_keywords("input", "dim", "index", "source", out=True)
 def index_add(a: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
     """``a`` with ``alpha * source[i]`` added to its slice ``index[i]`` along ``dim``
     (for ``dim=0``: ``out[index[i]] += alpha * source[i]``; repeated indices add up)."""
     d = _start(a, dim, index, "index_add", source)
-    if index._data.ndim > 1:
-        raise IndexError(
-            f"index_add_(): Index is supposed to be a vector, but got dim: {index._data.ndim} "
-            f"with type: {scalar_type(index)} and size: {list(index._data.shape)}"
-        )
-    if index._dtype.name not in ("int64", "int32"):
-        raise RuntimeError(
-            f"index_add_(): Expected dtype int32/int64 for index but got: {scalar_type(index)}"
-        )
-    if source._dtype is not a._dtype:
-        raise RuntimeError(
-            f"index_add_(): self ({scalar_type(a)}) and source ({scalar_type(source)}) must "
-            "have the same scalar type"
-        )
+    check_vector_index("index_add_()", a, index, source)
     n = index._data.size
     src_shape = source._data.shape
     if source._data.ndim and d >= source._data.ndim:

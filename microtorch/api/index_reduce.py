@@ -8,7 +8,7 @@ from typing import Any
 
 from microtorch.api._checks import expect_tensor, type_name
 from microtorch.api.arguments import expect_bool, parsed
-from microtorch.api.index_along import scalar_type
+from microtorch.api.index_along import check_vector_index
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
@@ -38,20 +38,7 @@ def _checked(a: Any, dim: Any, index: Any, source: Any, reduce: Any, include_sel
             f"{reduce}."
         )
     (d,) = normalize_dims(dim, a._data.ndim)
-    if index._data.ndim > 1:
-        raise IndexError(
-            f"{op}: Index is supposed to be a vector, but got dim: {index._data.ndim} with type: "
-            f"{scalar_type(index)} and size: {list(index.shape)}"
-        )
-    if index._dtype.name not in ("int64", "int32"):
-        raise RuntimeError(
-            f"{op}: Expected dtype int32/int64 for index but got: {scalar_type(index)}"
-        )
-    if a._dtype is not source._dtype:
-        raise RuntimeError(
-            f"{op}: self ({scalar_type(a)}) and source ({scalar_type(source)}) must have the "
-            "same scalar type"
-        )
+    check_vector_index(op, a, index, source)
     if d != 0 and d >= source._data.ndim:
         raise IndexError(
             f"{op}: Indexing dim {d} is out of bounds of the source tensor with dim "

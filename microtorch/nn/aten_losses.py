@@ -133,7 +133,10 @@ def kl_div(
         return F.kl_div(input, target, reduction=mode, log_target=log_target)
 
 
-def _check_p(p: float) -> None:
+def _dropout_args(op: str, input: Any, p: Any, train: Any) -> None:  # noqa: A002
+    """PyTorch's checks of a ``torch.*dropout(input, p, train)``, in its order."""
+    expect_tensor(input, op)
+    _required(op, p=p, train=train)
     if not 0.0 <= p <= 1.0:
         # (C++ prints the double as %g does: 2.0 as 2)
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p:g}")
@@ -145,9 +148,7 @@ def dropout(
     train: bool = _MISSING,  # noqa: A002
 ) -> Tensor:
     """``F.dropout(input, p, train)``; not training, ``input`` itself."""
-    expect_tensor(input, "dropout")
-    _required("dropout", p=p, train=train)
-    _check_p(p)
+    _dropout_args("dropout", input, p, train)
     return F.dropout(input, p, train)
 
 
@@ -157,9 +158,7 @@ def dropout_(
     train: bool = _MISSING,  # noqa: A002
 ) -> Tensor:
     """``dropout``, written into ``input``; returns it."""
-    expect_tensor(input, "dropout_")
-    _required("dropout_", p=p, train=train)
-    _check_p(p)
+    _dropout_args("dropout_", input, p, train)
     return F.dropout(input, p, train, inplace=True)
 
 
@@ -169,9 +168,7 @@ def alpha_dropout(
     train: bool = _MISSING,  # noqa: A002
 ) -> Tensor:
     """``F.alpha_dropout(input, p, train)``."""
-    expect_tensor(input, "alpha_dropout")
-    _required("alpha_dropout", p=p, train=train)
-    _check_p(p)
+    _dropout_args("alpha_dropout", input, p, train)
     return F.alpha_dropout(input, p, train)
 
 
@@ -181,9 +178,7 @@ def alpha_dropout_(
     train: bool = _MISSING,  # noqa: A002
 ) -> Tensor:
     """``alpha_dropout``, written into ``input``; returns it."""
-    expect_tensor(input, "alpha_dropout_")
-    _required("alpha_dropout_", p=p, train=train)
-    _check_p(p)
+    _dropout_args("alpha_dropout_", input, p, train)
     return F.alpha_dropout(input, p, train, inplace=True)
 
 
@@ -193,9 +188,7 @@ def feature_alpha_dropout(
     train: bool = _MISSING,  # noqa: A002
 ) -> Tensor:
     """``F.feature_alpha_dropout(input, p, train)``: whole channels."""
-    expect_tensor(input, "feature_alpha_dropout")
-    _required("feature_alpha_dropout", p=p, train=train)
-    _check_p(p)
+    _dropout_args("feature_alpha_dropout", input, p, train)
     return F.feature_alpha_dropout(input, p, train)
 
 
@@ -205,9 +198,7 @@ def feature_alpha_dropout_(
     train: bool = _MISSING,  # noqa: A002
 ) -> Tensor:
     """``feature_alpha_dropout``, written into ``input``; returns it."""
-    expect_tensor(input, "feature_alpha_dropout_")
-    _required("feature_alpha_dropout_", p=p, train=train)
-    _check_p(p)
+    _dropout_args("feature_alpha_dropout_", input, p, train)
     return F.feature_alpha_dropout(input, p, train, inplace=True)
 
 
