@@ -19,6 +19,7 @@ import pytest
 
 import microtorch
 from microtorch.autograd import versions
+from tests.autograd.tracked import tracked_objects_per_op
 
 
 @pytest.fixture(autouse=True)
@@ -91,15 +92,7 @@ def test_a_chain_of_products_tracks_three_objects_per_op() -> None:
     # test_issue22_speed_paths). The results die as the chain goes on, as y = y * c does.
     x = microtorch.tensor([1.0], requires_grad=True)
     c = microtorch.tensor([1.000001])
-    y = x * c
-    for _ in range(1000):  # (first: anything made once, which in CI's order was 11 objects)
-        y = y * c
-    gc.collect()
-    before = len(gc.get_objects())
-    for _ in range(1000):
-        y = y * c
-    gc.collect()
-    per_op = (len(gc.get_objects()) - before) / 1000
+    per_op, y = tracked_objects_per_op(x * c, lambda y: y * c, 1000)
     assert per_op <= 3.01, per_op
     y.backward()
-    assert x.grad.item() == pytest.approx(float(np.float32(1.000001)) ** 2001, rel=1e-4)
+    assert x.grad.item() == pytest.approx(float(np.float32(1.000001)) ** 4001, rel=1e-4)
