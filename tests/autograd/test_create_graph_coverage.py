@@ -62,10 +62,8 @@ NOT_COVERED = {
     "its solution is nan, PyTorch's LAPACK's inf and nan, so no values to compare",
     "microtorch.nn.attention_ops.ScaledDotProductFlashAttentionForCpu": _GAP,
     "microtorch.nn.embedding_bag_ops.EmbeddingBag": _GAP,
-    "microtorch.ops.division.Remainder": _GAP,
     "microtorch.ops.gamma_sampling.StandardGammaGrad": "StandardGammaBackward0's formula records it (test_create_graph_more's standard_gamma case raises its error); "
     + _NO_FIRST,
-    "microtorch.ops.linalg_factor.LinalgLstsq": "refused with a clear RuntimeError under create_graph=True (test_create_graph_more.REFUSED); PyTorch has it",
     "microtorch.autograd.views.AsStrided": _PRIVATE,
     "microtorch.nn.attention_ops.Baddbmm": _PRIVATE,
     "microtorch.nn.layer_ops.Xlogy": _PRIVATE,

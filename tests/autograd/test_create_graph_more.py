@@ -329,10 +329,6 @@ def _run(lib: Any, case: tuple[tuple[int, ...], str, Any]) -> list[Any]:
 
 # What microtorch does not yet do as torch does (TODO issue 23): strict, so a fix shows up
 GAPS = {
-    "remainder": "RemainderBackward1's formula floor-divides (no derivative in microtorch); "
-    "PyTorch's is -grad * floor_divide(a, b), whose own derivative is 0",
-    "eigvalsh": "microtorch raises 'cannot differentiate this backward twice' (test below)",
-    "lstsq": "as eigvalsh",
     "embedding_bag_sum": "torch: derivative for _embedding_bag_backward not implemented; "
     "microtorch returns a value", "embedding_bag_max": "as embedding_bag_sum",
     "embedding_bag_weights": "torch: derivative for aten::_embedding_bag_per_sample_weights_"
@@ -383,7 +379,7 @@ def test_no_second_derivative_raises_as_torch(name: str) -> None:
 
 
 # Second derivatives microtorch refuses with a clear error, where PyTorch has them (README)
-REFUSED = {"eigvalsh": "linalg_eigvalsh", "lstsq": "linalg_lstsq", "conv_tbc": "conv_tbc"}
+REFUSED = {"conv_tbc": "conv_tbc"}
 
 
 @pytest.mark.filterwarnings("ignore")
