@@ -11,21 +11,10 @@ import numpy as np
 
 from microtorch.autograd.formula_values import not_given, recorded, run_recorded
 from microtorch.autograd.function import NumpyFunction
-from microtorch.autograd.grad_mode import switches
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import column_major
 
 __all__ = ["LinalgQr", "LinalgEigh", "LinalgPinv", "LinalgLstsq", "Cdist", "pinv_of"]
-
-
-def no_double_backward(op: str, what: str) -> None:
-    """Raise where ``op``'s backward is being recorded (create_graph=True) but its formula
-    reads a value forward computed on the side, so the second derivative would be wrong."""
-    if switches.create_graph:
-        raise RuntimeError(
-            f"{op}: microtorch cannot differentiate this backward twice (create_graph=True); "
-            f"PyTorch can. Use torch for double backward of {what}."
-        )
 
 
 def _mt(x: np.ndarray) -> np.ndarray:

@@ -86,7 +86,6 @@ NOT_COVERED = {
     "microtorch.ops.incomplete_gamma.Igammac": _PRIVATE,
     "microtorch.ops.sampling.Bernoulli": _RANDOM,
     "microtorch.ops.sampling.Binomial": _NO_FIRST,  # (walkg)
-    "microtorch.nn.conv_tbc_ops.ConvTbc": "refused with a clear RuntimeError under create_graph=True (test_create_graph_more.REFUSED); PyTorch has it (walkg)",
     "microtorch.ops.sampling.Poisson": _RANDOM,  # (walkg)
     "microtorch.ops.sampling.BernoulliFill": _RANDOM,
     "microtorch.ops.sampling.BernoulliTensorFill": _RANDOM,
