@@ -287,6 +287,9 @@ RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     "embedding_bag_sum": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [[0, 2, 2], [4, 1, 0]]), x, mode="sum") ** 2),
     "embedding_bag_max": ((5, 3), "distinct", lambda L, x: _f(L).embedding_bag(_i(L, [[0, 2, 3], [4, 1, 0]]), x, mode="max") ** 2),
     "embedding_bag_weights": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 2]), mode="sum", per_sample_weights=x[:4, 0] * 1) ** 2),
+    "embedding_bag_mean": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 1]), mode="mean") ** 2),
+    # per_sample_weights a leaf of its own: its gradient is not taken, only weight's node is reached
+    "embedding_bag_weights_leaf": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 2]), mode="sum", per_sample_weights=_c(L, [0.5, 2.0, -1.0, 1.5]).requires_grad_()) ** 2),
 }  # fmt: skip
 
 
@@ -329,10 +332,6 @@ def _run(lib: Any, case: tuple[tuple[int, ...], str, Any]) -> list[Any]:
 
 # What microtorch does not yet do as torch does (TODO issue 23): strict, so a fix shows up
 GAPS = {
-    "embedding_bag_sum": "torch: derivative for _embedding_bag_backward not implemented; "
-    "microtorch returns a value", "embedding_bag_max": "as embedding_bag_sum",
-    "embedding_bag_weights": "torch: derivative for aten::_embedding_bag_per_sample_weights_"
-    "backward is not implemented; microtorch raises another error",
     "sdpa_flash": "torch's flash-attention backward has no derivative; microtorch's formula "
     "records one and returns values",
     "index_reduce_prod": "np.multiply.at in the formula: not recorded (walkg)",
