@@ -181,6 +181,7 @@ CASES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     "adaptive_max_pool2d": ((1, 2, 4, 4), "distinct", lambda L, x: _f(L).adaptive_max_pool2d(x, 2) ** 2),
     "upsample_nearest1d": ((1, 2, 3), "real", lambda L, x: _f(L).interpolate(x, scale_factor=2) ** 2),
     "backward_hook": ((2, 3), "real", _hooked),
+    "sdpa_math_3d": ((1, 3, 2), "real", lambda L, x: _f(L).scaled_dot_product_attention(x, x * 2, x ** 2)),
     "sdpa_math_mask": ((1, 3, 2), "real", lambda L, x: _f(L).scaled_dot_product_attention(x, x * 2, x ** 2, attn_mask=_c(L, [[0.0, -1.0, 0.5]] * 3))),
 }  # fmt: skip
 
@@ -278,7 +279,7 @@ RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     "geqrf": ((3, 2), "real", lambda L, x: L.geqrf(x)[0] * x),  # (no first derivative either)
     "pdist": ((4, 3), "real", lambda L, x: _f(L).pdist(x) ** 2),
     "hardsigmoid": ((6,), "real", lambda L, x: _f(L).hardsigmoid(x * 3)),
-    "sdpa_flash": ((1, 3, 2), "real", lambda L, x: _f(L).scaled_dot_product_attention(x, x * 2, x**2)),
+    "sdpa_flash": ((1, 1, 3, 2), "real", lambda L, x: _f(L).scaled_dot_product_attention(x, x * 2, x**2)),  # (4-d: the fused kernel)
     "standard_gamma": ((3,), "positive", lambda L, x: L.distributions.Gamma(x, 1.0).rsample()),
     "cdist": ((4, 2), "real", lambda L, x: L.cdist(x, x.flip(0) + 0.5)),
     "multi_margin": ((3, 4), "real", lambda L, x: _f(L).multi_margin_loss(x, _i(L, [1, 0, 3])) * x.sum()),
@@ -332,8 +333,6 @@ def _run(lib: Any, case: tuple[tuple[int, ...], str, Any]) -> list[Any]:
 
 # What microtorch does not yet do as torch does (TODO issue 23): strict, so a fix shows up
 GAPS = {
-    "sdpa_flash": "torch's flash-attention backward has no derivative; microtorch's formula "
-    "records one and returns values",
     "index_reduce_prod": "np.multiply.at in the formula: not recorded (walkg)",
 }  # fmt: skip
 
