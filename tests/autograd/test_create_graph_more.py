@@ -50,6 +50,10 @@ W3 = _R.standard_normal((3, 2, 2))  # conv_transpose1d/2d weights (in, out, k...
 W4 = _R.standard_normal((3, 2, 2, 2))
 BW = _R.standard_normal((2, 4, 3))  # bilinear weight (out, in1, in2)
 XT = _R.standard_normal((1, 3, 2, 2))
+# index_reduce prod's zeros: source rows 0 and 2 go to self's row 0 (index [0, 2, 0])
+M_SELF = [[1, 1, 0, 1], [1, 1, 1, 1], [0, 1, 1, 1]]
+M_ONE = [[1, 0, 1, 1], [1, 1, 1, 0], [1, 1, 0, 1]]  # one zero at each place it reaches
+M_TWO = [[1, 0, 1, 1], [1, 1, 1, 1], [1, 0, 1, 1]]  # two zeros meet at self[0, 1]
 
 
 def _eigh_sign_free(lib: Any, x: Any) -> Any:
@@ -270,6 +274,9 @@ CASES.update({
     "index_reduce_amax": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2, 0, _i(L, [0, 2, 0]), x * 3, "amax") * x),
     "index_reduce_amin": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2, 1, _i(L, [3, 1, 3, 0]), x * 3, "amin", include_self=False) * x),
     "index_reduce_prod": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2, 0, _i(L, [0, 2, 0]), x * 3, "prod") * x),
+    # zeros: in self, and one alone at its place in source (PyTorch's formula handles both)
+    "index_reduce_prod_zero": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2 * _c(L, M_SELF), 0, _i(L, [0, 2, 0]), x * _c(L, M_ONE), "prod") * x),
+    "index_reduce_prod_exclude": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2, 0, _i(L, [0, 2, 0]), x * _c(L, M_ONE), "prod", include_self=False) * x),
 })  # fmt: skip
 
 # ops whose second derivative PyTorch does not have: torch raises, and so must microtorch
@@ -288,6 +295,7 @@ RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     "embedding_bag_sum": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [[0, 2, 2], [4, 1, 0]]), x, mode="sum") ** 2),
     "embedding_bag_max": ((5, 3), "distinct", lambda L, x: _f(L).embedding_bag(_i(L, [[0, 2, 3], [4, 1, 0]]), x, mode="max") ** 2),
     "embedding_bag_weights": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 2]), mode="sum", per_sample_weights=x[:4, 0] * 1) ** 2),
+    "index_reduce_prod_zeros": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2, 0, _i(L, [0, 2, 0]), x * _c(L, M_TWO), "prod") * x),  # (two zeros at one place)
     "embedding_bag_mean": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 1]), mode="mean") ** 2),
     # per_sample_weights a leaf of its own: its gradient is not taken, only weight's node is reached
     "embedding_bag_weights_leaf": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 2]), mode="sum", per_sample_weights=_c(L, [0.5, 2.0, -1.0, 1.5]).requires_grad_()) ** 2),
@@ -331,10 +339,9 @@ def _run(lib: Any, case: tuple[tuple[int, ...], str, Any]) -> list[Any]:
     return [np.array(h.detach().numpy()) if h is not None else None for h in (g, *second)]
 
 
-# What microtorch does not yet do as torch does (TODO issue 23): strict, so a fix shows up
-GAPS = {
-    "index_reduce_prod": "np.multiply.at in the formula: not recorded (walkg)",
-}  # fmt: skip
+# What microtorch does not yet do as torch does (TODO issue 23), case name -> why: strict
+# xfails, so a fix shows up. None now.
+GAPS: dict[str, str] = {}
 
 
 # torch's polygamma(1, x) (trigamma) is good to about 5e-10 (relative, against mpmath), where
