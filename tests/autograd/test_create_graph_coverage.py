@@ -56,7 +56,6 @@ NOT_COVERED = {
     "microtorch.ops.unique.Unique2": _NO_FIRST,
     "microtorch.ops.ldl.LinalgLdlFactorEx": _NO_FIRST,  # (walkh)
     "microtorch.ops.ldl.LinalgLdlSolve": _NO_FIRST,
-    "microtorch.ops.householder.Ormqr": "TODO issue 23: walkh's ormqr, no second-derivative case yet",
     "microtorch.nn.embedding_bag_ops.EmbeddingBagBackward": "the node of embedding_bag's recorded gradient, in no forward graph; "
     + _NO_FIRST + " (test_create_graph_more's embedding_bag cases raise it)",
     "microtorch.nn.embedding_bag_ops.PerSampleWeightsBackward": "as EmbeddingBagBackward",

@@ -224,6 +224,8 @@ CASES.update({
         *L.linalg.lu_factor(x.detach() + 3 * L.eye(3, dtype=x.dtype)), x**2) * x),
     # --- walkd's and walke's ops (merged after the cases above were written)
     "householder_product": ((3, 2), "real", lambda L, x: L.linalg.householder_product(x, x[0] ** 2)),
+    "ormqr": ((4, 3), "real", lambda L, x: L.ormqr(x, x[0] * 0.5, x[:, :2] ** 2)),
+    "ormqr_right_transpose": ((4, 3), "real", lambda L, x: L.ormqr(x, x[1] ** 2 * 0.5, x.mT * 1, left=False, transpose=True)),
     "linalg_lu": ((3, 3), "real", lambda L, x: tuple(t * x for t in L.linalg.lu(x)[1:])),
     "lu_factor_ex": ((3, 3), "real", lambda L, x: L.linalg.lu_factor_ex(x).LU * x),
     "lu_unpack": ((3, 3), "real", lambda L, x: tuple(t * x for t in L.lu_unpack(*L.linalg.lu_factor(x))[1:])),
@@ -389,7 +391,8 @@ FIXED += ["beta_log_prob", "gamma_log_prob", "polygamma", "mvlgamma", "logcumsum
 FIXED += ["zeta_number_s", "zeta_tensor_s", "adaptive_avg_pool3d", "affine_grid"]
 # (not lu_solve_b: its LU is detached, which finite differences cannot see)
 FIXED += ["linalg_lu", "lu_factor_ex", "lu_unpack", "triangular_solve", "solve_triangular"]
-FIXED += ["cholesky_solve", "eigvalsh", "lstsq", "conv_tbc", "remainder"]
+FIXED += ["cholesky_solve", "eigvalsh", "lstsq", "conv_tbc", "remainder", "ormqr"]
+FIXED += ["ormqr_right_transpose", "index_reduce_prod", "index_reduce_prod_zero"]
 FIXED += ["gamma_cdf", "matrix_exp", "i0", "i0e", "i1", "i1e", "log_ndtr"]
 FIXED += ["lgamma", "digamma", "polygamma_3", "rot90", "masked_scatter", "fill_tensor", "ldexp"]
 
