@@ -1343,5 +1343,7 @@ CASES: list[Bad | Same] = [
     Bad('fractional_max_pool3d_with_indices_4d_samples', RuntimeError, 'fractional_max_pool3d_out(): Expected 4D or 5D tensor, but got: [3, 4, 4]', lambda L: _F(L).fractional_max_pool3d_with_indices(W(_x(L, 3, 4, 4)), 2, 1, _random_samples=W(L.ones(1, 3, 3)))),
     Bad('FractionalMaxPool2d_ratio_range', ValueError, 'output_ratio must be between 0 and 1 (got 1.5)', lambda L: L.nn.FractionalMaxPool2d(2, output_ratio=1.5)),
     Bad('FractionalMaxPool3d_kernel_0', ValueError, 'kernel_size must be greater than 0, but got 0', lambda L: L.nn.FractionalMaxPool3d(0, output_size=2)),
+    Bad('lobpcg_not_square', AssertionError, 'A must be square, got shape torch.Size([3, 4])', lambda L: L.lobpcg(W(_x(L, 3, 4)), 1)),
+    Bad('lobpcg_too_many_pairs', ValueError, 'LOBPCG algorithm is not applicable when the number of A rows (=9) is smaller than 3 x the number of requested eigenpairs (=4)', lambda L: L.lobpcg(W(L.eye(9)), 4)),
 ]
 # fmt: on
