@@ -262,6 +262,11 @@ ON_FIRST_USE = {
     ),
     **_lazy.names("microtorch.nn.embedding_bag", "embedding_bag"),
     **_lazy.names("microtorch.nn.fold_functions", "fold unfold"),
+    **_lazy.names(
+        "microtorch.nn.fractional_pool_functions",
+        "fractional_max_pool2d fractional_max_pool2d_with_indices fractional_max_pool3d "
+        "fractional_max_pool3d_with_indices",
+    ),
     **_lazy.names("microtorch.nn.gumbel", "gumbel_softmax"),
     **_lazy.names(
         "microtorch.nn.loss_more_functions",
