@@ -202,6 +202,8 @@ CASES.update({
     "max_pool3d": ((1, 1, 4, 4, 2), "distinct", lambda L, x: _f(L).max_pool3d(x, 2) ** 2),
     "max_unpool2d": ((1, 1, 4, 4), "distinct", lambda L, x: _f(L).max_unpool2d(*_f(L).max_pool2d(x, 2, return_indices=True), 2) ** 2),
     "max_unpool3d": ((1, 1, 4, 4, 2), "distinct", lambda L, x: _f(L).max_unpool3d(*_f(L).max_pool3d(x, 2, return_indices=True), 2) ** 2),
+    "fractional_max_pool2d": ((1, 1, 5, 6), "distinct", lambda L, x: _f(L).fractional_max_pool2d(x, 2, 3, _random_samples=L.tensor([[[0.3, 0.6]]], dtype=L.float64)) ** 2),  # (walkj)
+    "fractional_max_pool3d": ((1, 1, 5, 5, 4), "distinct", lambda L, x: _f(L).fractional_max_pool3d(x, 2, 2, _random_samples=L.tensor([[[0.3, 0.6, 0.8]]], dtype=L.float64)) ** 2),
     "glu": ((3, 4), "real", lambda L, x: _f(L).glu(x)),
     "hardshrink": ((6,), "distinct", lambda L, x: _f(L).hardshrink(x, 0.5) ** 2),
     "softshrink": ((6,), "distinct", lambda L, x: _f(L).softshrink(x, 0.5) ** 2),
