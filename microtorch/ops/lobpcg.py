@@ -12,10 +12,13 @@ The converged pairs are PyTorch's to within that tolerance; the iterates are mic
 (PyTorch locks converged columns and orthogonalises in another order), so the results differ
 from PyTorch's as much as two of PyTorch's own runs from different starts do.
 
-The gradient (B = None) is the derivative of the k pairs of a symmetric A:
-d lambda_i = u_i^T dA u_i and du_i = -(A - lambda_i)^+ dA u_i, so
-dL/dA = sum_i gE_i u_i u_i^T + (-(A - lambda_i)^+ gU_i) u_i^T, the pseudo-inverse from A's
-full eigendecomposition.
+The gradient (B = None) is the derivative of the k pairs (E, U) of a symmetric A:
+d lambda_i = u_i^T dA u_i and du_i = -(A - lambda_i)^+ dA u_i. Its part inside span(U) is
+u_j^T du_i = u_j^T dA u_i / (lambda_i - lambda_j); outside it, y_i = (A - lambda_i)^+ gU_i
+solves M_i y_i = P gU_i with P = I - U U^T and M_i = P (A - lambda_i) P + U U^T (invertible:
+A - lambda_i on the complement of U, the identity on U). So
+dL/dA = U (diag(gE) + (U^T gU) * F) U^T - Y U^T, F_ji = 1 / (lambda_i - lambda_j), F_ii = 0.
+Written in numpy ops that create_graph=True records, so it has a second derivative.
 """
 
 from __future__ import annotations
@@ -111,26 +114,23 @@ class Lobpcg(NumpyFunction):
         if ctx.with_b:
             raise ValueError("lobpcg.backward does not support backward with B != I yet.")
         A, E, U = ctx.saved_tensors
-        m, k = U.shape[-2:]
         gE = np.zeros_like(E) if grad_E is None else grad_E
         gU = np.zeros_like(U) if grad_U is None else grad_U
-        grads = [
-            _pair_grad(a, e, u, ge, gu)
-            for a, e, u, ge, gu in zip(
-                A.reshape(-1, m, m), E.reshape(-1, k), U.reshape(-1, m, k),
-                gE.reshape(-1, k), gU.reshape(-1, m, k),
-            )
-        ]  # fmt: skip
-        return np.stack(grads).reshape(A.shape)
+        return _pairs_grad(A, E, U, gE, gU)
 
 
-def _pair_grad(a: Any, e: Any, u: Any, ge: Any, gu: Any) -> np.ndarray:
-    # sum_i gE_i u_i u_i^T - (A - e_i)^+ gU_i u_i^T, the pseudo-inverse without u_i's own pair
-    w, v = np.linalg.eigh(a)
-    grad = (u * ge) @ u.T
-    for i in range(u.shape[1]):
-        gap = w - e[i]
-        own = np.argmin(np.abs(gap))
-        inv = np.where(np.arange(w.size) == own, 0.0, 1 / np.where(gap == 0, 1, gap))
-        grad = grad - np.outer(v @ (inv * (v.T @ gu[:, i])), u[:, i])
-    return grad.astype(a.dtype)
+def _pairs_grad(A: Any, E: Any, U: Any, gE: Any, gU: Any) -> Any:
+    # dL/dA = U (diag(gE) + (U^T gU) * F) U^T - Y U^T, as in the module docstring
+    m, k = U.shape[-2:]
+    Ut = np.swapaxes(U, -1, -2)  # (*, k, m)
+    off = ~np.eye(k, dtype=bool)
+    gaps = E[..., None, :] - E[..., :, None]  # (*, k, k): lambda_i - lambda_j at [j, i]
+    F = np.where(off, 1 / np.where(off, gaps, 1), 0)
+    inside = U @ ((np.eye(k, dtype=U.dtype) * gE[..., None, :] + (Ut @ gU) * F) @ Ut)
+    UUt = U @ Ut  # (*, m, m)
+    P = np.eye(m, dtype=U.dtype) - UUt
+    shifted = A[..., None, :, :] - E[..., :, None, None] * np.eye(m, dtype=U.dtype)
+    M = P[..., None, :, :] @ shifted @ P[..., None, :, :] + UUt[..., None, :, :]  # (*, k, m, m)
+    rhs = np.swapaxes(P @ gU, -1, -2)[..., None]  # (*, k, m, 1): P gU_i
+    Y = np.swapaxes(np.linalg.solve(M, rhs)[..., 0], -1, -2)  # (*, m, k)
+    return inside - Y @ Ut

@@ -61,7 +61,6 @@ NOT_COVERED = {
     "microtorch.nn.embedding_bag_ops.PerSampleWeightsBackward": "as EmbeddingBagBackward",
     "microtorch.ops.index_reduce.DelayedError": "the node of index_reduce prod's recorded source gradient where two zeros meet, in no forward graph; "
     + _NO_FIRST + " (test_create_graph_more's index_reduce_prod_zeros raises it)",
-    "microtorch.ops.lobpcg.Lobpcg": "TODO issue 23: its backward formula calls numpy's eigh, which create_graph=True cannot record: a NotImplementedError (tests/test_walkj_lobpcg.py); PyTorch has it (walkj)",
     "microtorch.ops.linalg_triangular.LinalgSolveExInfo": "solve_ex of a singular matrix only: "
     "its solution is nan, PyTorch's LAPACK's inf and nan, so no values to compare",
     "microtorch.ops.gamma_sampling.StandardGammaGrad": "StandardGammaBackward0's formula records it (test_create_graph_more's standard_gamma case raises its error); "

@@ -64,6 +64,12 @@ def _eigh_sign_free(lib: Any, x: Any) -> Any:
     return w, v * v
 
 
+def _lobpcg_sign_free(lib: Any, x: Any, k: int, **kwargs: Any) -> Any:
+    # each eigenvector's sign is where the iteration ended (microtorch's and torch's differ)
+    w, v = lib.lobpcg(_sym(x), k, **kwargs)
+    return w, v * v
+
+
 def _hooked(lib: Any, x: Any) -> Any:
     m = lib.nn.Tanh()
     m.register_full_backward_hook(lambda mod, gi, go: None)
@@ -284,6 +290,10 @@ CASES.update({
     # zeros: in self, and one alone at its place in source (PyTorch's formula handles both)
     "index_reduce_prod_zero": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2 * _c(L, M_SELF), 0, _i(L, [0, 2, 0]), x * _c(L, M_ONE), "prod") * x),
     "index_reduce_prod_exclude": ((3, 4), "distinct", lambda L, x: L.index_reduce(x**2, 0, _i(L, [0, 2, 0]), x * _c(L, M_ONE), "prod", include_self=False) * x),
+    # lobpcg: the default tol (pairs converged to about 1e-8: TOLERANCE), and tol=1e-13
+    "lobpcg": ((6, 6), "real", lambda L, x: _lobpcg_sign_free(L, x, 2)),
+    "lobpcg_smallest": ((12, 12), "real", lambda L, x: _lobpcg_sign_free(L, x, 3, largest=False, tol=1e-13)),
+    "lobpcg_batch": ((2, 9, 9), "real", lambda L, x: _lobpcg_sign_free(L, x, 3, tol=1e-13)),
 })  # fmt: skip
 
 # ops whose second derivative PyTorch does not have: torch raises, and so must microtorch
@@ -354,6 +364,9 @@ GAPS: dict[str, str] = {}
 # torch's polygamma(1, x) (trigamma) is good to about 5e-10 (relative, against mpmath), where
 # microtorch's is good to 4e-16: the second derivatives through it differ by that much
 TOLERANCE = {"beta_log_prob": (1e-8, 1e-9), "gamma_log_prob": (1e-8, 1e-9)}
+# lobpcg at its default tol (sqrt(eps)): its eigenvectors agree with torch's to about 1e-8 (the
+# first-order tests allow 2e-6), and the first and second derivatives are linear in them
+TOLERANCE["lobpcg"] = (1e-6, 2e-6)
 
 
 def _gap(name: str) -> list[Any]:
@@ -398,6 +411,7 @@ FIXED += ["cholesky_solve", "eigvalsh", "lstsq", "conv_tbc", "remainder", "ormqr
 FIXED += ["ormqr_right_transpose", "index_reduce_prod", "index_reduce_prod_zero"]
 FIXED += ["gamma_cdf", "matrix_exp", "i0", "i0e", "i1", "i1e", "log_ndtr"]
 FIXED += ["lgamma", "digamma", "polygamma_3", "rot90", "masked_scatter", "fill_tensor", "ldexp"]
+FIXED += ["lobpcg_smallest", "lobpcg_batch"]  # (at tol=1e-13: finite differences need it)
 
 
 @pytest.mark.filterwarnings("ignore")
@@ -458,10 +472,11 @@ def _gradient_graph(lib: Any, name: str, depth: int) -> Any:
 GRADIENT_NODES = {
     "remainder_both": 6, "eigvalsh": 6, "lstsq": 5, "pinv": 5, "ormqr": 2, "ormqr_right_transpose": 2,
     "embedding_bag_sum": 5, "embedding_bag_max": 5, "embedding_bag_weights": 5,
-    "sdpa_flash": 4, "index_reduce_prod": 2,
+    "sdpa_flash": 4, "index_reduce_prod": 2, "lobpcg": 5,
 }  # fmt: skip
 # (deeper, ormqr's A gradient and index_reduce's masked_fill are written with other ops than
-# PyTorch's; conv_tbc's input gradient differs at its top: README)
+# PyTorch's; conv_tbc's input gradient differs at its top; lobpcg's part outside span(U) is
+# a solve, PyTorch's a Cholesky solve of a Sylvester equation: README)
 
 
 @pytest.mark.filterwarnings("ignore")
