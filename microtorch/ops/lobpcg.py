@@ -129,8 +129,8 @@ def _pairs_grad(A: Any, E: Any, U: Any, gE: Any, gU: Any) -> Any:
     inside = U @ ((np.eye(k, dtype=U.dtype) * gE[..., None, :] + (Ut @ gU) * F) @ Ut)
     UUt = U @ Ut  # (*, m, m)
     P = np.eye(m, dtype=U.dtype) - UUt
-    shifted = A[..., None, :, :] - E[..., :, None, None] * np.eye(m, dtype=U.dtype)
-    M = P[..., None, :, :] @ shifted @ P[..., None, :, :] + UUt[..., None, :, :]  # (*, k, m, m)
+    PAP = P @ A @ P  # (P (A - e_i) P = PAP - e_i P, as P P = P)
+    M = (PAP + UUt)[..., None, :, :] - E[..., :, None, None] * P[..., None, :, :]  # (*, k, m, m)
     rhs = np.swapaxes(P @ gU, -1, -2)[..., None]  # (*, k, m, 1): P gU_i
     Y = np.swapaxes(np.linalg.solve(M, rhs)[..., 0], -1, -2)  # (*, m, k)
     return inside - Y @ Ut
