@@ -173,6 +173,24 @@ def test_gradient_against_finite_differences() -> None:
     assert gradcheck(lambda A: pairs(A, False), (a,))
 
 
+def test_second_and_third_derivatives_match_torch(torch_module: ModuleType) -> None:
+    # (the backward is written in recorded ops: issue 23; second derivatives also in
+    # tests/autograd/test_create_graph_more.py)
+    a = _matrix(9, seed=5)
+    weights = np.arange(18.0).reshape(9, 2)
+    got = {}
+    for lib in (microtorch, torch_module):
+        A = lib.tensor(a, requires_grad=True)
+        E, V = lib.lobpcg(A, 2, tol=1e-13, largest=False)
+        (g,) = lib.autograd.grad(E.sum() + (V * V * lib.tensor(weights)).sum(), A,
+                                 create_graph=True)  # fmt: skip
+        (h,) = lib.autograd.grad((g * g).sum(), A, create_graph=True)
+        (t,) = lib.autograd.grad((h * h).sum(), A)
+        got[lib] = [d.detach().numpy() for d in (g, h, t)]
+    for mine, theirs in zip(got[microtorch], got[torch_module]):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-8, atol=1e-10)
+
+
 def test_without_x_the_start_is_microtorchs_randn() -> None:
     a = microtorch.tensor(_matrix(30))
     microtorch.manual_seed(7)
