@@ -109,6 +109,8 @@ __all__ = [
     "CrossMapLRN2d", "Buffer",
     # --- walkh
     "SyncBatchNorm",
+    # --- walki
+    "CTCLoss",
 ]  # fmt: skip
 
 
@@ -137,7 +139,7 @@ ON_FIRST_USE = {
     ),
     **_lazy.names(
         "microtorch.nn.loss_more",
-        "GaussianNLLLoss MultiLabelSoftMarginLoss NLLLoss2d PoissonNLLLoss "
+        "CTCLoss GaussianNLLLoss MultiLabelSoftMarginLoss NLLLoss2d PoissonNLLLoss "
         "TripletMarginWithDistanceLoss",
     ),
     **_lazy.names(

@@ -1335,5 +1335,12 @@ CASES: list[Bad | Same] = [
     Bad('ormqr_other_rows', RuntimeError, 'torch.ormqr: other.shape[-2] must be equal to input.shape[-2]', lambda L: L.ormqr(W(_x(L, 3, 2)), W(_x(L, 2)), W(_x(L, 2, 2)))),
     Bad('tensor_ormqr_tau_dtype', RuntimeError, 'torch.ormqr: Expected input and tau to have the same dtype, but input has dtypeFloat and tau has dtype Double', lambda L: W(_x(L, 3, 2)).ormqr(W(L.ones(2, dtype=L.float64)), W(_x(L, 3, 1)))),
     Bad('sync_batchnorm_1d_input', ValueError, 'expected at least 2D input (got 1D input)', lambda L: L.nn.SyncBatchNorm(3)(W(_x(L, 3)))),
+    # --- walki
+    Bad('ctc_loss_input_lengths_size', RuntimeError, 'input_lengths must be of size batch_size', lambda L: L.nn.functional.ctc_loss(W(_x(L, 5, 2, 4, rg=True)), W(L.ones(2, 2, dtype=L.long)), (5,), (2, 2))),
+    Bad('ctc_loss_input_too_long', RuntimeError, 'Expected input_lengths to have value at most 5, but got value 6 (while checking arguments for ctc_loss_allocate_outputs)', lambda L: L.nn.functional.ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), (6, 4), (2, 2))),
+    Bad('ctc_loss_target_too_long', RuntimeError, "Expected tensor to have size at least 3 at dimension 1, but got size 2 for argument #2 'targets' (while checking arguments for ctc_loss_allocate_outputs)", lambda L: L.nn.functional.ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), (5, 4), (3, 2))),
+    Bad('ctc_loss_blank', RuntimeError, 'blank must be in label range', lambda L: L.nn.CTCLoss(blank=4)(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), (5, 4), (2, 2))),
+    Bad('ctc_loss_float_lengths', RuntimeError, 'target_lengths must be integral', lambda L: L.ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), W(L.ones(2, dtype=L.long)), W(_x(L, 2)))),
+    Bad('ctc_loss_mixed_lengths', TypeError, 'ctc_loss() received an invalid combination of arguments - got (Tensor, Tensor, Tensor, tuple, int, int, bool), but expected one of:', lambda L: L.nn.functional.ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), W(L.ones(2, dtype=L.long)), (2, 2))),
 ]
 # fmt: on
