@@ -110,7 +110,7 @@ __all__ = [
     # --- walkh
     "SyncBatchNorm",
     # --- walki
-    "CTCLoss",
+    "CTCLoss", "AdaptiveLogSoftmaxWithLoss",
 ]  # fmt: skip
 
 
@@ -120,6 +120,7 @@ ON_FIRST_USE = {
     **_lazy.names(
         "microtorch.nn.activation_more", "GLU Hardshrink RReLU Softmax2d Softshrink Threshold"
     ),
+    **_lazy.names("microtorch.nn.adaptive", "AdaptiveLogSoftmaxWithLoss"),  # (walki)
     **_lazy.names("microtorch.nn.attention", "MultiheadAttention"),
     **_lazy.names("microtorch.nn.bilinear", "Bilinear"),
     **_lazy.names("microtorch.nn.sync_batchnorm", "SyncBatchNorm"),  # (walkh)

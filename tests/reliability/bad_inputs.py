@@ -1342,5 +1342,9 @@ CASES: list[Bad | Same] = [
     Bad('ctc_loss_blank', RuntimeError, 'blank must be in label range', lambda L: L.nn.CTCLoss(blank=4)(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), (5, 4), (2, 2))),
     Bad('ctc_loss_float_lengths', RuntimeError, 'target_lengths must be integral', lambda L: L.ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), W(L.ones(2, dtype=L.long)), W(_x(L, 2)))),
     Bad('ctc_loss_mixed_lengths', TypeError, 'ctc_loss() received an invalid combination of arguments - got (Tensor, Tensor, Tensor, tuple, int, int, bool), but expected one of:', lambda L: L.nn.functional.ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), W(L.ones(2, dtype=L.long)), (2, 2))),
+    Bad('adaptive_log_softmax_no_cutoffs', ValueError, 'cutoffs should be a sequence of length larger than 0', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [])),
+    Bad('adaptive_log_softmax_cutoffs_unsorted', ValueError, 'cutoffs should be a sequence of unique, positive integers sorted in an increasing order, where each value is between 1 and n_classes-1', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [5, 3])),
+    Bad('adaptive_log_softmax_target_range', RuntimeError, 'Target values should be in [0, 9], but values in range [1, 10] were found.', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [3], div_value=2.0)(W(_x(L, 2, 4, rg=True)), W(L.tensor([1, 10])))),
+    Bad('adaptive_log_softmax_batch', RuntimeError, 'Input and target should have the same size in the batch dimension.', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [3], div_value=2.0)(W(_x(L, 3, 4)), W(L.tensor([1, 3])))),
 ]
 # fmt: on
