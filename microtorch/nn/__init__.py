@@ -110,7 +110,7 @@ __all__ = [
     # --- walkh
     "SyncBatchNorm",
     # --- walki
-    "CTCLoss", "AdaptiveLogSoftmaxWithLoss",
+    "CTCLoss", "AdaptiveLogSoftmaxWithLoss", "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
 ]  # fmt: skip
 
 
@@ -122,6 +122,10 @@ ON_FIRST_USE = {
     ),
     **_lazy.names("microtorch.nn.adaptive", "AdaptiveLogSoftmaxWithLoss"),  # (walki)
     **_lazy.names("microtorch.nn.attention", "MultiheadAttention"),
+    **_lazy.names("microtorch.nn.linear_cross_entropy", "LinearCrossEntropyLoss"),  # (walki)
+    **_lazy.names(
+        "microtorch.nn.linear_cross_entropy_options", "LinearCrossEntropyOptions"
+    ),  # (walki)
     **_lazy.names("microtorch.nn.bilinear", "Bilinear"),
     **_lazy.names("microtorch.nn.sync_batchnorm", "SyncBatchNorm"),  # (walkh)
     **_lazy.names(

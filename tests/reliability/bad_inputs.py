@@ -1346,5 +1346,10 @@ CASES: list[Bad | Same] = [
     Bad('adaptive_log_softmax_cutoffs_unsorted', ValueError, 'cutoffs should be a sequence of unique, positive integers sorted in an increasing order, where each value is between 1 and n_classes-1', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [5, 3])),
     Bad('adaptive_log_softmax_target_range', RuntimeError, 'Target values should be in [0, 9], but values in range [1, 10] were found.', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [3], div_value=2.0)(W(_x(L, 2, 4, rg=True)), W(L.tensor([1, 10])))),
     Bad('adaptive_log_softmax_batch', RuntimeError, 'Input and target should have the same size in the batch dimension.', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [3], div_value=2.0)(W(_x(L, 3, 4)), W(L.tensor([1, 3])))),
+    Bad('linear_cross_entropy_features', RuntimeError, 'expected equal input and linear_weight last dimensions (in_features), got 4 and 3, respectively', lambda L: L.nn.functional.linear_cross_entropy(W(_x(L, 6, 4, rg=True)), W(_x(L, 5, 3, rg=True)), W(L.zeros(6, dtype=L.long)))),
+    Bad('linear_cross_entropy_input_3d', RuntimeError, 'expected input with dimensionality 1 or 2, got 3', lambda L: L.nn.functional.linear_cross_entropy(W(_x(L, 1, 6, 4)), W(_x(L, 5, 4)), W(L.zeros(6, dtype=L.long)))),
+    Bad('linear_cross_entropy_chunk_sizes', ValueError, "batch_chunk_size (=3) and chunking_method ('aspect_ratio') give different chunk sizes (3 vs 4); pass only one.", lambda L: L.nn.functional.linear_cross_entropy(W(_x(L, 6, 4)), W(_x(L, 5, 4)), W(L.zeros(6, dtype=L.long)), options=L.nn.LinearCrossEntropyOptions(batch_chunk_size=3, chunking_method='aspect_ratio'))),
+    Bad('linear_cross_entropy_options_policy', ValueError, "invalid acc_policy: 'fast'", lambda L: L.nn.LinearCrossEntropyOptions(acc_policy='fast')),
+    Bad('linear_cross_entropy_loss_smoothing', RuntimeError, 'expected label_smoothing to be in range [0, 1], got 1.5', lambda L: L.nn.LinearCrossEntropyLoss(4, 5, label_smoothing=1.5)),
 ]
 # fmt: on
