@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.autograd.function import NumpyFunction
+from microtorch.tensor import Tensor, plain_tensor
 
 __all__ = ["LinearCrossEntropyChunked", "LinearCrossEntropyChunkedNoReduction"]
 
@@ -51,7 +52,22 @@ def _param_grads(dz, x, w, b) -> tuple[Any, Any, Any]:
     return dz @ w, dz.T @ x, None if b is None else dz.sum(axis=0)
 
 
-class LinearCrossEntropyChunked(NumpyFunction):
+class _Unrecorded(NumpyFunction):
+    """PyTorch's custom ops record nothing under create_graph=True: their gradients are plain
+    values (no grad_fn), so differentiating them again is PyTorch's "does not require grad"."""
+
+    @staticmethod
+    def formula_values(values: list[Any]) -> tuple[Any, ...]:
+        return tuple(v._data if isinstance(v, Tensor) else v for v in values)  # (not recorded)
+
+    @classmethod
+    def call_recorded_backward(cls, ctx: Any, grad_outputs: list[Any]) -> tuple[Any, ...]:
+        values = [g._data if isinstance(g, Tensor) else g for g in grad_outputs]
+        grads = cls.backward(ctx, *values)
+        return tuple(None if g is None else plain_tensor(np.asarray(g)) for g in grads)
+
+
+class LinearCrossEntropyChunked(_Unrecorded):
     """The mean or sum of the rows' losses (see the module docstring); gradients computed in
     forward, scaled by grad_output in backward."""
 
@@ -79,7 +95,7 @@ class LinearCrossEntropyChunked(NumpyFunction):
         return (gi, gw, gb) if gb is not None else (gi, gw)
 
 
-class LinearCrossEntropyChunkedNoReduction(NumpyFunction):
+class LinearCrossEntropyChunkedNoReduction(_Unrecorded):
     """Each row's loss; backward computes the gradients again from the saved inputs."""
 
     node_name = (

@@ -287,6 +287,7 @@ RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     "embedding_bag_sum": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [[0, 2, 2], [4, 1, 0]]), x, mode="sum") ** 2),
     "embedding_bag_max": ((5, 3), "distinct", lambda L, x: _f(L).embedding_bag(_i(L, [[0, 2, 3], [4, 1, 0]]), x, mode="max") ** 2),
     "embedding_bag_weights": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 2]), mode="sum", per_sample_weights=x[:4, 0] * 1) ** 2),
+    "ctc_loss": ((5, 2, 3), "real", lambda L, x: _f(L).ctc_loss(x.log_softmax(2), _i(L, [[1, 2], [2, 0]]), (5, 4), (2, 1), reduction="sum")),  # (walki)
 }  # fmt: skip
 
 

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import microtorch
+from microtorch.autograd import gradcheck, gradgradcheck
 
 # (a cluster's hidden size in_features // div_value**i can be 0: both libraries warn then)
 pytestmark = [
@@ -117,8 +118,8 @@ def test_finite_differences() -> None:
     layer = microtorch.nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2, 4], div_value=2.0).double()
     x = microtorch.tensor(X[:5, :4], requires_grad=True)
     target = microtorch.tensor([0, 3, 5, 2, 1])
-    assert microtorch.autograd.gradcheck(lambda x: layer(x, target).loss, (x,))
-    assert microtorch.autograd.gradgradcheck(lambda x: layer(x, target).output, (x,))
+    assert gradcheck(lambda x: layer(x, target).loss, (x,))
+    assert gradgradcheck(lambda x: layer(x, target).output, (x,))
 
 
 def test_a_hidden_size_of_zero_warns_as_torch() -> None:

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import microtorch
+from microtorch.autograd import gradcheck, gradgradcheck
 
 pytestmark = pytest.mark.torch
 
@@ -165,6 +166,20 @@ def test_second_order_on_the_reference_path(torch_module) -> None:
     np.testing.assert_allclose(out[0], out[1], rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("reduction", ["mean", "none"])
+def test_the_chunked_gradient_has_no_graph(torch_module, reduction) -> None:
+    for L in (microtorch, torch_module):
+        x = L.tensor(X, requires_grad=True)
+        w = L.tensor(W, requires_grad=True)
+        loss = L.nn.functional.linear_cross_entropy(
+            x, w, L.tensor(T), reduction=reduction, options=L.nn.LinearCrossEntropyOptions()
+        )
+        (g,) = L.autograd.grad(loss.sum(), x, create_graph=True)
+        assert g.grad_fn is None and not g.requires_grad
+        with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad"):
+            L.autograd.grad(g.sum(), w)
+
+
 def test_finite_differences() -> None:
     x = microtorch.tensor(X, requires_grad=True)
     w = microtorch.tensor(W, requires_grad=True)
@@ -181,10 +196,8 @@ def test_finite_differences() -> None:
                     x, w, t, linear_bias=b, reduction=reduction, options=options
                 )
 
-            assert microtorch.autograd.gradcheck(f, (x, w, b))
-    assert microtorch.autograd.gradgradcheck(
-        lambda x, w: F.linear_cross_entropy(x, w, t, label_smoothing=0.1), (x, w)
-    )
+            assert gradcheck(f, (x, w, b))
+    assert gradgradcheck(lambda x, w: F.linear_cross_entropy(x, w, t, label_smoothing=0.1), (x, w))
 
 
 def test_options_repr_checks_and_dataclass(torch_module) -> None:
