@@ -492,6 +492,7 @@ __all__ += ["matrix_exp", "matrix_power", "cholesky", "cholesky_inverse", "chole
 __all__ += ["logdet", "pinverse", "qr", "triangular_solve", "lu_unpack", "lu_solve"]
 __all__ += ["geqrf", "orgqr"]
 __all__ += ["ormqr"]  # (walkh, in ON_FIRST_USE)
+__all__ += ["lobpcg"]  # (walkj, in ON_FIRST_USE)
 __all__ += ["binomial", "from_file", "gradient", "histogramdd", "index_reduce", "poisson"]
 
 
@@ -601,6 +602,7 @@ ON_FIRST_USE = {
     **_lazy.names("microtorch.api.linalg_lu", "lu_unpack"),
     "lu_solve": "microtorch.api.linalg_lu:torch_lu_solve",
     **_lazy.names("microtorch.api.householder", "geqrf orgqr ormqr"),
+    **_lazy.names("microtorch.api.lobpcg", "lobpcg"),  # (walkj)
     **_lazy.names("microtorch.api.quantile", "nanquantile quantile"),
     **_lazy.names("microtorch.api.sequences", "diff repeat_interleave"),
     **_lazy.names("microtorch.api.special", "addcdiv addcmul erf erfc erfinv lerp"),

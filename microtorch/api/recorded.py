@@ -368,7 +368,8 @@ _UFUNCS: dict[Any, Callable[..., Any]] = {
     trigamma_each: lambda a: gamma.polygamma(1, a),  # (DigammaBackward0's: polygamma(1, self))
     polygamma_each: gamma.polygamma,
     zeta_each: gamma.zeta,
-    np.floor_divide: division.floor_divide,
+    # (RemainderBackward1's formula: PyTorch's writes self.div(other, rounding_mode="floor"))
+    np.floor_divide: lambda a, b: division.div_rounded(a, b, "floor"),
     np.negative: unary.neg,
     np.positive: lambda a: a,
     np.absolute: unary.abs,

@@ -196,17 +196,21 @@ def _mask(mask: Any) -> np.ndarray:
     return mask._data
 
 
+def _same_dtypes(input: Any, source: Any) -> None:  # noqa: A002
+    if isinstance(source, _node.Tensor) and input._dtype is not source._dtype:
+        raise RuntimeError(
+            "masked_scatter: expected self and source to have same dtypes but got"
+            f"{input._dtype._legacy[:-6]} and {source._dtype._legacy[:-6]}"
+        )
+
+
 def masked_scatter(input: Any, mask: Any, source: Any) -> Any:  # noqa: A002
     """``input`` with the places where ``mask`` is True filled, in order, from ``source``."""
     expect_tensor(input, "masked_scatter")
     expect_tensor(mask, "masked_scatter", "mask", 2)
     expect_tensor(source, "masked_scatter", "source", 3)
+    _same_dtypes(input, source)
     m = _mask(mask)
-    if input._dtype is not source._dtype:
-        raise RuntimeError(
-            "masked_scatter: expected self and source to have same dtypes but got"
-            f"{input._dtype._legacy[:-6]} and {source._dtype._legacy[:-6]}"
-        )
     try:
         shape = np.broadcast_shapes(input._data.shape, m.shape)
     except ValueError:
@@ -220,9 +224,9 @@ def masked_scatter_(input: Any, mask: Any, source: Any) -> Any:  # noqa: A002
     """``masked_scatter``, written into ``input`` (the mask broadcasts to its shape)."""
     expect_tensor(input, "masked_scatter_")
     expect_tensor(mask, "masked_scatter_", "mask", 2)
-    m = _mask(mask)
-    if m.ndim > input._data.ndim:
-        raise shape_ops.too_few_sizes(_node.plain_tensor(m), input._data.shape)
+    _same_dtypes(input, source)  # (PyTorch's order: dtypes, then the mask's shape and dtype)
+    if mask._data.ndim > input._data.ndim:
+        raise shape_ops.too_few_sizes(mask, input._data.shape)
     return apply_inplace(input, "masked_scatter_", masked_scatter, mask, source)
 
 

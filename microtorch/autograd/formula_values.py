@@ -14,7 +14,7 @@ import numpy as np
 
 from microtorch.autograd import node as _node
 
-__all__ = ["constant_values", "recorded", "run_recorded"]
+__all__ = ["constant_values", "not_given", "recorded", "run_recorded"]
 
 
 def recorded(x: object) -> bool:
@@ -34,3 +34,13 @@ def constant_values(x: Any) -> np.ndarray:
     """The values of a formula's input that has no gradient (integer pivots), as an array,
     recorded or not: what a formula computes from them is a constant of its graph."""
     return _node.tensor_of(x)._data if recorded(x) else np.asarray(x)
+
+
+def not_given(grad: Any) -> bool:
+    """Whether an output's incoming gradient is the zeros the engine gives an output nobody
+    used (PyTorch's gradient is then undefined, and its formula leaves that term out): all
+    zeros, with no graph behind them."""
+    if recorded(grad):
+        t = _node.tensor_of(grad)
+        return not t.requires_grad and not t._data.any()
+    return not np.any(grad)

@@ -109,6 +109,8 @@ __all__ = [
     "CrossMapLRN2d", "Buffer",
     # --- walkh
     "SyncBatchNorm",
+    # --- walkj
+    "FractionalMaxPool2d", "FractionalMaxPool3d",
     # --- walki
     "CTCLoss", "AdaptiveLogSoftmaxWithLoss", "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
 ]  # fmt: skip
@@ -134,6 +136,7 @@ ON_FIRST_USE = {
     **_lazy.names("microtorch.nn.cross_map_lrn", "CrossMapLRN2d"),
     **_lazy.names("microtorch.nn.embedding_bag", "EmbeddingBag"),
     **_lazy.names("microtorch.nn.fold", "Fold Unfold"),
+    **_lazy.names("microtorch.nn.fractional_pool", "FractionalMaxPool2d FractionalMaxPool3d"),
     **_lazy.names(
         "microtorch.nn.lazy", "LazyBatchNorm1d LazyBatchNorm2d LazyConv1d LazyConv2d LazyLinear"
     ),

@@ -158,19 +158,17 @@ def embedding(
     weight: Tensor, indices: Tensor, padding_idx: int = -1,
     scale_grad_by_freq: bool = False, sparse: bool = False,
 ) -> Tensor:  # fmt: skip
-    """``F.embedding(indices, weight, padding_idx)``: rows of ``weight``; a negative
-    ``padding_idx`` (the default -1) means none (F counts it from the end instead)."""
+    """``F.embedding(indices, weight, ...)``: rows of ``weight``; a negative ``padding_idx``
+    (the default -1) means none (F counts it from the end instead)."""
     expect_tensor(weight, "embedding", "weight", 1)
     expect_tensor(indices, "embedding", "indices", 2)
-    if scale_grad_by_freq or sparse:
-        raise NotImplementedError(
-            "torch.embedding: microtorch has neither scale_grad_by_freq nor sparse gradients "
-            "(Fix: leave both False; gradients are dense and unscaled)"
-        )
     if indices._dtype.name not in ("int64", "int32"):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
             f"types: Long, Int; but got torch.{indices._dtype._legacy} instead (while checking "
             "arguments for embedding) (Fix: integer indices, e.g. x.long())"
         )
-    return F.embedding(indices, weight, padding_idx if padding_idx >= 0 else None)
+    if weight._data.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    padding = padding_idx if 0 <= padding_idx < weight._data.shape[0] else None
+    return F.embedding(indices, weight, padding, None, 2.0, scale_grad_by_freq, sparse)

@@ -92,12 +92,16 @@ class ScaledDotProductFlashAttentionForCpu(NumpyFunction):
     serve several query heads (grouped-query attention); their gradients are summed."""
 
     node_name = "ScaledDotProductFlashAttentionForCpuBackward0"
+    # PyTorch records the gradients (create_graph=True) but has no derivative of them
+    double_backward_name = "torch::autograd::NotImplemented"
+    missing_derivative = "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
     ctx_fields = ("scale", "mask", "is_causal", "group")
 
     @staticmethod
     def forward(ctx, q, k, v, scale, mask, is_causal):
         group = q.shape[-3] // k.shape[-3]
-        k, v = np.repeat(k, group, axis=-3), np.repeat(v, group, axis=-3)
+        if group > 1:  # (else k and v themselves are saved: edges of the recorded gradient)
+            k, v = np.repeat(k, group, axis=-3), np.repeat(v, group, axis=-3)
         out = attention_weights(q, k, scale, mask, is_causal) @ v  # (B, H, L, E)
         out = follow_inputs(out, q)  # laid out as the query is, as in PyTorch
         ctx.save_for_backward(q, k, v, out)
@@ -119,10 +123,3 @@ class ScaledDotProductFlashAttentionForCpu(NumpyFunction):
             grad_k = grad_k.reshape(b, h // ctx.group, ctx.group, n, e).sum(axis=2)
             grad_v = grad_v.reshape(b, h // ctx.group, ctx.group, n, -1).sum(axis=2)
         return grad_q, grad_k, grad_v
-
-    @classmethod
-    def call_recorded_backward(cls, ctx, grad_outputs):
-        raise RuntimeError(
-            "derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not "
-            "implemented (PyTorch's fused CPU attention kernel has no second derivative)"
-        )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -218,7 +218,7 @@ class Convolution(OptionalInputs):
     """
 
     node_name = "ConvolutionBackward0"
-    double_backward_name = "ConvolutionBackwardBackward0"
+    double_backward_name: ClassVar[str | None] = "ConvolutionBackwardBackward0"
     edges = (0, 1, 2)
 
     ctx_fields = ("stride", "padding", "dilation", "groups")

@@ -30,6 +30,9 @@ class Embedding(Module):
         embedding_dim: int,
         padding_idx: int | None = None,
         max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
         _weight: Tensor | None = None,
         _freeze: bool = False,
         device: Any = None,
@@ -43,7 +46,8 @@ class Embedding(Module):
                 raise AssertionError("Padding_idx must be within num_embeddings")
             padding_idx %= num_embeddings
         self.padding_idx = padding_idx
-        self.max_norm = max_norm
+        self.max_norm, self.norm_type = max_norm, norm_type
+        self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
             data = np.zeros((num_embeddings, embedding_dim), (dtype or get_default_dtype()).numpy)
             self.weight = Parameter(plain_tensor(data), requires_grad=not _freeze)
@@ -64,15 +68,20 @@ class Embedding(Module):
         freeze: bool = True,
         padding_idx: int | None = None,
         max_norm: float | None = None,
+        norm_type: float = 2.0,
+        scale_grad_by_freq: bool = False,
+        sparse: bool = False,
     ) -> Embedding:
         """An ``Embedding`` holding the given 2-D ``embeddings`` (frozen by default)."""
         if embeddings.dim() != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.shape
-        return cls(rows, cols, padding_idx, max_norm, _weight=embeddings, _freeze=freeze)
+        options = (padding_idx, max_norm, norm_type, scale_grad_by_freq, sparse)
+        return cls(rows, cols, *options, _weight=embeddings, _freeze=freeze)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002 - PyTorch's name
-        return F.embedding(input, self.weight, self.padding_idx, self.max_norm)
+        options = (self.max_norm, self.norm_type, self.scale_grad_by_freq, self.sparse)
+        return F.embedding(input, self.weight, self.padding_idx, *options)
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
@@ -80,4 +89,10 @@ class Embedding(Module):
             s += f", padding_idx={self.padding_idx}"
         if self.max_norm is not None:
             s += f", max_norm={self.max_norm}"
+        if self.norm_type != 2:
+            s += f", norm_type={self.norm_type}"
+        if self.scale_grad_by_freq is not False:
+            s += f", scale_grad_by_freq={self.scale_grad_by_freq}"
+        if self.sparse is not False:
+            s += ", sparse=True"
         return s

@@ -185,10 +185,20 @@ def embedding(
     weight: Tensor,
     padding_idx: int | None = None,
     max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
 ) -> Tensor:
     """Rows of ``weight`` picked by the integer ``input`` (``EmbeddingBackward0``)."""
     expect_tensor(weight, "embedding", "weight", 1)
     expect_tensor(input, "embedding", "indices", 2)
+    n = weight._data.shape[0] if weight._data.ndim else 0
+    if padding_idx is not None:
+        if not -n <= padding_idx < n:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx %= n
+    if weight._data.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
     indices = input._data
     if indices.dtype.kind not in "iu":
         raise RuntimeError(
@@ -196,23 +206,25 @@ def embedding(
             f"types: Long, Int; but got microtorch.{input._dtype._legacy} instead (while "
             "checking arguments for embedding) (Fix: pass integer indices, e.g. x.long())"
         )
-    n = weight._data.shape[0]
     if indices.size and (indices.min() < 0 or indices.max() >= n):
         raise IndexError(
             f"index out of range in self (indices must be in [0, {n - 1}] for an embedding with "
             f"{n} rows; got {int(indices.min())}..{int(indices.max())})"
         )
-    if padding_idx is not None and padding_idx < 0:
-        padding_idx += n
+    if sparse:
+        raise NotImplementedError(
+            "embedding(sparse=True): microtorch has no sparse tensors, so no sparse gradients "
+            "(Fix: sparse=False; weight.grad is then a dense tensor, of the same values)"
+        )
     if max_norm is not None:
-        _renorm_rows(weight, indices, max_norm)
-    return layer_ops.Embedding.apply(weight, indices, padding_idx)
+        _renorm_rows(weight, indices, max_norm, norm_type)
+    return layer_ops.Embedding.apply(weight, indices, padding_idx, scale_grad_by_freq)
 
 
-def _renorm_rows(weight: Tensor, indices: np.ndarray, max_norm: float) -> None:
+def _renorm_rows(weight: Tensor, indices: np.ndarray, max_norm: float, norm_type: float) -> None:
     # PyTorch rescales, in place and outside the graph, the looked-up rows longer than max_norm.
     rows = np.unique(indices)
-    norms = np.linalg.norm(weight._data[rows], axis=1, keepdims=True)
+    norms = np.linalg.norm(weight._data[rows], ord=norm_type, axis=1, keepdims=True)
     scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0).astype(weight._data.dtype)
     weight._data[rows] *= scale
     bump_version(weight)
@@ -252,6 +264,11 @@ ON_FIRST_USE = {
     ),
     **_lazy.names("microtorch.nn.embedding_bag", "embedding_bag"),
     **_lazy.names("microtorch.nn.fold_functions", "fold unfold"),
+    **_lazy.names(
+        "microtorch.nn.fractional_pool_functions",
+        "fractional_max_pool2d fractional_max_pool2d_with_indices fractional_max_pool3d "
+        "fractional_max_pool3d_with_indices",
+    ),
     **_lazy.names("microtorch.nn.gumbel", "gumbel_softmax"),
     **_lazy.names(
         "microtorch.nn.loss_more_functions",

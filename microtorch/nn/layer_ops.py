@@ -28,27 +28,45 @@ __all__ = [
 ]  # fmt: skip
 
 
+SCALED_TWICE = (
+    "embedding(scale_grad_by_freq=True) has no second derivative in microtorch: PyTorch "
+    "2.13's (EmbeddingDenseBackwardBackward0) leaves the 1 / count scaling out, so a correct "
+    "value would differ from PyTorch's (Fix: scale_grad_by_freq=False for gradients of gradients)"
+)
+
+
 class Embedding(NumpyFunction):
     """z = weight[indices] (row lookup), so dL/dweight[i] = the sum of the gradients of every
-    position that looked up row i; the ``padding_idx`` row gets none."""
+    position that looked up row i; the ``padding_idx`` row gets none. With
+    ``scale_grad_by_freq``, each position's gradient is first multiplied by 1 / (how many
+    times ``indices`` holds its row)."""
 
     node_name = "EmbeddingBackward0"
     double_backward_name = "EmbeddingDenseBackwardBackward0"
 
-    ctx_fields = ("shape", "padding_idx")
+    ctx_fields = ("shape", "padding_idx", "scale")
 
     @staticmethod
-    def forward(ctx, weight, indices, padding_idx):
+    def forward(ctx, weight, indices, padding_idx, scale_grad_by_freq=False):
         ctx.save_for_backward(indices)
-        ctx.shape, ctx.padding_idx = weight.shape, padding_idx
+        ctx.shape, ctx.padding_idx, ctx.scale = weight.shape, padding_idx, None
+        if scale_grad_by_freq:  # 1 / how often each position's row is looked up
+            rows = indices.reshape(-1)
+            counts = np.bincount(rows, minlength=weight.shape[0])
+            ctx.scale = (1 / counts[rows, None]).astype(weight.dtype)
         return weight[indices]
 
     @staticmethod
     def backward(ctx, grad_output):
         (indices,) = ctx.saved_tensors
+        grads = grad_output.reshape(-1, *ctx.shape[1:])
+        if ctx.scale is not None:
+            if not isinstance(grad_output, np.ndarray):  # (recorded: a second derivative)
+                raise NotImplementedError(SCALED_TWICE)
+            grads = grads * ctx.scale
         grad = np.zeros_like(grad_output, shape=ctx.shape)
         # np.add.at adds once per occurrence: a row used twice gets both gradients.
-        np.add.at(grad, indices.reshape(-1), grad_output.reshape(-1, *ctx.shape[1:]))
+        np.add.at(grad, indices.reshape(-1), grads)
         if ctx.padding_idx is not None:
             grad[ctx.padding_idx] = 0
         return grad

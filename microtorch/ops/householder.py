@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded, run_recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import column_major
 
 __all__ = [
     "reflectors", "householder_product", "householder_product_backward", "geqrf",
-    "LinalgHouseholderProduct", "Geqrf", "Ormqr",
+    "ormqr", "LinalgHouseholderProduct", "Geqrf", "Ormqr",
 ]  # fmt: skip
 
 
@@ -93,41 +94,51 @@ def _square_reflectors(a: np.ndarray, k: int) -> np.ndarray:
     # A's first k columns (the reflectors), then zero columns: m x m, so that
     # householder_product gives all of Q = H_1 ... H_k
     m = a.shape[-2]
-    out = np.zeros((*a.shape[:-2], m, m), a.dtype)
-    out[..., :, :k] = a[..., :, :k]
-    return out
+    return np.concatenate([a[..., :, :k], np.zeros((*a.shape[:-2], m, m - k), a.dtype)], -1)
+
+
+def _op_q(a: np.ndarray, tau: np.ndarray, transpose: bool) -> np.ndarray:
+    # op(Q), Q = H_1 ... H_k (m x m)
+    q = householder_product(_square_reflectors(a, tau.shape[-1]), tau)
+    return _mt(q) if transpose else q
 
 
 class Ormqr(NumpyFunction):
     """Y = op(Q) C (``left``) or C op(Q), Q = H_1 ... H_k the m x m product of geqrf's
-    reflectors, op(Q) = Q^T if ``transpose``. dL/dC = op(Q)^T G (G op(Q)^T); dL/dop(Q) =
-    G C^T (C^T G), which reaches A and tau through householder_product's derivative."""
+    reflectors, op(Q) = Q^T if ``transpose``. dL/dC = op(Q)^T G (G op(Q)^T): ormqr again,
+    transposed; dL/dop(Q) = G C^T (C^T G), which reaches A and tau through
+    householder_product's derivative (below A's diagonal)."""
 
     node_name = "OrmqrBackward0"
     ctx_fields = ("left", "transpose")
 
     @staticmethod
     def forward(ctx, a, tau, c, left, transpose):
-        square = _square_reflectors(a, tau.shape[-1])
-        q = householder_product(square, tau)
-        op = _mt(q) if transpose else q
-        ctx.save_for_backward(a, square, tau, c, op)
+        ctx.save_for_backward(a, tau, c)
         ctx.left, ctx.transpose = left, transpose
-        return column_major(op @ c if left else c @ op)
+        return column_major(ormqr(a, tau, c, left, transpose))
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, square, tau, c, op = ctx.saved_tensors
-        if ctx.left:
-            gc, gop = _mt(op) @ grad_output, grad_output @ _mt(c)
-        else:
-            gc, gop = grad_output @ _mt(op), _mt(c) @ grad_output
-        gq = _mt(gop) if ctx.transpose else gop
-        gsquare, gtau = householder_product_backward(square, tau, gq)
-        ga = np.zeros_like(a)
-        k = tau.shape[-1]
-        ga[..., :, :k] = gsquare[..., :, :k]
-        return ga, gtau, gc
+        a, tau, c = ctx.saved_tensors
+        left, transpose = ctx.left, ctx.transpose
+        gc = ormqr(a, tau, grad_output, left, not transpose)
+        gop = grad_output @ _mt(c) if left else _mt(c) @ grad_output
+        gq = _mt(gop) if transpose else gop
+        square = _square_reflectors(a, tau.shape[-1])  # (from A and tau: with
+        gsquare, gtau = householder_product_backward(square, tau, gq)  # create_graph, recorded)
+        m, n = a.shape[-2:]
+        if n > m:  # (columns past the reflectors: no gradient)
+            gsquare = np.concatenate([gsquare, np.zeros((*a.shape[:-2], m, n - m), a.dtype)], -1)
+        return np.tril(gsquare[..., :, :n], -1), gtau, gc
+
+
+def ormqr(a: np.ndarray, tau: np.ndarray, c: np.ndarray, left: bool, transpose: bool) -> np.ndarray:
+    """op(Q) C (``left``) or C op(Q), Q the product of A's reflectors."""
+    if recorded(a) or recorded(c):  # (in Ormqr's formula, create_graph=True: OrmqrBackward0)
+        return run_recorded(Ormqr, a, tau, c, left, transpose)
+    op = _op_q(a, tau, transpose)
+    return op @ c if left else c @ op
 
 
 def geqrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -9,22 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from microtorch.autograd.formula_values import not_given, recorded, run_recorded
 from microtorch.autograd.function import NumpyFunction
-from microtorch.autograd.grad_mode import switches
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import column_major
 
 __all__ = ["LinalgQr", "LinalgEigh", "LinalgPinv", "LinalgLstsq", "Cdist", "pinv_of"]
-
-
-def no_double_backward(op: str, what: str) -> None:
-    """Raise where ``op``'s backward is being recorded (create_graph=True) but its formula
-    reads a value forward computed on the side, so the second derivative would be wrong."""
-    if switches.create_graph:
-        raise RuntimeError(
-            f"{op}: microtorch cannot differentiate this backward twice (create_graph=True); "
-            f"PyTorch can. Use torch for double backward of {what}."
-        )
 
 
 def _mt(x: np.ndarray) -> np.ndarray:
@@ -86,8 +76,8 @@ class LinalgQr(NumpyFunction):
 class LinalgEigh(NumpyFunction):
     """L, V = eigh(A) (A symmetric, read from its ``UPLO`` triangle). With
     E[i, j] = L[j] - L[i] and K = skew(V^T dV) / E off the diagonal, dL on it:
-    dL/dA = V K V^T. Second derivatives (create_graph=True): as PyTorch's for eigh; for
-    eigvalsh (V not a result) a RuntimeError, where PyTorch has them."""
+    dL/dA = V K V^T. For eigvalsh (only L is a result) dL/dA = V diag(dL) V^T; V is still an
+    output of the node (as in PyTorch), so that formula's own derivative goes through it."""
 
     node_name = "LinalgEighBackward0"
     ctx_fields = ("vectors",)
@@ -98,29 +88,29 @@ class LinalgEigh(NumpyFunction):
         w, v = w.astype(a.dtype), column_major(v).astype(a.dtype, copy=False)
         ctx.save_for_backward(w, v)  # (the results: create_graph=True records through them)
         ctx.vectors = vectors
-        return (w, v) if vectors else w
+        return w, v
 
     @staticmethod
-    def backward(ctx, grad_w, grad_v=None):
-        if not ctx.vectors:  # (V is no result then: the recorded formula would miss dV/dA)
-            no_double_backward("linalg_eigvalsh", "eigvalsh")
+    def backward(ctx, grad_w, grad_v):
         w, v = ctx.saved_tensors
+        if not ctx.vectors and not_given(grad_v):  # eigvalsh (V reached only by its gradient)
+            return v * np.expand_dims(grad_w, -2) @ _mt(v)
         n = w.shape[-1]
         eye = np.eye(n, dtype=bool)
-        inner = grad_w[..., None, :] * eye
-        if ctx.vectors:
-            vg = _mt(v) @ grad_v
-            vg = 0.5 * (vg - _mt(vg))
-            e = w[..., None, :] - w[..., :, None]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                off = np.where(eye, 0.0, vg / np.where(eye, 1.0, e))
-            inner = inner + off
+        vg = _mt(v) @ grad_v
+        vg = 0.5 * (vg - _mt(vg))
+        e = w[..., None, :] - w[..., :, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            off = np.where(eye, 0.0, vg / np.where(eye, 1.0, e))
+        inner = grad_w[..., None, :] * eye + off
         return (v @ inner @ _mt(v)).astype(v.dtype)
 
 
 def pinv_of(a: np.ndarray, atol: float, rtol: float | None, hermitian: bool) -> np.ndarray:
     """pinv(A): singular values (|eigenvalues| if ``hermitian``) above
     max(atol, rtol * largest) are inverted, the rest dropped."""
+    if recorded(a):  # (in a backward formula, create_graph=True: LinalgPinvBackward0)
+        return run_recorded(LinalgPinv, a, atol, rtol, hermitian)
     m, n = a.shape[-2:]
     if not np.isfinite(a).all():  # (inf: the decomposition's values are nan, as PyTorch's)
         return np.full((*a.shape[:-2], n, m), np.nan, a.dtype)
@@ -141,13 +131,17 @@ def pinv_of(a: np.ndarray, atol: float, rtol: float | None, hermitian: bool) -> 
 
 def _pinv_grad(a: np.ndarray, p: np.ndarray, g: np.ndarray) -> np.ndarray:
     # dP = -P dA P + P P^T dA^T (I - A P) + (I - P A) dA^T P^T P  (Golub and Pereyra), so
-    # dL/dA = -P^T G P^T + (I - A P) G^T P P^T + P^T P G^T (I - P A)
+    # dL/dA = -P^T G P^T + (I - A P) G^T P P^T + P^T P G^T (I - P A), grouped as PyTorch's
+    # pinv_backward groups it: its products are of the smaller of A's two sizes
     m, n = a.shape[-2:]
-    pt = _mt(p)
-    gt = _mt(g)
-    left = np.eye(m, dtype=a.dtype) - a @ p
-    right = np.eye(n, dtype=a.dtype) - p @ a
-    return -pt @ g @ pt + left @ gt @ p @ pt + pt @ p @ gt @ right
+    pt, gt = _mt(p), _mt(g)
+    if m <= n:
+        k = gt @ p  # (m, m)
+        kpt = k @ pt
+        return -_mt(p @ k) + kpt - a @ p @ kpt + pt @ p @ (gt - k @ a)
+    k = p @ gt  # (n, n)
+    ptk = pt @ k
+    return -_mt(k @ p) + (gt - a @ k) @ p @ pt + ptk - ptk @ p @ a
 
 
 class LinalgPinv(NumpyFunction):
@@ -170,9 +164,8 @@ class LinalgPinv(NumpyFunction):
 
 class LinalgLstsq(NumpyFunction):
     """X = pinv(A) B, the least-squares solution of A X = B, so dL/dB = pinv(A)^T G and
-    dL/dA is pinv's gradient for dL/dP = G B^T. With create_graph=True its backward raises
-    a RuntimeError (PyTorch differentiates it twice; microtorch's would read pinv(A) as a
-    constant and be wrong)."""
+    dL/dA is pinv's gradient for dL/dP = G B^T. The formula computes pinv(A) again, as
+    PyTorch's does: with create_graph=True that is recorded (LinalgPinvBackward0)."""
 
     node_name = "LinalgLstsqBackward0"
     ctx_fields = ("shapes", "vector")
@@ -182,19 +175,20 @@ class LinalgLstsq(NumpyFunction):
         p = pinv_of(a, 0.0, None, False)
         bm = b[..., None] if vector else b  # (a vector B: one column)
         x = (p @ bm).astype(a.dtype)
-        ctx.save_for_backward(a, bm, p)
+        ctx.save_for_backward(a, b)
         ctx.shapes, ctx.vector = (a.shape, b.shape), vector
         return x[..., 0] if vector else column_major(x), np.zeros((0,), a.dtype)
 
     @staticmethod
     def backward(ctx, grad_x, grad_residuals):
-        no_double_backward("linalg_lstsq", "lstsq")  # (pinv(A) is saved: a constant then)
-        a, b, p = ctx.saved_tensors
-        gx = grad_x[..., None] if ctx.vector else grad_x
-        ga = _pinv_grad(a, p, gx @ _mt(b))
-        gb = _mt(p) @ gx
+        a, b = ctx.saved_tensors
+        p = pinv_of(a, 0.0, None, False)
+        if ctx.vector:  # (a vector B: one column)
+            b, grad_x = np.expand_dims(b, -1), np.expand_dims(grad_x, -1)
+        ga = _pinv_grad(a, p, grad_x @ _mt(b))
+        gb = _mt(p) @ grad_x
         sa, sb = ctx.shapes
-        return unbroadcast(ga, sa), unbroadcast(gb[..., 0] if ctx.vector else gb, sb)
+        return unbroadcast(ga, sa), unbroadcast(np.squeeze(gb, -1) if ctx.vector else gb, sb)
 
 
 def _pnorm(diff: np.ndarray, p: float) -> np.ndarray:

@@ -107,11 +107,26 @@ def test_sdpa_mask_that_requires_grad_takes_the_math_path(torch_module: ModuleTy
     np.testing.assert_allclose(mine_grad, their_grad, rtol=1e-12, atol=1e-13)
 
 
-def test_sdpa_fused_node_has_no_second_derivative() -> None:
-    q, k, v = (microtorch.tensor(a, requires_grad=True) for a in (Q, K, V5))
-    out = F.scaled_dot_product_attention(q, k, v)
-    with pytest.raises(RuntimeError, match="derivative for aten::_scaled_dot_product_flash"):
-        microtorch.autograd.grad(out.sum(), q, create_graph=True)
+@pytest.mark.torch
+def test_sdpa_fused_node_has_no_second_derivative(torch_module: ModuleType) -> None:
+    # as PyTorch: the first gradient is recorded (create_graph=True, one NotImplemented node
+    # for the three), and differentiating it raises
+    def run(lib: ModuleType) -> list[Any]:
+        q, k, v = (lib.tensor(a, requires_grad=True) for a in (Q, K, V5))
+        out = lib.nn.functional.scaled_dot_product_attention(q, k, v)
+        grads = lib.autograd.grad((out * out).sum(), (q, k, v), create_graph=True)
+        seen: list[Any] = [[g.grad_fn.name() for g in grads], grads[0].grad_fn is grads[2].grad_fn]
+        seen.append([g.detach().numpy() for g in grads])
+        with pytest.raises(RuntimeError) as info:
+            lib.autograd.grad(grads[1].sum(), q)
+        return [*seen, str(info.value).splitlines()[0]]
+
+    mine, theirs = run(microtorch), run(torch_module)
+    assert mine[:2] == theirs[:2] == [["torch::autograd::NotImplemented"] * 3, True]
+    for m, t in zip(mine[2], theirs[2]):
+        np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-12)
+    assert mine[3] == theirs[3]
+    assert mine[3].startswith("derivative for aten::_scaled_dot_product_flash_attention_for_cpu")
 
 
 @pytest.mark.torch

@@ -1335,6 +1335,16 @@ CASES: list[Bad | Same] = [
     Bad('ormqr_other_rows', RuntimeError, 'torch.ormqr: other.shape[-2] must be equal to input.shape[-2]', lambda L: L.ormqr(W(_x(L, 3, 2)), W(_x(L, 2)), W(_x(L, 2, 2)))),
     Bad('tensor_ormqr_tau_dtype', RuntimeError, 'torch.ormqr: Expected input and tau to have the same dtype, but input has dtypeFloat and tau has dtype Double', lambda L: W(_x(L, 3, 2)).ormqr(W(L.ones(2, dtype=L.float64)), W(_x(L, 3, 1)))),
     Bad('sync_batchnorm_1d_input', ValueError, 'expected at least 2D input (got 1D input)', lambda L: L.nn.SyncBatchNorm(3)(W(_x(L, 3)))),
+    # --- walkj
+    Bad('fractional_max_pool2d_no_size', ValueError, 'fractional_max_pool2d requires specifying either an output_size or an output_ratio', lambda L: _F(L).fractional_max_pool2d(W(_x(L, 1, 1, 4, 4)), 2)),
+    Bad('fractional_max_pool2d_pool_too_large', RuntimeError, 'fractional_max_pool2d(): pool height 3 too large relative to input height 4', lambda L: _F(L).fractional_max_pool2d(W(_x(L, 1, 1, 4, 4)), 3, 3)),
+    Bad('fractional_max_pool2d_with_indices_samples_dtype', RuntimeError, 'Expect _random_samples to have the same dtype as input', lambda L: _F(L).fractional_max_pool2d_with_indices(W(_x(L, 1, 2, 5, 5)), 2, 2, _random_samples=W(L.ones(1, 2, 2, dtype=L.float64)))),
+    Bad('fractional_max_pool3d_samples_last_dim', RuntimeError, 'Expect _random_samples.size(2) equals to 3; got 2.', lambda L: _F(L).fractional_max_pool3d(W(_x(L, 1, 2, 5, 5, 5)), 2, 2, _random_samples=W(L.ones(1, 2, 2)))),
+    Bad('fractional_max_pool3d_with_indices_4d_samples', RuntimeError, 'fractional_max_pool3d_out(): Expected 4D or 5D tensor, but got: [3, 4, 4]', lambda L: _F(L).fractional_max_pool3d_with_indices(W(_x(L, 3, 4, 4)), 2, 1, _random_samples=W(L.ones(1, 3, 3)))),
+    Bad('FractionalMaxPool2d_ratio_range', ValueError, 'output_ratio must be between 0 and 1 (got 1.5)', lambda L: L.nn.FractionalMaxPool2d(2, output_ratio=1.5)),
+    Bad('FractionalMaxPool3d_kernel_0', ValueError, 'kernel_size must be greater than 0, but got 0', lambda L: L.nn.FractionalMaxPool3d(0, output_size=2)),
+    Bad('lobpcg_not_square', AssertionError, 'A must be square, got shape torch.Size([3, 4])', lambda L: L.lobpcg(W(_x(L, 3, 4)), 1)),
+    Bad('lobpcg_too_many_pairs', ValueError, 'LOBPCG algorithm is not applicable when the number of A rows (=9) is smaller than 3 x the number of requested eigenpairs (=4)', lambda L: L.lobpcg(W(L.eye(9)), 4)),
     # --- walki
     Bad('ctc_loss_input_lengths_size', RuntimeError, 'input_lengths must be of size batch_size', lambda L: _F(L).ctc_loss(W(_x(L, 5, 2, 4, rg=True)), W(L.ones(2, 2, dtype=L.long)), (5,), (2, 2))),
     Bad('ctc_loss_input_too_long', RuntimeError, 'Expected input_lengths to have value at most 5, but got value 6 (while checking arguments for ctc_loss_allocate_outputs)', lambda L: _F(L).ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), (6, 4), (2, 2))),
