@@ -524,7 +524,7 @@ __all__ += [
     "adaptive_max_pool1d", "avg_pool1d", "batch_norm", "convolution", "embedding", "group_norm",
     "instance_norm", "layer_norm", "max_pool1d", "max_pool1d_with_indices", "max_pool2d",
     "max_pool3d", "alpha_dropout", "alpha_dropout_", "binary_cross_entropy_with_logits",
-    "cosine_embedding_loss", "dropout", "dropout_", "feature_alpha_dropout",
+    "cosine_embedding_loss", "ctc_loss", "dropout", "dropout_", "feature_alpha_dropout",
     "feature_alpha_dropout_", "hinge_embedding_loss", "kl_div", "margin_ranking_loss",
     "poisson_nll_loss", "rrelu", "rrelu_", "threshold", "threshold_", "triplet_margin_loss",
     "adaptive_avg_pool1d",
@@ -631,9 +631,9 @@ ON_FIRST_USE = {
     **_lazy.names(
         "microtorch.nn.aten_losses",
         "alpha_dropout alpha_dropout_ binary_cross_entropy_with_logits cosine_embedding_loss "
-        "dropout dropout_ feature_alpha_dropout feature_alpha_dropout_ hinge_embedding_loss "
-        "kl_div margin_ranking_loss poisson_nll_loss rrelu rrelu_ threshold threshold_ "
-        "triplet_margin_loss",
+        "ctc_loss dropout dropout_ feature_alpha_dropout feature_alpha_dropout_ "
+        "hinge_embedding_loss kl_div margin_ranking_loss poisson_nll_loss rrelu rrelu_ threshold "
+        "threshold_ triplet_margin_loss",
     ),
     **{
         name: _nn_functional.ON_FIRST_USE[name]

@@ -87,7 +87,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
         "stft": _NUMPY,
     },
     "torch.nn": {
-        "CTCLoss": "use PyTorch",
         "DataParallel": "use a single process on the CPU",
     },
     "torch.nn.Module": {
@@ -102,7 +101,6 @@ NOT_COVERED: dict[str, dict[str, str]] = {
     },
     "torch.nn.functional": {
         "grid_sample": "use PyTorch",
-        "ctc_loss": "use PyTorch",
     },
     "torch.nn.init": {
         "sparse_": "use dense weights",

@@ -71,4 +71,4 @@ def test_each_category_says_why() -> None:
     for heading, names in lists.items():
         section = WALK.read_text().split(f"### {heading}\n", 1)[1].split("```names", 1)[0]
         assert len(section.split()) >= 5, f"{heading}: say why these names stay out"
-        assert names, heading
+        assert names or heading == TO_DO, heading  # (to do: empty once issue 24 is done)

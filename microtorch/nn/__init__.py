@@ -111,6 +111,8 @@ __all__ = [
     "SyncBatchNorm",
     # --- walkj
     "FractionalMaxPool2d", "FractionalMaxPool3d",
+    # --- walki
+    "CTCLoss", "AdaptiveLogSoftmaxWithLoss", "LinearCrossEntropyLoss", "LinearCrossEntropyOptions",
 ]  # fmt: skip
 
 
@@ -120,7 +122,12 @@ ON_FIRST_USE = {
     **_lazy.names(
         "microtorch.nn.activation_more", "GLU Hardshrink RReLU Softmax2d Softshrink Threshold"
     ),
+    **_lazy.names("microtorch.nn.adaptive", "AdaptiveLogSoftmaxWithLoss"),  # (walki)
     **_lazy.names("microtorch.nn.attention", "MultiheadAttention"),
+    **_lazy.names("microtorch.nn.linear_cross_entropy", "LinearCrossEntropyLoss"),  # (walki)
+    **_lazy.names(
+        "microtorch.nn.linear_cross_entropy_options", "LinearCrossEntropyOptions"
+    ),  # (walki)
     **_lazy.names("microtorch.nn.bilinear", "Bilinear"),
     **_lazy.names("microtorch.nn.sync_batchnorm", "SyncBatchNorm"),  # (walkh)
     **_lazy.names(
@@ -140,7 +147,7 @@ ON_FIRST_USE = {
     ),
     **_lazy.names(
         "microtorch.nn.loss_more",
-        "GaussianNLLLoss MultiLabelSoftMarginLoss NLLLoss2d PoissonNLLLoss "
+        "CTCLoss GaussianNLLLoss MultiLabelSoftMarginLoss NLLLoss2d PoissonNLLLoss "
         "TripletMarginWithDistanceLoss",
     ),
     **_lazy.names(

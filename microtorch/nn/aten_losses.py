@@ -15,15 +15,16 @@ import warnings
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.inplace import apply_inplace
+from microtorch.nn import ctc_functions, loss_more_functions, margin_loss_functions, shrink_ops
 from microtorch.nn import functional as F
-from microtorch.nn import loss_more_functions, margin_loss_functions, shrink_ops
 from microtorch.nn import shrink_functions as shrink
 from microtorch.tensor import Tensor
 
 __all__ = [
     "alpha_dropout", "alpha_dropout_", "binary_cross_entropy_with_logits",
-    "cosine_embedding_loss", "dropout", "dropout_", "feature_alpha_dropout",
+    "cosine_embedding_loss", "ctc_loss", "dropout", "dropout_", "feature_alpha_dropout",
     "feature_alpha_dropout_", "hinge_embedding_loss", "kl_div", "margin_ranking_loss",
     "poisson_nll_loss", "rrelu", "rrelu_", "threshold", "threshold_", "triplet_margin_loss",
 ]  # fmt: skip
@@ -74,6 +75,17 @@ def cosine_embedding_loss(
     mode = _reduction(reduction, "cosine_embedding_loss", 5)
     return margin_loss_functions.cosine_embedding_loss(
         input1, input2, target, margin, reduction=mode
+    )
+
+
+@parsed("ctc_loss", *ctc_functions.SIGNATURES)
+def ctc_loss(
+    log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any, blank: int = 0,
+    reduction: int = _OMITTED, zero_infinity: bool = False,
+) -> Tensor:  # fmt: skip
+    """``F.ctc_loss``; lengths as lists of ints or as integer tensors."""
+    return ctc_functions.aten_ctc_loss(
+        log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity
     )
 
 

@@ -256,6 +256,8 @@ ON_FIRST_USE = {
     **_lazy.names("microtorch.nn.attention_functions", "scaled_dot_product_attention"),
     **_lazy.names("microtorch.nn.bilinear", "bilinear"),
     **_lazy.names("microtorch.nn.conv_tbc", "conv_tbc"),  # (walkg)
+    **_lazy.names("microtorch.nn.ctc_functions", "ctc_loss"),  # (walki)
+    **_lazy.names("microtorch.nn.linear_cross_entropy", "linear_cross_entropy"),  # (walki)
     **_lazy.names(
         "microtorch.nn.conv_transpose_functions",
         "conv_transpose1d conv_transpose2d conv_transpose3d",

@@ -1,5 +1,5 @@
 """Loss modules ``PoissonNLLLoss``, ``GaussianNLLLoss``, ``MultiLabelSoftMarginLoss``,
-``TripletMarginWithDistanceLoss`` and the deprecated ``NLLLoss2d`` (issue 24)."""
+``TripletMarginWithDistanceLoss``, ``CTCLoss`` and the deprecated ``NLLLoss2d`` (issue 24)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from microtorch._warn import warn
+from microtorch.nn import ctc_functions
 from microtorch.nn import loss_more_functions as lmf
 from microtorch.nn.loss import NLLLoss, _Loss, _WeightedLoss
 from microtorch.nn.padding import PairwiseDistance
@@ -14,7 +15,7 @@ from microtorch.tensor import Tensor
 
 __all__ = [
     "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss",
-    "TripletMarginWithDistanceLoss", "NLLLoss2d",
+    "TripletMarginWithDistanceLoss", "NLLLoss2d", "CTCLoss",
 ]  # fmt: skip
 
 
@@ -98,3 +99,18 @@ class NLLLoss2d(NLLLoss):
             FutureWarning,
         )
         super().__init__(weight, size_average, ignore_index, reduce, reduction)
+
+
+class CTCLoss(_Loss):
+    """The Connectionist Temporal Classification loss (``F.ctc_loss``) as a layer."""
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(
+        self, log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any
+    ) -> Tensor:
+        return ctc_functions.ctc_loss(log_probs, targets, input_lengths, target_lengths,
+                                      self.blank, self.reduction, self.zero_infinity)  # fmt: skip

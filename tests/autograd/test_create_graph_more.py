@@ -316,6 +316,7 @@ RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     "embedding_bag_mean": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 1]), mode="mean") ** 2),
     # per_sample_weights a leaf of its own: its gradient is not taken, only weight's node is reached
     "embedding_bag_weights_leaf": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 2]), mode="sum", per_sample_weights=_c(L, [0.5, 2.0, -1.0, 1.5]).requires_grad_()) ** 2),
+    "ctc_loss": ((5, 2, 3), "real", lambda L, x: _f(L).ctc_loss(x.log_softmax(2), _i(L, [[1, 2], [2, 0]]), (5, 4), (2, 1), reduction="sum")),  # (walki)
 }  # fmt: skip
 
 

@@ -1345,5 +1345,21 @@ CASES: list[Bad | Same] = [
     Bad('FractionalMaxPool3d_kernel_0', ValueError, 'kernel_size must be greater than 0, but got 0', lambda L: L.nn.FractionalMaxPool3d(0, output_size=2)),
     Bad('lobpcg_not_square', AssertionError, 'A must be square, got shape torch.Size([3, 4])', lambda L: L.lobpcg(W(_x(L, 3, 4)), 1)),
     Bad('lobpcg_too_many_pairs', ValueError, 'LOBPCG algorithm is not applicable when the number of A rows (=9) is smaller than 3 x the number of requested eigenpairs (=4)', lambda L: L.lobpcg(W(L.eye(9)), 4)),
+    # --- walki
+    Bad('ctc_loss_input_lengths_size', RuntimeError, 'input_lengths must be of size batch_size', lambda L: _F(L).ctc_loss(W(_x(L, 5, 2, 4, rg=True)), W(L.ones(2, 2, dtype=L.long)), (5,), (2, 2))),
+    Bad('ctc_loss_input_too_long', RuntimeError, 'Expected input_lengths to have value at most 5, but got value 6 (while checking arguments for ctc_loss_allocate_outputs)', lambda L: _F(L).ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), (6, 4), (2, 2))),
+    Bad('ctc_loss_target_too_long', RuntimeError, "Expected tensor to have size at least 3 at dimension 1, but got size 2 for argument #2 'targets' (while checking arguments for ctc_loss_allocate_outputs)", lambda L: _F(L).ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), (5, 4), (3, 2))),
+    Bad('ctc_loss_blank', RuntimeError, 'blank must be in label range', lambda L: L.nn.CTCLoss(blank=4)(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), (5, 4), (2, 2))),
+    Bad('ctc_loss_float_lengths', RuntimeError, 'target_lengths must be integral', lambda L: L.ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), W(L.ones(2, dtype=L.long)), W(_x(L, 2)))),
+    Bad('ctc_loss_mixed_lengths', TypeError, 'ctc_loss() received an invalid combination of arguments - got (Tensor, Tensor, Tensor, tuple, int, int, bool), but expected one of:', lambda L: _F(L).ctc_loss(W(_x(L, 5, 2, 4)), W(L.ones(2, 2, dtype=L.long)), W(L.ones(2, dtype=L.long)), (2, 2))),
+    Bad('adaptive_log_softmax_no_cutoffs', ValueError, 'cutoffs should be a sequence of length larger than 0', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [])),
+    Bad('adaptive_log_softmax_cutoffs_unsorted', ValueError, 'cutoffs should be a sequence of unique, positive integers sorted in an increasing order, where each value is between 1 and n_classes-1', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [5, 3])),
+    Bad('adaptive_log_softmax_target_range', RuntimeError, 'Target values should be in [0, 9], but values in range [1, 10] were found.', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [3], div_value=2.0)(W(_x(L, 2, 4, rg=True)), W(L.tensor([1, 10])))),
+    Bad('adaptive_log_softmax_batch', RuntimeError, 'Input and target should have the same size in the batch dimension.', lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [3], div_value=2.0)(W(_x(L, 3, 4)), W(L.tensor([1, 3])))),
+    Bad('linear_cross_entropy_features', RuntimeError, 'expected equal input and linear_weight last dimensions (in_features), got 4 and 3, respectively', lambda L: _F(L).linear_cross_entropy(W(_x(L, 6, 4, rg=True)), W(_x(L, 5, 3, rg=True)), W(L.zeros(6, dtype=L.long)))),
+    Bad('linear_cross_entropy_input_3d', RuntimeError, 'expected input with dimensionality 1 or 2, got 3', lambda L: _F(L).linear_cross_entropy(W(_x(L, 1, 6, 4)), W(_x(L, 5, 4)), W(L.zeros(6, dtype=L.long)))),
+    Bad('linear_cross_entropy_chunk_sizes', ValueError, "batch_chunk_size (=3) and chunking_method ('aspect_ratio') give different chunk sizes (3 vs 4); pass only one.", lambda L: _F(L).linear_cross_entropy(W(_x(L, 6, 4)), W(_x(L, 5, 4)), W(L.zeros(6, dtype=L.long)), options=L.nn.LinearCrossEntropyOptions(batch_chunk_size=3, chunking_method='aspect_ratio'))),
+    Bad('linear_cross_entropy_options_policy', ValueError, "invalid acc_policy: 'fast'", lambda L: L.nn.LinearCrossEntropyOptions(acc_policy='fast')),
+    Bad('linear_cross_entropy_loss_smoothing', RuntimeError, 'expected label_smoothing to be in range [0, 1], got 1.5', lambda L: L.nn.LinearCrossEntropyLoss(4, 5, label_smoothing=1.5)),
 ]
 # fmt: on
