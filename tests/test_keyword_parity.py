@@ -43,6 +43,7 @@ SKIPPED: dict[str, str] = {
     "torch.is_anomaly_check_nan_enabled": "torch gives no signature (no stub, no docstring)",
     "torch.is_anomaly_enabled": "torch gives no signature (no stub, no docstring)",
     "torch.set_anomaly_enabled": "torch gives no signature (no stub, no docstring)",
+    "torch.get_rng_state": "numpy's generator state, not torch's Mersenne Twister: sizes differ",
     "torch.set_default_tensor_type": "deprecated; changes the default dtype of the process",
     "torch.set_flush_denormal": "its result is the CPU's (torch: True here); numpy never flushes",
     "torch.set_num_interop_threads": "torch allows one call per process, before parallel work",
@@ -153,7 +154,7 @@ ARGUMENTS_OF: dict[tuple[str, str], Any] = {
     ("scatter", "reduce"): "add",
     ("scatter_", "reduce"): "add",
     ("set_default_dtype", "d"): Attr("float32"),
-    ("set_default_device", "device"): "cpu",
+    ("set_default_device", "device"): None,  # ("cpu" would leave torch a device mode on)
     ("set_deterministic_debug_mode", "debug_mode"): 0,
     ("set_float32_matmul_precision", "precision"): "highest",
     ("set_grad_enabled", "mode"): True,
@@ -462,6 +463,22 @@ def failures_of(torch: Any, name: str) -> list[str]:
     for overload in overloads(torch, name) or []:
         failures += check(torch, name, overload)[1]
     return failures
+
+
+@pytest.fixture(autouse=True)
+def _random_state_kept(torch_module: Any) -> Any:
+    """The calls (manual_seed, seed, rand ..., set_num_threads) leave both libraries as they
+    found them, so the tests that run after these in the same process draw what they would."""
+    seeds = torch_module.initial_seed(), microtorch.initial_seed()
+    states = torch_module.get_rng_state(), microtorch.get_rng_state()
+    threads = torch_module.get_num_threads(), microtorch.get_num_threads()  # (set_num_threads)
+    yield
+    torch_module.set_num_threads(threads[0])
+    microtorch.set_num_threads(threads[1])
+    torch_module.manual_seed(seeds[0])
+    microtorch.manual_seed(seeds[1])
+    torch_module.set_rng_state(states[0])
+    microtorch.set_rng_state(states[1])
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -1335,5 +1335,17 @@ CASES: list[Bad | Same] = [
     Bad('ormqr_other_rows', RuntimeError, 'torch.ormqr: other.shape[-2] must be equal to input.shape[-2]', lambda L: L.ormqr(W(_x(L, 3, 2)), W(_x(L, 2)), W(_x(L, 2, 2)))),
     Bad('tensor_ormqr_tau_dtype', RuntimeError, 'torch.ormqr: Expected input and tau to have the same dtype, but input has dtypeFloat and tau has dtype Double', lambda L: W(_x(L, 3, 2)).ormqr(W(L.ones(2, dtype=L.float64)), W(_x(L, 3, 1)))),
     Bad('sync_batchnorm_1d_input', ValueError, 'expected at least 2D input (got 1D input)', lambda L: L.nn.SyncBatchNorm(3)(W(_x(L, 3)))),
+    # --- kw
+    Bad('tensor_roll_float_shifts', TypeError, "roll(): argument 'shifts' (position 1) must be tuple of ints, not float", lambda L: W(_x(L, 2, 2)).roll(1.5)),
+    Bad('roll_float_shifts', TypeError, "roll(): argument 'shifts' (position 2) must be tuple of ints, not float", lambda L: L.roll(W(_x(L, 2, 2)), 1.5)),
+    Bad('roll_float_in_shifts', TypeError, "roll(): argument 'shifts' (position 2) must be tuple of ints, but found element of type float at pos 0", lambda L: L.roll(W(_x(L, 2, 2)), [1.5])),
+    Bad('tensor_roll_float_dims_keyword', TypeError, "roll(): argument 'dims' must be tuple of ints, not float", lambda L: W(_x(L, 2, 2)).roll(1, dims=1.5)),
+    Bad('tensor_roll_bool_shifts_keyword', TypeError, "roll(): argument 'shifts' must be tuple of ints, not bool", lambda L: W(_x(L, 2, 2)).roll(shifts=True)),
+    Bad('tensor_flip_float', TypeError, "flip(): argument 'dims' (position 1) must be tuple of ints, not float", lambda L: W(_x(L, 2, 2)).flip(0.5)),
+    Bad('tensor_flip_float_in_list', TypeError, "flip(): argument 'dims' (position 1) must be tuple of ints, but found element of type float at pos 0", lambda L: W(_x(L, 2, 2)).flip([0.5])),
+    Bad('flip_float', TypeError, "flip(): argument 'dims' (position 2) must be tuple of ints, not float", lambda L: L.flip(W(_x(L, 2, 2)), 0.5)),
+    Bad('zeros_pin_memory', RuntimeError, 'pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator is available on this system.', lambda L: L.zeros(2, pin_memory=True)),
+    Bad('zeros_layout_int', TypeError, "zeros(): argument 'layout' must be torch.layout, not int", lambda L: L.zeros(2, layout=3)),
+    Bad('tensor_cuda_cpu_device', RuntimeError, 'Invalid device, must be cuda device', lambda L: W(_x(L, 2)).cuda('cpu')),
 ]
 # fmt: on
