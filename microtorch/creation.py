@@ -521,7 +521,7 @@ _ARANGE = (  # PyTorch's signatures (for its error on a wrong argument type)
 
 @factory_out
 def arange(
-    start: float,
+    start: float | None = None,
     end: float | None = None,
     step: float = 1,
     *,
@@ -533,7 +533,11 @@ def arange(
     if dtype is not None and not isinstance(dtype, builtins.type(int64)):  # (dtype: the arg)
         args = [start] if end is None else [start, end] if step == 1 else [start, end, step]
         raise TypeError(parser_error("arange", _ARANGE, args, {"dtype": dtype}))
-    if end is None:
+    if start is None:  # arange(end=5)
+        if end is None:
+            raise TypeError(parser_error("arange", _ARANGE, [], {}))
+        start = 0
+    elif end is None:
         start, end = 0, start
     for value in (start, end, step):
         if not isinstance(value, (builtins.int, builtins.float, np.number)):

@@ -19,6 +19,7 @@ from microtorch.api import memory_format as layouts
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
 from microtorch.api.keywords import torch_keywords
+from microtorch.api.tensor_options import check_memory_format
 from microtorch.autograd import grad_mode
 from microtorch.autograd.versions import bump_version
 from microtorch.storage import memory_of
@@ -49,9 +50,10 @@ def reshape_twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @torch_keywords("input", "size")
-def resize_(self: Any, *sizes: Any) -> Any:
+def resize_(self: Any, *sizes: Any, memory_format: Any = None) -> Any:
     """Give ``self`` the shape ``sizes``: its first values in memory, kept in order; new
     places (when it grows) are zeros here (PyTorch leaves them uninitialised)."""
+    check_memory_format("resize_", memory_format)
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = tuple(sizes[0])
     if self.requires_grad:

@@ -286,7 +286,8 @@ class TensorMethods:
         return self.to("cuda" if device is None else device)
 
     def clone(self, *, memory_format: Any = None) -> Tensor:
-        return shape_ops.clone(self, memory_format=memory_format)
+        check_memory_format("clone", memory_format)
+        return shape_ops.clone(self)
 
     def contiguous(self, *, memory_format: Any = None) -> Tensor:
         check_memory_format("contiguous", memory_format)
