@@ -434,7 +434,35 @@ def check(torch: Any, name: str, overload: Overload) -> tuple[str, list[str]]:
         b = _plain((got, got_self), microtorch, compare_values)
         if not _close(a, b):
             failures.append(f"{shown}: torch gives {a}, microtorch {b}")
+        elif call.form == "keyword":
+            failures += _wrong_types(torch, name, overload, call, shown)
     return "checked", failures
+
+
+INT_LIKE = {"_int", "int", "SymInt", "_size", "Sequence[_int | SymInt]", "list[int]"}
+
+
+def _wrong_types(torch: Any, name: str, overload: Overload, call: Call, shown: str) -> list[str]:
+    """A float where an int (or a list of ints) goes, one parameter at a time: where torch's
+    parser refuses it (``x.roll(1.5)``), microtorch must raise a TypeError too, not go on with
+    it. (Its text is not compared here: the bad-input table checks the texts case by case.)"""
+    failures = []
+    for p in overload.params:
+        options = _alternatives(p.annotation)
+        if p.name not in call.kwargs or not options or options[0] not in INT_LIKE:
+            continue
+        given = call.kwargs[p.name]
+        wrong = [1.5] if isinstance(given, list) else 1.5
+        probe = call._replace(kwargs={**call.kwargs, p.name: wrong})
+        expected, _ = _run(torch, name, probe)
+        if not isinstance(expected, TypeError):
+            continue
+        got, _ = _run(microtorch, name, probe)
+        if not isinstance(got, TypeError):
+            failures.append(
+                f"{shown} {p.name}={wrong}: torch raises {expected!r}, microtorch {got!r}"
+            )
+    return failures
 
 
 def _checked_names() -> list[str]:

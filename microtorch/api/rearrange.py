@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
-from microtorch.api.arguments import expect_ints, parsed
+from microtorch.api.arguments import expect_int, expect_ints, parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.api.unary import _float
@@ -50,17 +50,21 @@ def expm1(a: Any) -> Any:
 
 
 @torch_keywords("input", "diagonal", out=True)
+@parsed("tril", "Tensor input, int diagonal=0")
 def tril(a: Any, diagonal: int = 0) -> Any:
     """The lower triangle of the last two dimensions (the rest 0): the causal mask
     ``torch.tril(torch.ones(T, T))``."""
     _matrix(a, "tril")
+    expect_int(diagonal, "diagonal")
     return Tril.apply(a, diagonal)
 
 
 @torch_keywords("input", "diagonal", out=True)
+@parsed("triu", "Tensor input, int diagonal=0")
 def triu(a: Any, diagonal: int = 0) -> Any:
     """The upper triangle of the last two dimensions (the rest 0)."""
     _matrix(a, "triu")
+    expect_int(diagonal, "diagonal")
     return Triu.apply(a, diagonal)
 
 
