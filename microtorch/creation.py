@@ -791,6 +791,10 @@ def randperm(
     requires_grad: bool = False,
 ) -> Tensor:
     """A random ordering of ``0 .. n-1``."""
+    if not isinstance(n, (builtins.int, np.integer)) or isinstance(n, builtins.bool):
+        raise TypeError(
+            f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}"
+        )
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     order = _rng(generator).permutation(n).astype((dtype or int64).numpy)

@@ -131,11 +131,13 @@ def repeat(a: Any, *sizes: Any) -> Any:
 
 
 @torch_keywords("input", "dims")
+@parsed("tile", "Tensor input, tuple of ints dims")
 def tile(a: Any, *dims: Any) -> Any:
     """``a`` tiled as ``repeat`` does; fewer ``dims`` than dimensions count from the right."""
     expect_tensor(a, "tile")
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
         dims = tuple(dims[0])
+    expect_ints(dims, "dims")
     return repeat(a, *((1,) * (a._data.ndim - len(dims)) + dims))
 
 
