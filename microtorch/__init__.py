@@ -75,6 +75,7 @@ from microtorch.api.sampling import bernoulli, normal
 from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
+from microtorch.api.tensor_options import tensor_options as _tensor_options
 from microtorch.api.trigonometry import (
     acos,
     acosh,
@@ -208,8 +209,9 @@ from microtorch.tensor import Size, Tensor
 # PyTorch's other names for the same functions:
 concat = concatenate = cat
 absolute, negative = abs, neg  # (multiply, divide, subtract: below, with add, mul, ...)
-swapaxes = swapdims = transpose
-square = Tensor.square
+swapdims = transpose
+swapaxes = torch_keywords("input", "axis0", "axis1")(transpose)  # (numpy's names)
+square = torch_keywords("input", out=True)(Tensor.square)  # (torch.square(input=x))
 
 __all__ = [
     "Generator", "Size", "Tensor", "abs", "add", "addmm", "amax", "amin", "arange", "argmax",
@@ -401,13 +403,14 @@ __all__ += ["combinations", "unique_consecutive"]
 from microtorch.api.shifts import bitwise_left_shift, bitwise_right_shift  # noqa: E402
 from microtorch.nn.functional import prelu  # noqa: E402
 
-nan_to_num_ = Tensor.nan_to_num_
+nan_to_num_ = torch_keywords("input")(Tensor.nan_to_num_)
 
 
+@_tensor_options(memory_format=True)  # (layout=, pin_memory=, memory_format=)
 def randint_like(
     input: Tensor, low: builtins.int = 0, high: builtins.int | None = None, *,  # noqa: A002
-    dtype: Any = None, layout: Any = None, device: Any = None,
-    requires_grad: builtins.bool = False, memory_format: Any = None, generator: Any = None,
+    dtype: Any = None, device: Any = None, requires_grad: builtins.bool = False,
+    generator: Any = None,
 ) -> Tensor:  # fmt: skip
     """randint(low, high, input.shape) in input's dtype (``randint_like(x, high)`` starts at
     0), from microtorch's seeded generator (not PyTorch's numbers)."""

@@ -80,7 +80,7 @@ class Method:
     """A Tensor method loaded on first use: ``det = Method("microtorch.api.linalg_square:det")``.
 
     The first read of ``x.det`` (or ``Tensor.det``) imports the module, puts the function, made
-    by ``wrap`` if given (``without_torch_keywords``), on the class in this one's place, and
+    by ``wrap`` if given (``method_keywords``), on the class in this one's place, and
     hands it over; from then on ``det`` is an ordinary method.
     """
 

@@ -20,8 +20,10 @@ from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
 from microtorch._warn import warn
 from microtorch.api._checks import expect_tensor
 from microtorch.api.arguments import parser_error
+from microtorch.api.keywords import torch_keywords
 from microtorch.api.multinomial import multinomial  # noqa: F401 - torch.multinomial, from here
 from microtorch.api.random_fill import use_default_generator
+from microtorch.api.tensor_options import check_options, tensor_options
 from microtorch.autograd import grad_mode
 from microtorch.autograd.quiet import quiet_numpy
 from microtorch.autograd.versions import bump_version
@@ -88,10 +90,13 @@ def seed() -> int:
 
 def factory_out(fn: Any) -> Any:
     """Let the factory ``fn`` take ``out=``: ``torch.zeros(2, 3, out=t)`` makes the values in
-    ``t``'s dtype and writes them into ``t`` (resized to fit, silently as in PyTorch)."""
+    ``t``'s dtype and writes them into ``t`` (resized to fit, silently as in PyTorch); and
+    PyTorch's ``layout=`` and ``pin_memory=`` (api/tensor_options.py)."""
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if kwargs:  # layout=torch.strided, pin_memory=False: the one value microtorch has
+            check_options(fn.__name__, kwargs, memory_format=fn.__name__ == "empty")
         if out is None:
             return fn(*args, **kwargs)
         name = fn.__name__
@@ -329,6 +334,7 @@ def _inferred_dtype(data: Any) -> dtype:
     return found or get_default_dtype()  # an empty list is float32
 
 
+@tensor_options()
 def tensor(
     data: Any, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
@@ -515,7 +521,7 @@ _ARANGE = (  # PyTorch's signatures (for its error on a wrong argument type)
 
 @factory_out
 def arange(
-    start: float,
+    start: float | None = None,
     end: float | None = None,
     step: float = 1,
     *,
@@ -527,7 +533,11 @@ def arange(
     if dtype is not None and not isinstance(dtype, builtins.type(int64)):  # (dtype: the arg)
         args = [start] if end is None else [start, end] if step == 1 else [start, end, step]
         raise TypeError(parser_error("arange", _ARANGE, args, {"dtype": dtype}))
-    if end is None:
+    if start is None:  # arange(end=5)
+        if end is None:
+            raise TypeError(parser_error("arange", _ARANGE, [], {}))
+        start = 0
+    elif end is None:
         start, end = 0, start
     for value in (start, end, step):
         if not isinstance(value, (builtins.int, builtins.float, np.number)):
@@ -739,13 +749,14 @@ def randn(
 
 @factory_out
 def randint(
-    low: int,
+    low: int = 0,
     high: int | None = None,
     size: Sequence[int] = (),
     *,
     generator: Generator | None = None,
     dtype: dtype | None = None,
     device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """Random integers in ``[low, high)`` (``randint(high, size)`` starts at 0)."""
     if isinstance(high, (tuple, list)):  # randint(10, (3,)): PyTorch's (high, size) form
@@ -767,19 +778,27 @@ def randint(
             f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
         )
     data = _rng(generator).integers(low, high, size=_shape((size,)))
-    return _finish(data.astype((dtype or int64).numpy), None, device, False)
+    return _finish(data.astype((dtype or int64).numpy), None, device, requires_grad)
 
 
 @factory_out
 def randperm(
-    n: int, *, generator: Generator | None = None, dtype: dtype | None = None, device: Any = None
+    n: int,
+    *,
+    generator: Generator | None = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """A random ordering of ``0 .. n-1``."""
+    if not isinstance(n, (builtins.int, np.integer)) or isinstance(n, builtins.bool):
+        raise TypeError(
+            f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}"
+        )
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    return _finish(
-        _rng(generator).permutation(n).astype((dtype or int64).numpy), None, device, False
-    )
+    order = _rng(generator).permutation(n).astype((dtype or int64).numpy)
+    return _finish(order, None, device, requires_grad)
 
 
 def _like(t: Tensor, dtype_: dtype | None, op: str) -> tuple[tuple[int, ...], dtype]:
@@ -791,6 +810,8 @@ def _like_device(t: Tensor, device: Any) -> Any:
     return t._device if device is None else device
 
 
+@torch_keywords("input")
+@tensor_options(memory_format=True)
 def zeros_like(
     t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
@@ -800,6 +821,8 @@ def zeros_like(
     return _finish(data, None, _like_device(t, device), requires_grad)
 
 
+@torch_keywords("input")
+@tensor_options(memory_format=True)
 def ones_like(
     t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
@@ -809,6 +832,8 @@ def ones_like(
     return _finish(data, None, _like_device(t, device), requires_grad)
 
 
+@torch_keywords("input")
+@tensor_options(memory_format=True)
 def empty_like(
     t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
@@ -817,6 +842,8 @@ def empty_like(
     return zeros_like(t, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
+@torch_keywords("input", "fill_value")
+@tensor_options(memory_format=True)
 def full_like(
     t: Tensor,
     fill_value: Any,
@@ -831,17 +858,33 @@ def full_like(
     return _finish(data, None, _like_device(t, device), requires_grad)
 
 
+@torch_keywords("input")
+@tensor_options(memory_format=True)
 def rand_like(
-    t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+    t: Tensor,
+    *,
+    generator: Generator | None = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """Uniform random numbers with ``t``'s shape and dtype."""
     s, d = _like(t, dtype, "rand_like")
-    return rand(*s, dtype=d, device=_like_device(t, device), requires_grad=requires_grad)
+    device = _like_device(t, device)
+    return rand(*s, generator=generator, dtype=d, device=device, requires_grad=requires_grad)
 
 
+@torch_keywords("input")
+@tensor_options(memory_format=True)
 def randn_like(
-    t: Tensor, *, dtype: dtype | None = None, device: Any = None, requires_grad: bool = False
+    t: Tensor,
+    *,
+    generator: Generator | None = None,
+    dtype: dtype | None = None,
+    device: Any = None,
+    requires_grad: bool = False,
 ) -> Tensor:
     """Normal random numbers with ``t``'s shape and dtype."""
     s, d = _like(t, dtype, "randn_like")
-    return randn(*s, dtype=d, device=_like_device(t, device), requires_grad=requires_grad)
+    device = _like_device(t, device)
+    return randn(*s, generator=generator, dtype=d, device=device, requires_grad=requires_grad)

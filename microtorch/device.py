@@ -96,14 +96,17 @@ def check_same_device(op: str, *devices: device) -> None:
             )
 
 
-def set_default_device(spec: str | device | None) -> None:
+_Device = device  # (for set_default_device, whose parameter is PyTorch's device=)
+
+
+def set_default_device(device: str | _Device | None) -> None:  # (PyTorch's name: device=)
     """Accepts ``'cpu'`` (or None): microtorch makes every tensor on the CPU.
 
     ``'cuda'`` raises PyTorch's error on a machine without a GPU, here at once (a deliberate
     difference: PyTorch raises at the next factory call); ``'meta'`` as the default is not
     supported (make meta tensors with ``device='meta'``).
     """
-    d = as_device(spec)
+    d = as_device(device)
     if d.type != "cpu":
         raise NotImplementedError(
             f"microtorch supports only 'cpu' as the default device, not '{d}' (Fix: pass "

@@ -131,19 +131,19 @@ def from_numpy_dtype(np_dtype: np.dtype) -> dtype:
         ) from None
 
 
-def promote_types(a: dtype, b: dtype) -> dtype:
-    """The smallest dtype both ``a`` and ``b`` convert to, as ``torch.promote_types``."""
-    if a is b:
-        return a
-    for position, value in enumerate((a, b), 1):
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    """The smallest dtype both ``type1`` and ``type2`` convert to (``torch.promote_types``)."""
+    if type1 is type2:
+        return type1
+    for position, value in enumerate((type1, type2), 1):
         if not isinstance(value, dtype):
             raise TypeError(
                 f"promote_types(): argument 'type{position}' (position {position}) must be "
                 f"torch.dtype, not {type(value).__name__}"
             )
-    if a._category != b._category:  # int + float -> the float type, whatever the sizes
-        return a if a._category > b._category else b
-    return _FROM_NUMPY[np.promote_types(a.numpy, b.numpy)]
+    if type1._category != type2._category:  # int + float -> the float, whatever the sizes
+        return type1 if type1._category > type2._category else type2
+    return _FROM_NUMPY[np.promote_types(type1.numpy, type2.numpy)]
 
 
 def _scalar_dtype(value: object) -> dtype:

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 
 from microtorch.api._checks import type_name
+from microtorch.api.keywords import by_fn_names
 from microtorch.autograd import node as _node
 from microtorch.dtypes import dtype
 
@@ -29,6 +30,7 @@ __all__ = [
     "Param",
     "expect_bool",
     "expect_int",
+    "expect_ints",
     "method_of",
     "parse_signature",
     "parsed",
@@ -274,7 +276,10 @@ def parsed(op: str, *signatures: str, numbers_as_tensors: bool = False) -> Calla
         @functools.wraps(fn)
         def checked(*args: Any, **kwargs: Any) -> Any:
             try:
-                return fn(*args, **kwargs)
+                if kwargs:  # torch.logical_and(input=x, other=y): the signatures' names
+                    call = by_fn_names(fn, _names(signatures), False, args, dict(kwargs))
+                    return fn(*call[0], **call[1])
+                return fn(*args)
             except Exception as error:
                 reraise(op, signatures, args, kwargs, error, numbers_as_tensors)
                 raise
@@ -282,7 +287,10 @@ def parsed(op: str, *signatures: str, numbers_as_tensors: bool = False) -> Calla
         @functools.wraps(fn)
         def method(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
-                return fn(self, *args, **kwargs)
+                if kwargs:  # x.logical_and(other=y)
+                    call = by_fn_names(fn, _names(signatures), False, (self, *args), dict(kwargs))
+                    return fn(*call[0], **call[1])
+                return fn(self, *args)
             except Exception as error:
                 # (the method's signatures are worked out only for an error message)
                 methods = [_method_form(s) for s in signatures]
@@ -293,6 +301,19 @@ def parsed(op: str, *signatures: str, numbers_as_tensors: bool = False) -> Calla
         return checked  # type: ignore[return-value]
 
     return decorate
+
+
+@functools.cache
+def _names(signatures: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """PyTorch's names for each position, over all the signatures (``other`` or ``dim``)."""
+    at: list[list[str]] = []
+    for signature in signatures:
+        positional = [p for p in parse_signature(signature.removeprefix(DEPRECATED))]
+        for k, p in enumerate(q for q in positional if not q.keyword_only):
+            at.extend([] for _ in range(k + 1 - len(at)))
+            if p.name not in at[k]:
+                at[k].append(p.name)
+    return tuple(tuple(names) for names in at)
 
 
 def _method_form(signature: str) -> str:
@@ -321,6 +342,13 @@ def expect_int(value: Any, name: str) -> None:
     """A TypeError unless ``value`` is an int (not a bool): the parser's cue in a ``parsed`` op."""
     if not _is_int(value):
         raise TypeError(f"{name} must be int, not {_got(value)}")
+
+
+def expect_ints(values: Any, name: str) -> None:
+    """A TypeError unless ``values`` is an int or a list of ints: the parser's cue in a
+    ``parsed`` op (``x.roll(1.5)``)."""
+    for value in values if isinstance(values, (list, tuple)) else (values,):
+        expect_int(value, name)
 
 
 def expect_bool(value: Any, name: str) -> None:

@@ -14,6 +14,7 @@ import numpy as np
 from microtorch.api._checks import expect_tensor, type_name, views_first
 from microtorch.api.arguments import parsed
 from microtorch.api.division import div_rounded
+from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import (
     _NUMBERS,
     _PY_NUMBERS,
@@ -216,10 +217,13 @@ def _both_tensors(op: str, a: Any, b: Any) -> None:
             )
 
 
-def where(condition: Any, a: Operand, b: Operand) -> Any:
-    """``a`` where ``condition`` is True, else ``b``."""
+def where(condition: Any, a: Operand = None, b: Operand = None) -> Any:
+    """``a`` where ``condition`` is True, else ``b``; ``where(condition)`` alone is
+    ``nonzero(condition, as_tuple=True)``, the indices where it is nonzero."""
     expect_tensor(condition, "where", "condition")
     cond = _data(condition)
+    if a is None and b is None:
+        return tuple(wrap(k.astype(np.int64), condition._device) for k in np.nonzero(cond))
     if cond.dtype != np.bool_:
         raise RuntimeError(
             "where expected condition to be a boolean tensor, but got a tensor with dtype "
@@ -314,6 +318,7 @@ def ge(a: Operand, b: Operand) -> Any:
     return _compare(np.greater_equal, a, b)
 
 
+@torch_keywords("input")
 def logical_not(a: Any) -> Any:
     """not a, element by element."""
     expect_tensor(a, "logical_not")
@@ -338,6 +343,7 @@ def logical_xor(a: Any, b: Any) -> Any:
     return _compare(np.logical_xor, a, b)
 
 
+@torch_keywords("input", "other")
 def isclose(
     a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> Any:
@@ -347,6 +353,7 @@ def isclose(
     return wrap(np.isclose(_data(a), _data(b), rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
+@torch_keywords("input", "other")
 def allclose(
     a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False
 ) -> bool:
@@ -376,6 +383,7 @@ def _same_dtype(a: Any, b: Any, op: str) -> None:
         )
 
 
+@torch_keywords("input", "other")
 def equal(a: Any, b: Any) -> bool:
     """True if a and b have the same shape and the same values."""
     expect_tensor(a, "equal")

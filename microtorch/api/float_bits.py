@@ -83,6 +83,7 @@ def ldexp(a: Any, other: Any) -> Any:
     return Ldexp.apply(as_operand(a, target), as_operand(other, target), int_exponent)
 
 
+@torch_keywords("input", "other")
 def ldexp_(self: Any, other: Any) -> Any:
     """``ldexp``, written into this tensor; returns it."""
     expect_tensor(self, "ldexp_")

@@ -73,8 +73,17 @@ def histogram(
             lo, hi = 0.0, 1.0  # (PyTorch's range for no values)
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5  # (numpy's and PyTorch's widening for equal values)
-        edges = np.linspace(lo, hi, int(bins) + 1).astype(data.dtype)
+        edges = _even_edges(lo, hi, int(bins) + 1).astype(data.dtype)
     return HistogramResult(*Histogram.apply(input, edges, weight, bool(density)))
+
+
+def _even_edges(lo: float, hi: float, count: int) -> np.ndarray:
+    """``count`` edges from ``lo`` to ``hi`` where PyTorch's linspace puts them: the first half
+    counted up from ``lo``, the rest down from ``hi`` (np.linspace's middle edges can be an ulp
+    off, and a value on an edge then falls in the other bin)."""
+    step = (hi - lo) / (count - 1) if count > 1 else 0.0
+    k = np.arange(count)
+    return np.where(k < count // 2, lo + k * step, hi - (count - 1 - k) * step)
 
 
 def _histogramdd_checks(input: Any, bins: Any, range: Any, weight: Any) -> None:  # noqa: A002
@@ -186,7 +195,7 @@ def histogramdd(
             lo, hi = 0.0, 1.0  # (PyTorch's range for no values)
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5  # (PyTorch's widening for equal values)
-        edges.append(np.linspace(lo, hi, b + 1).astype(input._data.dtype))
+        edges.append(_even_edges(lo, hi, b + 1).astype(input._data.dtype))
     hist, *bin_edges = Histogramdd.apply(
         input, _if_grad(weight), bool(density), "_histogramdd_from_bin_cts", *edges
     )

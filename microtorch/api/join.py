@@ -108,7 +108,7 @@ _SPLIT = (
 )
 
 
-@torch_keywords("tensor", "split_size_or_sections", "dim")
+@torch_keywords("tensor", ("split_size_or_sections", "split_size"), "dim")
 def split(a: Any, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple[Any, ...]:
     """Cut into pieces of a given size (the last may be smaller) or of the given sizes."""
     try:

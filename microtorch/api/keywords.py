@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from microtorch.api.out_argument import call_with_out
 
-__all__ = ["torch_keywords", "without_torch_keywords"]
+__all__ = ["by_fn_names", "by_position", "method_keywords", "torch_keywords"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -22,63 +22,123 @@ _NUMPY_ALIASES = {"axis": "dim", "keepdims": "keepdim"}  # numpy's name -> PyTor
 
 
 def torch_keywords(
-    *torch_names: str, numpy_aliases: bool = False, out: bool = False
+    *torch_names: str | tuple[str, ...], numpy_aliases: bool = False, out: bool = False
 ) -> Callable[[F], F]:
     """Let the decorated function take its positional parameters by ``torch_names`` too
-    (in order: the first name for the first parameter ...); with ``numpy_aliases``,
-    ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``; with ``out``, ``out=``
-    (see out_argument.py), as PyTorch does."""
+    (in order: the first name for the first parameter ...; a tuple of names where PyTorch's
+    overloads name one position differently; a ``*dims`` parameter by its name,
+    ``flip(x, dims=[0])``); with ``numpy_aliases``, ``axis=`` for ``dim=`` and
+    ``keepdims=`` for ``keepdim=``; with ``out``, ``out=`` (see out_argument.py), as PyTorch
+    does."""
 
     def decorate(fn: F) -> F:
         @functools.wraps(fn)
         def with_torch_keywords(*args: Any, **kwargs: Any) -> Any:
             if not kwargs:  # the common call: straight through
                 return fn(*args)
-            rename = _renames(fn, torch_names, numpy_aliases)
-            for given in [k for k in kwargs if k in rename]:
-                target = rename[given]
-                if target in kwargs:
-                    raise TypeError(
-                        f"{fn.__name__}() got multiple values for argument '{target}' "
-                        f"(Fix: pass either {given}= or {target}=)"
-                    )
-                kwargs[target] = kwargs.pop(given)
+            args, kwargs = by_fn_names(fn, torch_names, numpy_aliases, args, kwargs)
             if out and "out" in kwargs:
                 written = kwargs.pop("out")  # (out=None is an ordinary call)
                 if written is not None:
                     return call_with_out(fn.__name__, fn, args, kwargs, written)
             return fn(*args, **kwargs)
 
+        with_torch_keywords.torch_names = (torch_names, numpy_aliases)  # type: ignore[attr-defined]
         return with_torch_keywords  # type: ignore[return-value]
 
     return decorate
 
 
-_renames_of: dict[Any, dict[str, str]] = {}  # (fn, torch_names, numpy_aliases) -> renames
+def by_fn_names(
+    fn: Any, torch_names: tuple[Any, ...], numpy_aliases: bool, args: Any, kwargs: Any
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``args`` and ``kwargs`` with PyTorch's keyword names renamed to ``fn``'s own; a value
+    for ``fn``'s ``*dims`` comes last among the positional arguments."""
+    rename, stars, leading = _renames(fn, torch_names, numpy_aliases)
+    for given in [k for k in kwargs if k in rename]:
+        target = rename[given]
+        if target in kwargs:
+            raise TypeError(
+                f"{fn.__name__}() got multiple values for argument '{target}' "
+                f"(Fix: pass either {given}= or {target}=)"
+            )
+        kwargs[target] = kwargs.pop(given)
+    given = [name for name in stars if name in kwargs]
+    if given:  # (flip(x, dims=[0]) is flip(x, [0]))
+        named = [kwargs.pop(p) for p in leading[len(args) :] if p in kwargs]
+        args = (*args, *named, *(kwargs.pop(name) for name in given))
+    return tuple(args), kwargs
 
 
-def _renames(fn: Any, torch_names: tuple[str, ...], numpy_aliases: bool) -> dict[str, str]:
-    """PyTorch's (and numpy's) keyword name -> the parameter's name in ``fn``; worked out on
-    ``fn``'s first call with keywords (``inspect.signature`` is slow: not at import)."""
+Renames = tuple[dict[str, str], tuple[str, ...], list[str]]
+_renames_of: dict[Any, Renames] = {}  # (fn, torch_names, numpy_aliases) -> its renames
+
+
+def _renames(fn: Any, torch_names: tuple[Any, ...], numpy_aliases: bool) -> Renames:
+    """PyTorch's (and numpy's) keyword name -> the parameter's name in ``fn``; PyTorch's names
+    of ``fn``'s ``*dims``, and the parameters before it; worked out on ``fn``'s first call with
+    keywords (``inspect.signature`` is slow: not at import)."""
     key = (fn, torch_names, numpy_aliases)
-    rename = _renames_of.get(key)
-    if rename is None:
+    known = _renames_of.get(key)
+    if known is None:
         params = inspect.signature(fn).parameters
         positional = [
             p.name
             for p in params.values()
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
         ]
-        rename = {t: p for t, p in zip(torch_names, positional) if t != p}
+        rename = {t: p for t, p in zip(torch_names, positional) if isinstance(t, str) and t != p}
+        for names, p in zip(torch_names, positional):  # (overloads naming a position apart)
+            if not isinstance(names, str):
+                rename.update((t, p) for t in names if t != p and t not in params)
+        star = next((p.name for p in params.values() if p.kind == p.VAR_POSITIONAL), None)
         if numpy_aliases:  # (only for the arguments it has: softmax takes no keepdims=)
             for alias, name in _NUMPY_ALIASES.items():
                 if rename.get(name, name) in params:
                     rename[alias] = rename.get(name, name)
-        _renames_of[key] = rename
-    return rename
+        leading = positional[: positional.index(star)] if star in positional else []
+        stars: tuple[str, ...] = ()
+        if star is not None:  # (its PyTorch names, if it has them)
+            names = next((t for t, p in zip(torch_names, positional) if p == star), star)
+            stars = (names,) if isinstance(names, str) else names
+            for name in stars:
+                rename.pop(name, None)
+        known = _renames_of[key] = (rename, stars, leading)
+    return known
 
 
-def without_torch_keywords(fn: F) -> F:
-    """``fn`` itself, without the wrapper ``torch_keywords`` put around it (for the Tensor
-    methods that take neither PyTorch's argument names nor ``out=``)."""
-    return getattr(fn, "__wrapped__", fn)
+def _first(names: str | tuple[str, ...]) -> str:
+    return names if isinstance(names, str) else names[0]
+
+
+def method_keywords(fn: F) -> F:
+    """``fn`` as a Tensor method: PyTorch's keyword names for the arguments after the tensor
+    (``x.hypot(other=y)``, ``x.flip(dims=[0])``), but neither ``out=``
+    nor a name for the tensor itself, which PyTorch's methods do not take."""
+    plain = getattr(fn, "__wrapped__", fn)
+    plain = getattr(plain, "method", plain)  # (a ``parsed`` op: positions counted after self)
+    torch_names, numpy_aliases = getattr(fn, "torch_names", ((), False))
+
+    @functools.wraps(plain)
+    def method(*args: Any, **kwargs: Any) -> Any:
+        if not kwargs:
+            return plain(*args)
+        for key in ("out", *(_first(t) for t in torch_names[:1])):
+            if key in kwargs:
+                raise TypeError(f"{plain.__name__}() got an unexpected keyword argument '{key}'")
+        args, kwargs = by_fn_names(plain, torch_names, numpy_aliases, args, kwargs)
+        return plain(*args, **kwargs)
+
+    return method  # type: ignore[return-value]
+
+
+def by_position(fn: Any, args: Any, kwargs: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The call ``fn(*args, **kwargs)`` with every argument that has a position given by it
+    (``atan2_(x, other=y)`` as ``atan2_(x, y)``: the in-place checks look at positions)."""
+    bound = _signature(fn).bind(*args, **kwargs)
+    return bound.args, bound.kwargs
+
+
+@functools.cache
+def _signature(fn: Any) -> inspect.Signature:
+    return inspect.signature(fn)

@@ -163,6 +163,7 @@ def lu_solve(LU: Any, pivots: Any, B: Any, *, left: bool = True, adjoint: bool =
     return LinalgLuSolve.apply(LU, pivots, B, bool(left), bool(adjoint))
 
 
+@torch_keywords("input", "LU_data", "LU_pivots")
 def torch_lu_solve(b: Any, LU_data: Any, LU_pivots: Any) -> Any:  # noqa: N803
     """Deprecated: ``torch.linalg.lu_solve(LU_data, LU_pivots, b)``."""
     _deprecated(

@@ -105,6 +105,7 @@ def torch_matrix_power(input: Any, n: int) -> Any:  # noqa: A002
     return matrix_power(input, n)
 
 
+@torch_keywords("input")
 def slogdet(A: Any) -> Any:  # noqa: N803
     """(sign, log|det|) of each square matrix, as ``torch.return_types.slogdet``."""
     _prepare(A, "linalg.slogdet", "slogdet")
@@ -233,7 +234,7 @@ def cholesky(A: Any, *, upper: bool = False) -> Any:  # noqa: N803
     return LinalgCholeskyEx.apply(A, upper)
 
 
-@torch_keywords(out=True)
+@torch_keywords(("input", "A"), out=True)
 def matrix_exp(A: Any) -> Any:  # noqa: N803
     """exp(A) = I + A + A^2 / 2! + ... of each square matrix."""
     _prepare(A, "linalg.matrix_exp", "linalg_matrix_exp")

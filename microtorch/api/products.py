@@ -19,6 +19,7 @@ from microtorch.api import elementwise as ew
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
+from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import _binary
 from microtorch.autograd import node as _node
 from microtorch.dtypes import result_type
@@ -182,6 +183,15 @@ _RESULT_SHAPES: dict[str, Callable[..., tuple[int, ...]]] = {
 }
 
 
+_TORCH_NAMES = {  # PyTorch's names of the two factors: x.addmm_(mat1=a, mat2=b)
+    "addmm_": ("mat1", "mat2"),
+    "addmv_": ("mat", "vec"),
+    "addr_": ("vec1", "vec2"),
+    "addbmm_": ("batch1", "batch2"),
+    "baddbmm_": ("batch1", "batch2"),
+}
+
+
 def _in_place(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     def in_place(self: Any, a: Any, b: Any, *, beta: float = 1, alpha: float = 1) -> Any:
         expect_tensor(self, name)
@@ -200,7 +210,7 @@ def _in_place(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
 
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"``{name[:-1]}``, written into this tensor; returns it."
-    return in_place
+    return torch_keywords("input", *_TORCH_NAMES[name])(in_place)
 
 
 addmm_, addmv_, addr_, addbmm_, baddbmm_ = (

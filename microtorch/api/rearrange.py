@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_int, expect_ints, parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.api.unary import _float
@@ -49,17 +50,21 @@ def expm1(a: Any) -> Any:
 
 
 @torch_keywords("input", "diagonal", out=True)
+@parsed("tril", "Tensor input, int diagonal=0")
 def tril(a: Any, diagonal: int = 0) -> Any:
     """The lower triangle of the last two dimensions (the rest 0): the causal mask
     ``torch.tril(torch.ones(T, T))``."""
     _matrix(a, "tril")
+    expect_int(diagonal, "diagonal")
     return Tril.apply(a, diagonal)
 
 
 @torch_keywords("input", "diagonal", out=True)
+@parsed("triu", "Tensor input, int diagonal=0")
 def triu(a: Any, diagonal: int = 0) -> Any:
     """The upper triangle of the last two dimensions (the rest 0)."""
     _matrix(a, "triu")
+    expect_int(diagonal, "diagonal")
     return Triu.apply(a, diagonal)
 
 
@@ -70,11 +75,13 @@ def _matrix(a: Any, op: str) -> None:
 
 
 @torch_keywords("input", "dims")
+@parsed("flip", "Tensor input, tuple of ints dims")
 def flip(a: Any, *dims: Any) -> Any:
     """``a`` reversed along ``dims`` (a copy, as in PyTorch)."""
     expect_tensor(a, "flip")
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
         dims = tuple(dims[0])
+    expect_ints(dims, "dims")
     return Flip.apply(a, _distinct(normalize_dims(dims, a._data.ndim), "flip"))
 
 
@@ -86,10 +93,13 @@ def _distinct(dims: tuple[int, ...], op: str) -> tuple[int, ...]:
 
 
 @torch_keywords("input", "shifts", "dims")
+@parsed("roll", "Tensor input, tuple of ints shifts, tuple of ints dims=[]")
 def roll(a: Any, shifts: Any, dims: Any = None) -> Any:
     """``a`` shifted along ``dims`` (without ``dims``: flattened, shifted, reshaped back)."""
     expect_tensor(a, "roll")
     shifts = tuple(shifts) if isinstance(shifts, (list, tuple)) else (shifts,)
+    expect_ints(shifts, "shifts")
+    expect_ints(() if dims is None else dims, "dims")
     if dims is None:
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
@@ -102,6 +112,7 @@ def roll(a: Any, shifts: Any, dims: Any = None) -> Any:
     return Roll.apply(a, shifts, normalize_dims(dims, a._data.ndim))
 
 
+@torch_keywords("input", "repeats")
 def repeat(a: Any, *sizes: Any) -> Any:
     """``a`` tiled ``sizes[i]`` times along dimension i (``x.repeat(2, 1)``); extra sizes
     add leading dimensions."""
@@ -120,10 +131,13 @@ def repeat(a: Any, *sizes: Any) -> Any:
 
 
 @torch_keywords("input", "dims")
-def tile(a: Any, dims: Any) -> Any:
+@parsed("tile", "Tensor input, tuple of ints dims")
+def tile(a: Any, *dims: Any) -> Any:
     """``a`` tiled as ``repeat`` does; fewer ``dims`` than dimensions count from the right."""
     expect_tensor(a, "tile")
-    dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
+    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = tuple(dims[0])
+    expect_ints(dims, "dims")
     return repeat(a, *((1,) * (a._data.ndim - len(dims)) + dims))
 
 

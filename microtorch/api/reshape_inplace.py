@@ -18,6 +18,8 @@ import numpy as np
 from microtorch.api import memory_format as layouts
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
+from microtorch.api.keywords import torch_keywords
+from microtorch.api.tensor_options import check_memory_format
 from microtorch.autograd import grad_mode
 from microtorch.autograd.versions import bump_version
 from microtorch.storage import memory_of
@@ -47,9 +49,11 @@ def reshape_twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return in_place
 
 
-def resize_(self: Any, *sizes: Any) -> Any:
+@torch_keywords("input", "size")
+def resize_(self: Any, *sizes: Any, memory_format: Any = None) -> Any:
     """Give ``self`` the shape ``sizes``: its first values in memory, kept in order; new
     places (when it grows) are zeros here (PyTorch leaves them uninitialised)."""
+    check_memory_format("resize_", memory_format)
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = tuple(sizes[0])
     if self.requires_grad:
@@ -103,6 +107,7 @@ transpose_ = reshape_twin("transpose_", shape_ops.transpose)
 __all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_"]
 
 
+@torch_keywords("input", "the_template")
 def resize_as_(self: Any, the_template: Any, *, memory_format: Any = None) -> Any:
     """``self.resize_(the_template.shape)`` (``torch.resize_as_``, ``x.resize_as_``), laid
     out row-major: ``memory_format`` None, ``contiguous_format`` or ``preserve_format``."""

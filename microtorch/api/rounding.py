@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_int, parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
 from microtorch.autograd.function import NumpyFunction
@@ -32,8 +33,10 @@ def _step(fn: type[NumpyFunction], a: Any, op: str, *extra: Any) -> Any:
     return wrap(a._data.copy(), a._device)
 
 
+@parsed("round", "Tensor input", "Tensor input, *, int decimals")
 def round(input: Any, *, decimals: int = 0) -> Any:  # noqa: A001, A002 - PyTorch's names
     """Round to the nearest whole number, halves to even (or to ``decimals`` places)."""
+    expect_int(decimals, "decimals")
     if decimals:
         return _step(RoundDecimals, input, "round", int(decimals))
     return _step(Round, input, "round")

@@ -17,6 +17,7 @@ from microtorch.api.inplace import apply_inplace
 from microtorch.api.operands import wrap
 from microtorch.api.random_fill import refill
 from microtorch.api.shape import expand
+from microtorch.api.tensor_options import tensor_options
 from microtorch.autograd import node as _node
 from microtorch.dtypes import get_default_dtype
 from microtorch.ops._broadcast import broadcast_error
@@ -69,6 +70,7 @@ def _check_std(std: Any) -> None:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
 
 
+@tensor_options()
 def normal(
     mean: Any,
     std: Any = 1.0,

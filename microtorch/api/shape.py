@@ -17,6 +17,7 @@ from microtorch.api.arguments import NO_DIM, parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
 from microtorch.api.reduction import distinct_dims, normalize_dims
+from microtorch.api.tensor_options import check_memory_format
 from microtorch.autograd.views import as_view
 from microtorch.ops._layout import preserved_astype
 from microtorch.ops.shape import (
@@ -185,8 +186,9 @@ def too_few_sizes(a: Any, sizes: Sequence[int]) -> RuntimeError:
 
 
 @parsed("expand", "Tensor input, tuple of ints size, *, bool implicit=False")
-def expand(a: Any, *sizes: Any) -> Any:
-    """Repeat size-1 dimensions to ``sizes`` without copying (-1 keeps a size)."""
+def expand(a: Any, *sizes: Any, implicit: bool = False) -> Any:
+    """Repeat size-1 dimensions to ``sizes`` without copying (-1 keeps a size); ``implicit``
+    changes nothing (PyTorch's tracer sets it)."""
     if not sizes:  # (the parser's TypeError: expand() needs a size)
         raise TypeError("expand() needs a size")
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
@@ -256,9 +258,10 @@ def t(a: Any) -> Any:
 
 
 @torch_keywords("input")
-def clone(a: Any) -> Any:
+def clone(a: Any, *, memory_format: Any = None) -> Any:
     """A copy with its own memory; gradients flow back to ``a``."""
     expect_tensor(a, "clone")
+    check_memory_format("clone", memory_format)
     return Clone.apply(a)
 
 

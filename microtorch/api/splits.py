@@ -18,6 +18,7 @@ from microtorch.api import grids, indexing, join, rearrange
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
 from microtorch.api.diagonal import diag_embed
+from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.api.reduction import sum as reduce_sum
 from microtorch.autograd import node as _node
@@ -104,6 +105,7 @@ def _sections(n: int, sections: int) -> list[int]:
     return ends
 
 
+@torch_keywords("input", ("indices", "sections", "tensor_indices_or_sections"), "dim")
 def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:  # noqa: A002
     """Views of ``input`` cut into ``sections`` nearly equal pieces along ``dim``, or cut
     before each of the given ``indices``."""
@@ -157,17 +159,20 @@ def _split_along(input: Any, cuts: Any, op: str, least: int, dim: int) -> tuple[
     return tensor_split(input, cuts, dim)
 
 
+@torch_keywords("input", ("indices", "sections"))
 def hsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A002
     """tensor_split along dimension 1 (along 0 for a 1-d tensor); sections must divide it."""
     dim = 1 if getattr(input, "ndim", 0) > 1 else 0
     return _split_along(input, indices_or_sections, "hsplit", 1, dim)
 
 
+@torch_keywords("input", ("indices", "sections"))
 def vsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A002
     """tensor_split along dimension 0 of a tensor of at least 2 dimensions."""
     return _split_along(input, indices_or_sections, "vsplit", 2, 0)
 
 
+@torch_keywords("input", ("indices", "sections"))
 def dsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A002
     """tensor_split along dimension 2 of a tensor of at least 3 dimensions."""
     return _split_along(input, indices_or_sections, "dsplit", 3, 2)
@@ -228,6 +233,7 @@ def unflatten(input: Any, dim: int, sizes: Sequence[int]) -> Any:  # noqa: A002
     return shape_ops.view(input, tuple(shape[:d]) + tuple(sizes) + tuple(shape[d + 1 :]))
 
 
+@torch_keywords("input", "size")
 def sum_to_size(input: Any, *size: Any) -> Any:  # noqa: A002
     """``input`` summed down to ``size`` (the shape it was broadcast from)."""
     target = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (list, tuple)) else size

@@ -116,7 +116,7 @@ def put(input: Any, index: Any, source: Any, accumulate: bool = False) -> Any:  
     expect_tensor(input, "put")
     expect_tensor(index, "put", "index", 2)
     expect_tensor(source, "put", "source", 3)
-    idx = _long_index(index, "put_")
+    idx = _long_index(index, "put_").reshape(-1)  # (index and source of any shape: flat)
     if idx.size != source._data.size:
         raise IndexError(
             "put_(): Expected source and index to have the same number of elements, but got "

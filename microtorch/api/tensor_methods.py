@@ -50,9 +50,10 @@ from microtorch.api import shape as shape_ops
 from microtorch.api import shifts as shift_ops
 from microtorch.api.arguments import method_of, reraise
 from microtorch.api.inplace import apply_inplace
-from microtorch.api.keywords import without_torch_keywords
+from microtorch.api.keywords import method_keywords, torch_keywords
 from microtorch.api.legacy_types import dtype_of_type
 from microtorch.api.operands import as_operand
+from microtorch.api.tensor_options import check_memory_format, tensor_options
 from microtorch.autograd import node as _node
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
@@ -265,7 +266,8 @@ class TensorMethods:
             return f"microtorch.{self._dtype._legacy}"
         return shape_ops.to_dtype(self, dtype_of_type(dtype))
 
-    def cpu(self) -> Tensor:
+    def cpu(self, *, memory_format: Any = None) -> Tensor:
+        check_memory_format("cpu", memory_format)
         return self.to("cpu")
 
     def pin_memory(self, device: Any = None) -> Tensor:
@@ -275,14 +277,20 @@ class TensorMethods:
             "pinned memory only speeds up copies to a GPU, and microtorch runs on the CPU)"
         )
 
-    def cuda(self, device: Any = None) -> Tensor:
+    def cuda(
+        self, device: Any = None, non_blocking: builtins.bool = False, *, memory_format: Any = None
+    ) -> Tensor:
         """``self.to("cuda")``: raises PyTorch's error, as there is no GPU here."""
+        if device is not None and as_device(device).type != "cuda":
+            raise RuntimeError("Invalid device, must be cuda device")
         return self.to("cuda" if device is None else device)
 
-    def clone(self) -> Tensor:
+    def clone(self, *, memory_format: Any = None) -> Tensor:
+        check_memory_format("clone", memory_format)
         return shape_ops.clone(self)
 
-    def contiguous(self) -> Tensor:
+    def contiguous(self, *, memory_format: Any = None) -> Tensor:
+        check_memory_format("contiguous", memory_format)
         return shape_ops.contiguous(self)
 
     # --- in-place ops: version counters, leaf checks, graph rebasing in api/inplace.py ---
@@ -315,14 +323,14 @@ class TensorMethods:
             raise TypeError(f"fill_(): value must be a number or a Tensor, not {kind}")
         return apply_inplace(self, "fill_", inplace_ops.fill, value)
 
-    def copy_(self, src: Any) -> Tensor:
-        if isinstance(src, (int, float)):  # a number fills, as in PyTorch (CopyBackwards)
-            src = as_operand(src, self._dtype, self._device)
-        if not isinstance(src, _node.Tensor):
+    def copy_(self, other: Any, non_blocking: builtins.bool = False) -> Tensor:
+        if isinstance(other, (int, float)):  # a number fills, as in PyTorch (CopyBackwards)
+            other = as_operand(other, self._dtype, self._device)
+        if not isinstance(other, _node.Tensor):
             raise TypeError(
-                f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}"
+                f"copy_(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}"
             )
-        return apply_inplace(self, "copy_", inplace_ops.copy, src)
+        return apply_inplace(self, "copy_", inplace_ops.copy, other)
 
     def masked_fill_(self, *args: Any, **kwargs: Any) -> Tensor:  # (mask, value)
         try:
@@ -372,7 +380,7 @@ class TensorMethods:
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
     # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper
     neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, clamp, reciprocal = (
-        without_torch_keywords(f)
+        method_keywords(f)
         for f in (unary.neg, unary.exp, unary.log, unary.log1p, unary.sqrt, unary.abs)
         + (unary.sin, unary.cos, unary.sigmoid, unary.tanh, unary.relu, unary.clamp)
         + (unary.reciprocal,)
@@ -415,7 +423,8 @@ class TensorMethods:
     # PyTorch's other names for the same methods:
     absolute, negative = abs, neg
     multiply, divide, subtract = (binary.method(n) for n in ("multiply", "divide", "subtract"))
-    swapaxes = swapdims = transpose
+    swapdims = transpose
+    swapaxes = torch_keywords("input", "axis0", "axis1")(transpose)  # (numpy's names)
     logical_and, logical_or, logical_xor, floor_divide, remainder, fmod = (
         binary.method(n)
         for n in ("logical_and", "logical_or", "logical_xor", "floor_divide", "remainder", "fmod")
@@ -442,7 +451,7 @@ class TensorMethods:
     prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
     histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram")
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
-        without_torch_keywords(f)
+        method_keywords(f)
         for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
         + (trigonometry.acos, trigonometry.atan, trigonometry.asinh, trigonometry.acosh)
         + (trigonometry.atanh,)
@@ -463,12 +472,12 @@ class TensorMethods:
     )
     true_divide_, fix_ = twins.true_divide_, twins.trunc_
     deg2rad, rad2deg, sgn, gcd, lcm = (
-        without_torch_keywords(f)
+        method_keywords(f)
         for f in (pointwise.deg2rad, pointwise.rad2deg, pointwise.sgn, pointwise.gcd)
         + (pointwise.lcm,)
     )
     hypot, logaddexp, logaddexp2, copysign, fmax, fmin = (
-        binary.method(n, without_torch_keywords(getattr(pointwise, n)))
+        binary.method(n, method_keywords(getattr(pointwise, n)))
         for n in ("hypot", "logaddexp", "logaddexp2", "copysign", "fmax", "fmin")
     )
     deg2rad_, rad2deg_, hypot_, copysign_, sgn_, gcd_, lcm_ = (
@@ -516,7 +525,7 @@ class TensorMethods:
     )  # fmt: skip
 
     gather, scatter, scatter_add, scatter_reduce = (
-        without_torch_keywords(f)
+        method_keywords(f)
         for f in (
             scatter_ops.gather,
             scatter_ops.scatter,
@@ -539,15 +548,16 @@ class TensorMethods:
         )
 
     rsqrt, expm1, tril, triu, tile, index_select, masked_select = (
-        without_torch_keywords(f)
+        method_keywords(f)
         for f in (rearrange.rsqrt, rearrange.expm1, rearrange.tril, rearrange.triu)
         + (rearrange.tile, rearrange.index_select, rearrange.masked_select)
     )
-    flip, roll, repeat = rearrange.flip, rearrange.roll, rearrange.repeat
+    flip, roll = method_keywords(rearrange.flip), method_keywords(rearrange.roll)
+    repeat = rearrange.repeat
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
     tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
     broadcast_to, narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
-        Method(_COMPOSITES + name, without_torch_keywords)
+        Method(_COMPOSITES + name, method_keywords)
         for name in ("broadcast_to", "narrow", "movedim", "movedim", "outer", "clamp_min")
         + ("clamp_max", "nan_to_num")
     )
@@ -571,7 +581,7 @@ class TensorMethods:
     cross = Method("microtorch.api.cross:cross")
     unique = Method("microtorch.api.unique:unique")
     erf, erfc, erfinv, addcmul, addcdiv = (
-        Method(_SPECIAL + name, without_torch_keywords)
+        Method(_SPECIAL + name, method_keywords)
         for name in ("erf", "erfc", "erfinv", "addcmul", "addcdiv")
     )
     lerp = Method(_SPECIAL + "lerp", method_of)
@@ -581,30 +591,28 @@ class TensorMethods:
         return sampling.bernoulli(self, p, generator=generator)
 
     diff, repeat_interleave = (
-        Method(_SEQUENCES + name, without_torch_keywords) for name in ("diff", "repeat_interleave")
+        Method(_SEQUENCES + name, method_keywords) for name in ("diff", "repeat_interleave")
     )
     median, bincount = (
-        Method(_STATISTICS + name, without_torch_keywords) for name in ("median", "bincount")
+        Method(_STATISTICS + name, method_keywords) for name in ("median", "bincount")
     )
     erf_, erfc_, erfinv_, lerp_, addcmul_, addcdiv_ = (
         Method(_SPECIAL + name[:-1], functools.partial(twins.twin, name))
         for name in ("erf_", "erfc_", "erfinv_", "lerp_", "addcmul_", "addcdiv_")
     )
     frac, isposinf, isneginf, signbit = (
-        without_torch_keywords(rounding.frac), truth.isposinf, truth.isneginf, truth.signbit,
+        method_keywords(rounding.frac), truth.isposinf, truth.isneginf, truth.signbit,
     )  # fmt: skip
     frac_ = twins.twin("frac_", rounding.frac)
     nansum, nanmean, kthvalue, mode = (
         Method(_STATISTICS + name, method_of) for name in ("nansum", "nanmean", "kthvalue", "mode")
     )
     diagonal, diag, diag_embed, trace = (
-        Method("microtorch.api.diagonal:" + name, without_torch_keywords)
+        Method("microtorch.api.diagonal:" + name, method_keywords)
         for name in ("diagonal", "diag", "diag_embed", "trace")
     )
     svd = Method("microtorch.api.decomposition:svd")
-    det, inverse = (
-        Method(_LINALG_SQUARE + name, without_torch_keywords) for name in ("det", "inverse")
-    )
+    det, inverse = (Method(_LINALG_SQUARE + name, method_keywords) for name in ("det", "inverse"))
     slogdet = Method(_LINALG_SQUARE + "slogdet")
 
     is_complex, conj, resolve_conj, is_conj = (
@@ -652,6 +660,7 @@ class TensorMethods:
             data = data._data
         return self._new(np.array(data, (dtype or self._dtype).numpy), device, requires_grad)
 
+    @tensor_options()
     def new_zeros(
         self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
         requires_grad: builtins.bool = False,
@@ -660,6 +669,7 @@ class TensorMethods:
         data = np.zeros(_dims(sizes, size), (dtype or self._dtype).numpy)
         return self._new(data, device, requires_grad)
 
+    @tensor_options()
     def new_ones(
         self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
         requires_grad: builtins.bool = False,
@@ -668,6 +678,7 @@ class TensorMethods:
         data = np.ones(_dims(sizes, size), (dtype or self._dtype).numpy)
         return self._new(data, device, requires_grad)
 
+    @tensor_options()
     def new_empty(
         self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
         requires_grad: builtins.bool = False,
@@ -677,6 +688,7 @@ class TensorMethods:
             *sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad
         )
 
+    @tensor_options()
     def new_full(
         self, size: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
         requires_grad: builtins.bool = False,
@@ -712,7 +724,7 @@ class TensorMethods:
     cummax, cummin, logcumsumexp, aminmax = _methods("scan", "cummax cummin logcumsumexp aminmax")
     # --- end walka
     # --- walkb
-    lgamma, digamma, mvlgamma = _methods("gamma", "lgamma digamma mvlgamma", without_torch_keywords)
+    lgamma, digamma, mvlgamma = _methods("gamma", "lgamma digamma mvlgamma", method_keywords)
     lgamma_, digamma_ = _twins("gamma", "lgamma_ digamma_")
 
     def mvlgamma_(self, p: builtins.int) -> Tensor:
@@ -726,20 +738,20 @@ class TensorMethods:
             )
         return apply_inplace(self, "mvlgamma_", gamma_ops.mvlgamma, p)
 
-    (i0,) = _methods("bessel", "i0", without_torch_keywords)
+    (i0,) = _methods("bessel", "i0", method_keywords)
     (i0_,) = _twins("bessel", "i0_")
 
     float_power, ldexp, frexp, nextafter, heaviside = _methods(
-        "float_bits", "float_power ldexp frexp nextafter heaviside", without_torch_keywords
+        "float_bits", "float_power ldexp frexp nextafter heaviside", method_keywords
     )
     float_power_, ldexp_ = _methods("float_bits", "float_power_ ldexp_")
     nextafter_, heaviside_ = _twins("float_bits", "nextafter_ heaviside_")
-    (hardshrink,) = _methods("shrink", "hardshrink", without_torch_keywords)
-    igamma, igammac = _methods("incomplete_gamma", "igamma igammac", without_torch_keywords)
+    (hardshrink,) = _methods("shrink", "hardshrink", method_keywords)
+    igamma, igammac = _methods("incomplete_gamma", "igamma igammac", method_keywords)
     igamma_, igammac_ = _twins("incomplete_gamma", "igamma_ igammac_")
-    (dist,) = _methods("dist", "dist", without_torch_keywords)
-    bitwise_left_shift = without_torch_keywords(shift_ops.bitwise_left_shift)
-    bitwise_right_shift = without_torch_keywords(shift_ops.bitwise_right_shift)
+    (dist,) = _methods("dist", "dist", method_keywords)
+    bitwise_left_shift = method_keywords(shift_ops.bitwise_left_shift)
+    bitwise_right_shift = method_keywords(shift_ops.bitwise_right_shift)
     bitwise_left_shift_ = twins.twin("bitwise_left_shift_", shift_ops.bitwise_left_shift)
     bitwise_right_shift_ = twins.twin("bitwise_right_shift_", shift_ops.bitwise_right_shift)
     __ilshift__, __irshift__ = bitwise_left_shift_, bitwise_right_shift_
@@ -861,9 +873,9 @@ class TensorMethods:
 
     # --- walke
     cov, corrcoef = _methods("correlation", "cov corrcoef")
-    (renorm,) = _methods("renorm", "renorm", without_torch_keywords)
+    (renorm,) = _methods("renorm", "renorm", method_keywords)
     (renorm_,) = _methods("renorm", "renorm_")
-    (nanmedian,) = _methods("nanmedian", "nanmedian", without_torch_keywords)
+    (nanmedian,) = _methods("nanmedian", "nanmedian", method_keywords)
     # --- walkf
     prelu, resize_as_ = prelu_ops.prelu, reshape_inplace.resize_as_
     multinomial = multinomial_ops.multinomial

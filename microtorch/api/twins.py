@@ -24,7 +24,7 @@ from microtorch.api import (
 from microtorch.api import elementwise as ew
 from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
-from microtorch.api.keywords import without_torch_keywords
+from microtorch.api.keywords import by_fn_names, by_position
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
 
@@ -42,11 +42,20 @@ __all__ = [
 def twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """The in-place twin ``name`` (e.g. ``"sin_"``) of ``function``: ``x.sin_()`` is
     ``x.copy_(x.sin())`` with PyTorch's checks, and returns ``x``."""
-    function = without_torch_keywords(function)
+    plain = getattr(function, "__wrapped__", function)  # (the function under torch_keywords)
+    torch_names, numpy_aliases = getattr(function, "torch_names", (("input", "other"), False))
 
-    def in_place(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def in_place(*args: Any, **kwargs: Any) -> Any:
+        if kwargs:  # torch.sin_(input=x), x.atan2_(other=y): PyTorch's names, by position
+            if not args and "input" in kwargs:
+                args = (kwargs.pop("input"),)
+            renamed = by_fn_names(plain, torch_names, numpy_aliases, args, kwargs)
+            args, kwargs = by_position(plain, *renamed)
+        if not args:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "input"')
+        self, *rest = args
         expect_tensor(self, name)  # (torch.sin_([0.0]) gets PyTorch's TypeError)
-        return apply_inplace(self, name, function, *args, **kwargs)
+        return apply_inplace(self, name, plain, *rest, **kwargs)
 
     in_place.__name__ = in_place.__qualname__ = name
     in_place.__doc__ = f"``{name[:-1]}``, written into this tensor; returns it."

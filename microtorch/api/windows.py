@@ -144,19 +144,23 @@ def _triangle_indices(name: str, row: int, col: int, offset: int, d: dtype, lowe
 
 def tril_indices(
     row: int, col: int, offset: int = 0, *, dtype: dtype = int64, device: Any = None,
-    layout: Any = None, pin_memory: bool | None = None,
+    layout: Any = None, pin_memory: bool | None = None, requires_grad: bool = False,
 ) -> Any:  # fmt: skip
     """The (row, column) places of a row x col matrix's lower triangle (the diagonal
     ``offset`` and below), a 2 x n tensor in row-major order."""
-    return _triangle_indices("tril_indices", row, col, offset, dtype, True)
+    return _triangle_indices("tril_indices", row, col, offset, dtype, True).requires_grad_(
+        requires_grad
+    )
 
 
 def triu_indices(
     row: int, col: int, offset: int = 0, *, dtype: dtype = int64, device: Any = None,
-    layout: Any = None, pin_memory: bool | None = None,
+    layout: Any = None, pin_memory: bool | None = None, requires_grad: bool = False,
 ) -> Any:  # fmt: skip
     """The (row, column) places of the upper triangle (the diagonal ``offset`` and above)."""
-    return _triangle_indices("triu_indices", row, col, offset, dtype, False)
+    return _triangle_indices("triu_indices", row, col, offset, dtype, False).requires_grad_(
+        requires_grad
+    )
 
 
 def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:

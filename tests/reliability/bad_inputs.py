@@ -1361,5 +1361,17 @@ CASES: list[Bad | Same] = [
     Bad('linear_cross_entropy_chunk_sizes', ValueError, "batch_chunk_size (=3) and chunking_method ('aspect_ratio') give different chunk sizes (3 vs 4); pass only one.", lambda L: _F(L).linear_cross_entropy(W(_x(L, 6, 4)), W(_x(L, 5, 4)), W(L.zeros(6, dtype=L.long)), options=L.nn.LinearCrossEntropyOptions(batch_chunk_size=3, chunking_method='aspect_ratio'))),
     Bad('linear_cross_entropy_options_policy', ValueError, "invalid acc_policy: 'fast'", lambda L: L.nn.LinearCrossEntropyOptions(acc_policy='fast')),
     Bad('linear_cross_entropy_loss_smoothing', RuntimeError, 'expected label_smoothing to be in range [0, 1], got 1.5', lambda L: L.nn.LinearCrossEntropyLoss(4, 5, label_smoothing=1.5)),
+    # --- kw
+    Bad('tensor_roll_float_shifts', TypeError, "roll(): argument 'shifts' (position 1) must be tuple of ints, not float", lambda L: W(_x(L, 2, 2)).roll(1.5)),
+    Bad('roll_float_shifts', TypeError, "roll(): argument 'shifts' (position 2) must be tuple of ints, not float", lambda L: L.roll(W(_x(L, 2, 2)), 1.5)),
+    Bad('roll_float_in_shifts', TypeError, "roll(): argument 'shifts' (position 2) must be tuple of ints, but found element of type float at pos 0", lambda L: L.roll(W(_x(L, 2, 2)), [1.5])),
+    Bad('tensor_roll_float_dims_keyword', TypeError, "roll(): argument 'dims' must be tuple of ints, not float", lambda L: W(_x(L, 2, 2)).roll(1, dims=1.5)),
+    Bad('tensor_roll_bool_shifts_keyword', TypeError, "roll(): argument 'shifts' must be tuple of ints, not bool", lambda L: W(_x(L, 2, 2)).roll(shifts=True)),
+    Bad('tensor_flip_float', TypeError, "flip(): argument 'dims' (position 1) must be tuple of ints, not float", lambda L: W(_x(L, 2, 2)).flip(0.5)),
+    Bad('tensor_flip_float_in_list', TypeError, "flip(): argument 'dims' (position 1) must be tuple of ints, but found element of type float at pos 0", lambda L: W(_x(L, 2, 2)).flip([0.5])),
+    Bad('flip_float', TypeError, "flip(): argument 'dims' (position 2) must be tuple of ints, not float", lambda L: L.flip(W(_x(L, 2, 2)), 0.5)),
+    Bad('zeros_pin_memory', RuntimeError, 'pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator is available on this system.', lambda L: L.zeros(2, pin_memory=True)),
+    Bad('zeros_layout_int', TypeError, "zeros(): argument 'layout' must be torch.layout, not int", lambda L: L.zeros(2, layout=3)),
+    Bad('tensor_cuda_cpu_device', RuntimeError, 'Invalid device, must be cuda device', lambda L: W(_x(L, 2)).cuda('cpu')),
 ]
 # fmt: on
