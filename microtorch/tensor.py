@@ -31,7 +31,13 @@ from microtorch.api import (
 )
 from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
-from microtorch.api.operators import arithmetic_operator, matrix_operator, op_operator, operator
+from microtorch.api.operators import (
+    arithmetic_operator,
+    matrix_operator,
+    mm_operator,
+    op_operator,
+    operator,
+)
 from microtorch.api.tensor_methods import TensorMethods
 from microtorch.api.window_methods import WindowMethods
 from microtorch.autograd import backward, views
@@ -48,6 +54,7 @@ from microtorch.dtypes import (
 )
 from microtorch.ops.elementwise import Add, Div, Mul, Sub
 from microtorch.ops.inplace import Copy
+from microtorch.ops.linalg import Mm
 
 __all__ = ["Tensor", "Size", "plain_tensor", "op_result"]
 
@@ -531,7 +538,7 @@ class Tensor(TensorMethods, WindowMethods):
     __sub__, __truediv__ = op_operator(Sub, ew.sub, floats=True), op_operator(Div, ew.div, True)
     __pow__ = arithmetic_operator(ew.pow)
 
-    __matmul__ = matrix_operator(linalg.matmul)
+    __matmul__ = mm_operator(Mm, linalg.matmul)  # (two matrices: straight to Mm)
 
     __neg__, __abs__ = unary.neg, unary.abs
     __lt__, __le__, __gt__, __ge__, __eq__, __ne__ = (

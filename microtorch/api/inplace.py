@@ -378,8 +378,8 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
     # straight into t's memory. Anything unusual returns False and takes the general path,
     # which gives PyTorch's errors.
     (other,) = args
-    if kwargs and list(kwargs) != ["alpha"]:  # e.g. div_(y, rounding_mode="floor"): not a
-        return False  # plain ufunc
+    if len(kwargs) > 1 or kwargs and "alpha" not in kwargs:  # e.g. div_(y, rounding_mode=
+        return False  # "floor"): not a plain ufunc
     if isinstance(other, _node.Tensor):
         if other._device is not t._device or other._data.ndim > t._data.ndim:
             return False
@@ -399,7 +399,7 @@ def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, 
         return False
     token = hush()  # inf - inf is nan, silently as in PyTorch
     try:
-        _UFUNCS[name](target, other, out=target, casting="same_kind")
+        _UFUNCS[name](target, other, target)  # (into target; ufuncs cast "same_kind")
     except (TypeError, ValueError):  # e.g. float into int, or shapes that do not fit
         return False
     finally:

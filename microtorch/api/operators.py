@@ -21,7 +21,7 @@ from microtorch.autograd.function import Function
 from microtorch.dtypes import int64
 from microtorch.ops._broadcast import broadcast_error
 
-__all__ = ["operator", "arithmetic_operator", "matrix_operator", "op_operator"]
+__all__ = ["operator", "arithmetic_operator", "matrix_operator", "op_operator", "mm_operator"]
 
 _OPERANDS = (int, float, np.number, np.bool_)  # (bool is an int)
 _CAST_OPERANDS = (*_OPERANDS, np.ndarray)  # what op_operator hands to the function to cast
@@ -60,6 +60,31 @@ def matrix_operator(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     @functools.wraps(fn)
     def binary_operator(self: Any, other: Any) -> Any:
         if isinstance(other, (_node.Tensor, np.ndarray)):
+            return fn(self, other)
+        return NotImplemented
+
+    return binary_operator
+
+
+def mm_operator(op: type[Function], fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """``matrix_operator(fn)`` that runs ``op`` itself (``Mm`` for ``@``) for two floating-point
+    matrices of one dtype whose sizes fit, the common case, as ``fn`` (``matmul``) would after
+    its checks; anything else (vectors, batches, casts, errors) goes through ``fn``."""
+
+    @functools.wraps(fn)
+    def binary_operator(self: Any, other: Any) -> Any:
+        if isinstance(other, _node.Tensor):
+            a, b = self._data, other._data
+            if (
+                a.ndim == 2
+                and b.ndim == 2
+                and a.shape[1] == b.shape[0]
+                and other._dtype is self._dtype
+                and self._dtype.is_floating_point
+            ):
+                return op.apply(self, other)
+            return fn(self, other)
+        if isinstance(other, np.ndarray):
             return fn(self, other)
         return NotImplemented
 

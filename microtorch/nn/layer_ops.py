@@ -59,14 +59,18 @@ class Embedding(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (indices,) = ctx.saved_tensors
-        grads = grad_output.reshape(-1, *ctx.shape[1:])
+        rows, row_size = ctx.shape[0], math.prod(ctx.shape[1:])
+        grads = grad_output.reshape(-1, row_size)
         if ctx.scale is not None:
             if not isinstance(grad_output, np.ndarray):  # (recorded: a second derivative)
                 raise NotImplementedError(SCALED_TWICE)
             grads = grads * ctx.scale
-        grad = np.zeros_like(grad_output, shape=ctx.shape)
-        # np.add.at adds once per occurrence: a row used twice gets both gradients.
-        np.add.at(grad, indices.reshape(-1), grads)
+        grad = np.zeros_like(grad_output, shape=rows * row_size)
+        # np.add.at adds once per occurrence: a row used twice gets both gradients. (On the
+        # flat gradient, one place per element: numpy's fast loop for one index per value.)
+        places = indices.reshape(-1, 1) * np.intp(row_size) + np.arange(row_size)
+        np.add.at(grad, places.reshape(-1), grads.reshape(-1))
+        grad = grad.reshape(ctx.shape)
         if ctx.padding_idx is not None:
             grad[ctx.padding_idx] = 0
         return grad

@@ -45,16 +45,16 @@ class NllLoss(NumpyFunction):
     double_backward_name = "NllLossBackwardBackward0"
     double_backward_constants = (2,)  # (PyTorch's node: inputs grad_output and logp; weight kept)
 
-    ctx_fields = ("shape", "reduction", "ignore_index")
+    ctx_fields = ("shape", "reduction", "picks")
 
     @staticmethod
     def forward(ctx, logp, target, weight, reduction, ignore_index):
         x = logp[None] if logp.ndim == 1 else logp  # (N, C, ...)
-        index, w, kept = _picks(target, weight, ignore_index, x)
+        index, w, kept = ctx.picks = _picks(target, weight, ignore_index, x)  # (for backward)
         picked = _take(x, index)  # logp[i, t_i]
         losses = np.where(kept, -picked * w, np.zeros((), x.dtype))  # ignored: 0, even if inf
         ctx.save_for_backward(logp, target, weight)  # (logp: PyTorch's self, for its node)
-        ctx.shape, ctx.reduction, ctx.ignore_index = logp.shape, reduction, ignore_index
+        ctx.shape, ctx.reduction = logp.shape, reduction
         if reduction == "none":
             return losses.reshape(target.shape)
         if reduction == "sum":
@@ -63,10 +63,10 @@ class NllLoss(NumpyFunction):
 
     @staticmethod
     def backward(ctx, grad_output):
-        _, target, weight = ctx.saved_tensors
+        ctx.saved_tensors  # noqa: B018 - raises if target or weight changed since forward
         shape = ctx.shape if len(ctx.shape) > 1 else (1, *ctx.shape)
         grad = np.zeros_like(grad_output, shape=shape)
-        index, w, kept = _picks(target, weight, ctx.ignore_index, grad)
+        index, w, kept = ctx.picks  # (what forward picked: the targets are as they were)
         if ctx.reduction == "none":
             coef = -w * grad_output.reshape(w.shape)
         elif ctx.reduction == "sum":

@@ -33,6 +33,9 @@ def expand(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if not isinstance(a, (np.ndarray, np.generic)):  # create_graph=True: a RecordedArray,
         return np.broadcast_to(a, shape)  # whose broadcast_to records PyTorch's expand
     a = np.asarray(a)  # (numpy gives a scalar for arithmetic on 0-d arrays: read-only)
+    if a.ndim == 0 and a.dtype.kind in "fc":  # a whole sum's (or mean's) gradient: the one
+        # value at every place, as np.broadcast_to gives it, without its Python layers
+        return np.ndarray(shape, a.dtype, buffer=a, strides=(0,) * len(shape))
     out = np.broadcast_to(a, shape)
     out.flags.writeable = a.flags.writeable
     return out
