@@ -17,6 +17,7 @@ import numpy as np
 from microtorch.api import grids, indexing, join, rearrange
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_int, expect_ints, parsed
 from microtorch.api.diagonal import diag_embed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
@@ -206,9 +207,12 @@ def flipud(input: Any) -> Any:  # noqa: A002
     return rearrange.flip(input, 0)
 
 
+@parsed("unflatten", "Tensor input, int dim, tuple of ints sizes")
 def unflatten(input: Any, dim: int, sizes: Sequence[int]) -> Any:  # noqa: A002
     """Dimension ``dim`` unfolded into ``sizes`` (one may be -1), as a view."""
     expect_tensor(input, "unflatten")
+    expect_int(dim, "dim")
+    expect_ints(sizes, "sizes")
     sizes = [int(s) for s in sizes]
     if input._data.ndim == 0:
         raise RuntimeError(
@@ -233,10 +237,12 @@ def unflatten(input: Any, dim: int, sizes: Sequence[int]) -> Any:  # noqa: A002
     return shape_ops.view(input, tuple(shape[:d]) + tuple(sizes) + tuple(shape[d + 1 :]))
 
 
+@parsed("sum_to_size", "Tensor input, tuple of ints size")
 @torch_keywords("input", "size")
 def sum_to_size(input: Any, *size: Any) -> Any:  # noqa: A002
     """``input`` summed down to ``size`` (the shape it was broadcast from)."""
     target = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (list, tuple)) else size
+    expect_ints(target, "size")
     shape = input._data.shape
     lead = len(shape) - len(target)
     if lead < 0 or any(t != 1 and t != s for t, s in zip(target, shape[lead:])):

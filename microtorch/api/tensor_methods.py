@@ -48,7 +48,7 @@ from microtorch.api import prelu as prelu_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import shifts as shift_ops
-from microtorch.api.arguments import method_of, reraise
+from microtorch.api.arguments import expect_ints, method_of, parsed, reraise
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import method_keywords, torch_keywords
 from microtorch.api.legacy_types import dtype_of_type
@@ -72,6 +72,12 @@ from microtorch.dtypes import (
 from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
+
+# The new_* methods' signature, after their size (and fill_value) as PyTorch declares it
+_NEW_OPTIONS = (
+    "Tensor input, {}, *, torch.dtype dtype=None, torch.layout layout=None, "
+    "torch.device device=None, bool pin_memory=False, bool requires_grad=False"
+)
 
 # Inside the class, "float" and "dtype" name methods; annotations use these.
 Number = float
@@ -449,7 +455,7 @@ class TensorMethods:
     )
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
     prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
-    histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram")
+    histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram", method_of)
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
         method_keywords(f)
         for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
@@ -553,7 +559,7 @@ class TensorMethods:
         + (rearrange.tile, rearrange.index_select, rearrange.masked_select)
     )
     flip, roll = method_keywords(rearrange.flip), method_keywords(rearrange.roll)
-    repeat = rearrange.repeat
+    repeat = method_of(rearrange.repeat)
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
     tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
     broadcast_to, narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
@@ -660,6 +666,8 @@ class TensorMethods:
             data = data._data
         return self._new(np.array(data, (dtype or self._dtype).numpy), device, requires_grad)
 
+    @method_of
+    @parsed("new_zeros", _NEW_OPTIONS.format("tuple of ints size"))
     @tensor_options()
     def new_zeros(
         self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
@@ -669,6 +677,8 @@ class TensorMethods:
         data = np.zeros(_dims(sizes, size), (dtype or self._dtype).numpy)
         return self._new(data, device, requires_grad)
 
+    @method_of
+    @parsed("new_ones", _NEW_OPTIONS.format("tuple of ints size"))
     @tensor_options()
     def new_ones(
         self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
@@ -678,16 +688,19 @@ class TensorMethods:
         data = np.ones(_dims(sizes, size), (dtype or self._dtype).numpy)
         return self._new(data, device, requires_grad)
 
+    @method_of
+    @parsed("new_empty", _NEW_OPTIONS.format("tuple of ints size"))
     @tensor_options()
     def new_empty(
         self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
         requires_grad: builtins.bool = False,
     ) -> Tensor:  # fmt: skip
         """A tensor of the given size (zeros here; PyTorch leaves the memory uninitialised)."""
-        return self.new_zeros(
-            *sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad
-        )
+        data = np.zeros(_dims(sizes, size), (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
 
+    @method_of
+    @parsed("new_full", _NEW_OPTIONS.format("tuple of ints size, Number fill_value"))
     @tensor_options()
     def new_full(
         self, size: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
@@ -705,10 +718,9 @@ class TensorMethods:
 
     # --- walka: issue 24's shapes, cuts, indexing and products (docs/api_walk.md)
     tensor_split, hsplit, vsplit, dsplit = _methods("splits", "tensor_split hsplit vsplit dsplit")
-    split_with_sizes, fliplr, flipud, unflatten = _methods(
-        "splits", "split_with_sizes fliplr flipud unflatten"
-    )
-    sum_to_size, diagflat = _methods("splits", "sum_to_size diagflat")
+    split_with_sizes, fliplr, flipud = _methods("splits", "split_with_sizes fliplr flipud")
+    unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_keywords)
+    (diagflat,) = _methods("splits", "diagflat")
     (unique_consecutive,) = _methods("unique", "unique_consecutive")
     addmm, addmv, addr, addbmm, baddbmm = _methods("products", "addmm addmv addr addbmm baddbmm")
     addmm_, addmv_, addr_, addbmm_, baddbmm_ = _methods(
@@ -851,7 +863,7 @@ class TensorMethods:
         hooks.append(hook)
         return _node.RemovableHandle(hooks, hook)
 
-    (new_empty_strided,) = _methods("memory_layout", "new_empty_strided")
+    (new_empty_strided,) = _methods("memory_layout", "new_empty_strided", method_of)
 
     def lu(self, pivot: builtins.bool = True, get_infos: builtins.bool = False) -> Any:
         """Deprecated: ``torch.linalg.lu_factor`` (``get_infos``: ``lu_factor_ex``)."""
@@ -897,6 +909,7 @@ def _dims(sizes: tuple[Any, ...], size: Any) -> tuple[int, ...]:
         sizes = (size,)
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):  # (a Size is a tuple)
         sizes = tuple(sizes[0])
+    expect_ints(sizes, "size")  # (the parser's cue: new_zeros(n / 2))
     return tuple(int(s) for s in sizes)
 
 
