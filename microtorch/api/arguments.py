@@ -235,21 +235,66 @@ def parser_error(
         if args
         else "".join(f"{k}, " for k in reversed(named))
     )
-    shown = [
-        ", ".join(_shown(params))
+    listed = [
+        params
         for text, params in zip(signatures, parsed_signatures)
         if not text.startswith(DEPRECATED)  # (PyTorch matches them but does not list them)
     ]
+    shown = [", ".join(_shown(params)) for params in listed]
     if len(shown) == 1:
         return (
             f"{op}() received an invalid combination of arguments - got ({got}), but expected "
             f"({shown[0]})"
         )
-    expected = "".join(f" * ({text})\n" for text in shown)
+    expected = "".join(
+        f" * ({text})\n{_why_not(params, args, kwargs, numbers_as_tensors)}"
+        for text, params in zip(shown, listed)
+    )
     return (
         f"{op}() received an invalid combination of arguments - got ({got}), but expected "
         f"one of:\n{expected}"
     )
+
+
+def _why_not(
+    params: tuple[Param, ...], args: Sequence[Any], kwargs: dict[str, Any], numbers: bool
+) -> str:
+    """PyTorch's line under a listed signature that takes as many arguments as were given:
+    the keywords it has no name for, or else the arguments with a wrong type, in ``!``."""
+    outs = [p for p in params if p.name == "out"]
+    if len(params) - len(outs) != len(args) + len([k for k in kwargs if k != "out"]):
+        return ""
+    # PyTorch looks a keyword up among the last len(kwargs) parameters, and reads the name of
+    # one with a default as its default ("int dim = 0" is named "0"): a quirk, kept
+    later = params[max(len(params) - len(outs) - len(kwargs), 0) :]
+    named = {p.name: p for p in later if p.default is None}
+    wrong = [k for k in reversed(kwargs) if k not in named]
+    if wrong:
+        return (
+            f"      didn't match because some of the keywords were incorrect: {', '.join(wrong)}\n"
+        )
+    marked = [
+        _described(v) if _fits(p.type, v, p.default, numbers) else f"!{_described(v)}!"
+        for p, v in zip(params, args)
+    ]
+    keys = [
+        f"{k}={_described(v)}"
+        if _fits(named[k].type, v, None, numbers)
+        else f"!{k}={_described(v)}!"
+        for k, v in kwargs.items()
+    ]
+    text = ", ".join(marked + keys) if marked else "".join(f"{k}, " for k in keys)
+    return f"      didn't match because some of the arguments have invalid types: ({text})\n"
+
+
+def _described(value: Any) -> str:
+    # PyTorch's description of an argument: "list of [float]", "tuple of (float,)"
+    if isinstance(value, list):
+        return f"list of [{', '.join(_got(v) for v in value)}]"
+    if isinstance(value, tuple):
+        inner = ", ".join(_got(v) for v in value) + ("," if len(value) == 1 else "")
+        return f"tuple of ({inner})"
+    return _got(value)
 
 
 def _got(value: Any) -> str:

@@ -106,6 +106,12 @@ def _sections(n: int, sections: int) -> list[int]:
     return ends
 
 
+@parsed(
+    "tensor_split",
+    "Tensor input, tuple of ints indices, int dim=0",
+    "Tensor input, Tensor tensor_indices_or_sections, int dim=0",
+    "Tensor input, int sections, int dim=0",
+)
 @torch_keywords("input", ("indices", "sections", "tensor_indices_or_sections"), "dim")
 def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:  # noqa: A002
     """Views of ``input`` cut into ``sections`` nearly equal pieces along ``dim``, or cut
@@ -130,6 +136,7 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[An
             f"{type(cuts).__name__}), but expected one of: (Tensor input, int sections, int "
             "dim = 0) (Tensor input, tuple of ints indices, int dim = 0)"
         )
+    expect_ints(cuts, "indices")  # (the parser's cue)
     if input._data.ndim == 0:
         raise RuntimeError(
             "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
@@ -140,6 +147,12 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[An
             raise RuntimeError(f"number of sections must be larger than 0, got {cuts}")
         cuts = _sections(input._data.shape[d], cuts)
     return _slices(input, [int(i) for i in cuts], d)
+
+
+_SPLIT_SECTIONS, _SPLIT_INDICES = (
+    "Tensor input, int sections",
+    "Tensor input, tuple of ints indices",
+)
 
 
 def _split_along(input: Any, cuts: Any, op: str, least: int, dim: int) -> tuple[Any, ...]:
@@ -160,6 +173,7 @@ def _split_along(input: Any, cuts: Any, op: str, least: int, dim: int) -> tuple[
     return tensor_split(input, cuts, dim)
 
 
+@parsed("hsplit", _SPLIT_SECTIONS, _SPLIT_INDICES)
 @torch_keywords("input", ("indices", "sections"))
 def hsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A002
     """tensor_split along dimension 1 (along 0 for a 1-d tensor); sections must divide it."""
@@ -167,12 +181,14 @@ def hsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A0
     return _split_along(input, indices_or_sections, "hsplit", 1, dim)
 
 
+@parsed("vsplit", _SPLIT_SECTIONS, _SPLIT_INDICES)
 @torch_keywords("input", ("indices", "sections"))
 def vsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A002
     """tensor_split along dimension 0 of a tensor of at least 2 dimensions."""
     return _split_along(input, indices_or_sections, "vsplit", 2, 0)
 
 
+@parsed("dsplit", _SPLIT_SECTIONS, _SPLIT_INDICES)
 @torch_keywords("input", ("indices", "sections"))
 def dsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A002
     """tensor_split along dimension 2 of a tensor of at least 3 dimensions."""

@@ -524,7 +524,7 @@ class TensorMethods:
         reshape_inplace.transpose_,
     )  # fmt: skip
     swapaxes_ = swapdims_ = transpose_
-    resize_, random_ = reshape_inplace.resize_, random_fill.random_
+    resize_, random_ = method_of(reshape_inplace.resize_), random_fill.random_
     uniform_, exponential_, geometric_, cauchy_, log_normal_ = (
         random_fill.uniform_, random_fill.exponential_, random_fill.geometric_,
         random_fill.cauchy_, random_fill.log_normal_,
@@ -717,7 +717,9 @@ class TensorMethods:
         return t
 
     # --- walka: issue 24's shapes, cuts, indexing and products (docs/api_walk.md)
-    tensor_split, hsplit, vsplit, dsplit = _methods("splits", "tensor_split hsplit vsplit dsplit")
+    tensor_split, hsplit, vsplit, dsplit = _methods(
+        "splits", "tensor_split hsplit vsplit dsplit", method_keywords
+    )
     split_with_sizes, fliplr, flipud = _methods("splits", "split_with_sizes fliplr flipud")
     unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_keywords)
     (diagflat,) = _methods("splits", "diagflat")
