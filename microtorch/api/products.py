@@ -292,7 +292,7 @@ def kron(input: Any, other: Any) -> Any:  # noqa: A002
     return UnsafeView.apply(out, tuple(x * y for x, y in zip(sa, sb)))
 
 
-def rsub(input: Any, other: Any, *, alpha: float = 1) -> Any:  # noqa: A002
+def rsub(input: Any, other: Any, alpha: float = 1) -> Any:  # noqa: A002
     """other - alpha * input."""
     expect_tensor(input, "rsub")
     ew._check_bool_sub(input, other)

@@ -107,7 +107,11 @@ def _t(a: Any) -> Any:
 
 t_ = reshape_twin("t_", _t)
 transpose_ = reshape_twin("transpose_", shape_ops.transpose)
-__all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_"]
+# x.swapaxes_(axis0=0, axis1=1): transpose_ by numpy's names, as PyTorch declares it
+swapaxes_ = reshape_twin(
+    "swapaxes_", parsed("swapaxes", "Tensor input, int axis0, int axis1")(shape_ops.transpose)
+)
+__all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_", "swapaxes_"]
 
 
 @torch_keywords("input", "the_template")

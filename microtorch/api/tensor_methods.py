@@ -306,6 +306,10 @@ class TensorMethods:
     def sub_(self, other: Any, *, alpha: Number = 1) -> Tensor:
         return apply_inplace(self, "sub_", ew.sub, other, alpha=alpha)
 
+    def subtract_(self, other: Any, alpha: Number = 1) -> Tensor:
+        """``sub_``, with alpha by position too (PyTorch's overload for a number)."""
+        return apply_inplace(self, "sub_", ew.sub, other, alpha=alpha)
+
     def mul_(self, other: Any) -> Tensor:
         return apply_inplace(self, "mul_", ew.mul, other)
 
@@ -517,13 +521,13 @@ class TensorMethods:
         twins.asinh_, twins.acosh_, twins.atanh_, twins.atan2_,
     )  # fmt: skip
     absolute_, negative_, clip_ = abs_, neg_, clamp_
-    multiply_, divide_, subtract_ = mul_, div_, sub_
+    multiply_, divide_ = mul_, div_
     # in place, but not element-wise: a new shape (api/reshape_inplace.py), random numbers
     unsqueeze_, squeeze_, t_, transpose_ = (
         reshape_inplace.unsqueeze_, reshape_inplace.squeeze_, reshape_inplace.t_,
         reshape_inplace.transpose_,
     )  # fmt: skip
-    swapaxes_ = swapdims_ = transpose_
+    swapdims_, swapaxes_ = transpose_, reshape_inplace.swapaxes_
     resize_, random_ = method_of(reshape_inplace.resize_), random_fill.random_
     uniform_, exponential_, geometric_, cauchy_, log_normal_ = (
         random_fill.uniform_, random_fill.exponential_, random_fill.geometric_,
