@@ -310,7 +310,7 @@ floor_divide, remainder, fmod, bitwise_and, bitwise_or, bitwise_xor = (
     _binary_functions.function(name)
     for name in ("floor_divide", "remainder", "fmod", "bitwise_and", "bitwise_or", "bitwise_xor")
 )
-where = torch_keywords("condition", "input", "other")(_where)
+where = torch_keywords("condition", ("input", "self"), "other")(_where)
 # PyTorch's other names for the same functions (its errors use them):
 multiply, divide, subtract = (
     _binary_functions.function(n) for n in ("multiply", "divide", "subtract")
