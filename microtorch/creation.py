@@ -354,7 +354,7 @@ def tensor(
     return _finish(_infer(data, dtype), dtype, device, requires_grad)  # one rounding, to dtype
 
 
-def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
+def as_tensor(data: Any, *, dtype: dtype | None = None, device: Any = None) -> Tensor:
     """``data`` as a tensor, sharing memory with a numpy array or tensor when possible."""
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)

@@ -217,16 +217,27 @@ class TensorMethods:
 
     # --- conversion ---------------------------------------------------------------------
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Convert dtype and/or device: ``x.to(torch.float64)``, ``x.to('cpu')``, ``x.to(y)``."""
+        """Convert dtype and/or device: ``x.to(torch.float64)``, ``x.to('cpu')``, ``x.to(y)``;
+        then ``non_blocking`` (nothing to wait for here) and ``copy`` (a new tensor even when
+        nothing changes), by position or keyword."""
         target_dtype, target_device = kwargs.get("dtype"), kwargs.get("device")
+        flags = [kwargs.get("non_blocking", False), kwargs.get("copy", False)]
+        check_memory_format("to", kwargs.get("memory_format"))
+        given = 0  # the bools after the dtype, device or tensor: non_blocking, copy
         for a in args:
-            if isinstance(a, dtype):
+            if isinstance(a, (builtins.bool, np.bool_)) and given < 2:
+                flags[given], given = a, given + 1
+            elif isinstance(a, dtype):
                 target_dtype = a
             elif isinstance(a, _node.Tensor):
                 target_dtype, target_device = a._dtype, a._device
             else:
                 target_device = a
-        out: Any = self if target_dtype is None else shape_ops.to_dtype(self, target_dtype)
+        out: Any = self
+        if target_dtype is not None or flags[1]:
+            out = shape_ops.to_dtype(
+                self, target_dtype or self._dtype, copy=builtins.bool(flags[1])
+            )
         if target_device is not None and as_device(target_device) is not self._device:
             if self._device.type == "meta":  # a meta tensor has a shape but no values to copy
                 raise NotImplementedError(
@@ -566,10 +577,15 @@ class TensorMethods:
     repeat = method_of(rearrange.repeat)
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
     tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
-    broadcast_to, narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
+    narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
         Method(_COMPOSITES + name, method_keywords)
-        for name in ("broadcast_to", "narrow", "movedim", "movedim", "outer", "clamp_min")
-        + ("clamp_max", "nan_to_num")
+        for name in ("narrow", "movedim", "movedim", "outer", "clamp_min", "clamp_max")
+        + ("nan_to_num",)
+    )
+    # x.broadcast_to(2, 3) or ((2, 3)): expand, which takes the sizes either way too (not so
+    # torch.broadcast_to(x, 2, 3))
+    broadcast_to = method_of(
+        parsed("broadcast_to", "Tensor input, tuple of ints size")(shape_ops.expand)
     )
     count_nonzero, argwhere = (
         Method(_COMPOSITES + "count_nonzero"),
