@@ -21,6 +21,7 @@ from microtorch.api._checks import expect_tensor
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import _binary
+from microtorch.api.reduction import normalize_dims
 from microtorch.autograd import node as _node
 from microtorch.dtypes import result_type
 from microtorch.ops._broadcast import broadcast_error
@@ -145,8 +146,11 @@ def addbmm(input: Any, batch1: Any, batch2: Any, *, beta: float = 1, alpha: floa
     """beta * input + alpha * the sum over i of batch1[i] @ batch2[i] (``AddbmmBackward0``)."""
     for t, name, k in ((input, "input", 1), (batch1, "batch1", 2), (batch2, "batch2", 3)):
         expect_tensor(t, "addbmm", name, k)
-    if batch1._data.ndim >= 2 and batch2._data.ndim >= 3:  # (PyTorch checks the input first)
-        _expandable(input, (batch1._data.shape[1], batch2._data.shape[2]))
+    # PyTorch checks the input first, against batch1.size(1) and batch2.size(2) (an
+    # IndexError when they have fewer dimensions)
+    normalize_dims(1, batch1._data.ndim)
+    normalize_dims(2, batch2._data.ndim)
+    _expandable(input, (batch1._data.shape[1], batch2._data.shape[2]))
     _batches("addbmm", batch1, batch2)
     (n, rows, k), (n2, k2, cols) = batch1._data.shape, batch2._data.shape
     if n != n2:
