@@ -259,10 +259,14 @@ def parser_error(
 def _why_not(
     params: tuple[Param, ...], args: Sequence[Any], kwargs: dict[str, Any], numbers: bool
 ) -> str:
-    """PyTorch's line under a listed signature that takes as many arguments as were given:
-    the keywords it has no name for, or else the arguments with a wrong type, in ``!``."""
+    """PyTorch's line under a listed signature that takes as many arguments as were given (and
+    as many by position): the keywords it has no name for, or else the arguments with a wrong
+    type, in ``!``."""
     outs = [p for p in params if p.name == "out"]
+    by_position = len([p for p in params if not p.keyword_only])
     if len(params) - len(outs) != len(args) + len([k for k in kwargs if k != "out"]):
+        return ""
+    if len(args) > by_position:  # (subtract(x, 2, "a") against alpha's keyword-only overload)
         return ""
     # PyTorch looks a keyword up among the last len(kwargs) parameters, and reads the name of
     # one with a default as its default ("int dim = 0" is named "0"): a quirk, kept

@@ -166,8 +166,7 @@ def _c_name(t: Any) -> str:
 def histogramdd(
     input: Any,  # noqa: A002 - PyTorch's name
     bins: Any = 10,
-    *,
-    range: Any = None,  # noqa: A002
+    range: Any = None,  # noqa: A002 - (by position too, as PyTorch's Python function takes it)
     weight: Any = None,
     density: bool = False,
 ) -> HistogramddResult:
