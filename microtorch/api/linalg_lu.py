@@ -134,13 +134,10 @@ def lu_unpack(LU_data: Any, LU_pivots: Any, unpack_data: bool = True,  # noqa: N
     expect_tensor(LU_data, "lu_unpack", "LU_data")
     expect_tensor(LU_pivots, "lu_unpack", "LU_pivots", 2)
     _pivots_ok(LU_data, LU_pivots, "torch.lu_unpack")
-    empty = np.zeros(0, LU_data._data.dtype)
-    p = empty
+    p = np.zeros(0, LU_data._data.dtype)
     if unpack_pivots:
         p = permutation(LU_pivots._data, LU_data._data.shape[-2], LU_data._data.dtype)
-    if not unpack_data:
-        return lu_unpack_result(*(_node.plain_tensor(x) for x in (p, empty, empty.copy())))
-    return lu_unpack_result(_node.plain_tensor(p), *LuUnpack.apply(LU_data))
+    return lu_unpack_result(_node.plain_tensor(p), *LuUnpack.apply(LU_data, bool(unpack_data)))
 
 
 @torch_keywords(out=True)
