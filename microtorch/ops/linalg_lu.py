@@ -137,7 +137,7 @@ class LuUnpack(NumpyFunction):
 
     @staticmethod
     def forward(ctx, lu, unpack_data=True):
-        ctx.shape = lu.shape
+        ctx.shape, ctx.unpacked = lu.shape, unpack_data
         if not unpack_data:
             return np.zeros(0, lu.dtype), np.zeros(0, lu.dtype)
         return unpack(lu)
@@ -146,7 +146,7 @@ class LuUnpack(NumpyFunction):
     def backward(ctx, grad_l, grad_u):
         k = min(ctx.shape[-2:])
         out = np.zeros_like(grad_l, shape=ctx.shape)
-        if grad_l.ndim:  # (L and U were unpacked)
+        if ctx.unpacked:
             out[..., :, :k] += np.tril(grad_l, -1)
             out[..., :k, :] += np.triu(grad_u)
         return out
