@@ -87,7 +87,8 @@ def repeat_interleave(
 
 
 def _repeated(a: Any, repeats: Any, dim: int | None) -> Any:
-    if repeats is None:  # torch.repeat_interleave(counts)
+    if repeats is None:  # torch.repeat_interleave(counts): its kernel is chosen by dtype first
+        _integral(a)
         return wrap(np.repeat(np.arange(a._data.shape[0]), _counts(a, a._data.shape[0])))
     if dim is None:
         a, d = shape_ops.flatten(a), 0
@@ -114,13 +115,17 @@ def _repeated(a: Any, repeats: Any, dim: int | None) -> Any:
     return shape_ops.reshape(shape_ops.contiguous(grown), *shape)
 
 
+def _integral(repeats: Any) -> None:
+    if repeats._data.dtype.kind not in "iu":
+        name = {"float32": "Float", "float64": "Double", "bool": "Bool"}.get(repeats._dtype.name)
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{name}'")
+
+
 def _counts(repeats: Any, size: int) -> np.ndarray:
     data = repeats._data
     if data.ndim > 1:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-    if data.dtype.kind not in "iu":
-        name = {"float32": "Float", "float64": "Double", "bool": "Bool"}.get(repeats._dtype.name)
-        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{name}'")
+    _integral(repeats)
     if data.shape[0] != size:
         raise RuntimeError(
             "repeats must have the same size as input along dim, but got repeats.size(0) = "

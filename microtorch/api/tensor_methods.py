@@ -48,7 +48,7 @@ from microtorch.api import prelu as prelu_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import shifts as shift_ops
-from microtorch.api.arguments import expect_ints, method_of, parsed, reraise
+from microtorch.api.arguments import expect_ints, method_of, parsed, parser_error, reraise
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import method_keywords, torch_keywords
 from microtorch.api.legacy_types import dtype_of_type
@@ -78,6 +78,14 @@ _NEW_OPTIONS = (
     "Tensor input, {}, *, torch.dtype dtype=None, torch.layout layout=None, "
     "torch.device device=None, bool pin_memory=False, bool requires_grad=False"
 )
+
+# Tensor.to's keywords and signatures, as PyTorch declares them
+_TO_KEYWORDS = {"dtype", "device", "non_blocking", "copy", "memory_format"}
+_TO_SIGNATURES = [
+    f"{first}, bool non_blocking=False, bool copy=False, *, torch.memory_format memory_format=None"
+    for first in ("torch.device device=None, torch.dtype dtype=None", "torch.dtype dtype")
+    + ("Tensor tensor",)
+]
 
 # Inside the class, "float" and "dtype" name methods; annotations use these.
 Number = float
@@ -220,6 +228,8 @@ class TensorMethods:
         """Convert dtype and/or device: ``x.to(torch.float64)``, ``x.to('cpu')``, ``x.to(y)``;
         then ``non_blocking`` (nothing to wait for here) and ``copy`` (a new tensor even when
         nothing changes), by position or keyword."""
+        if kwargs and not kwargs.keys() <= _TO_KEYWORDS:  # x.to(other=y): PyTorch's parser
+            raise TypeError(parser_error("to", _TO_SIGNATURES, args, kwargs))
         target_dtype, target_device = kwargs.get("dtype"), kwargs.get("device")
         flags = [kwargs.get("non_blocking", False), kwargs.get("copy", False)]
         check_memory_format("to", kwargs.get("memory_format"))
