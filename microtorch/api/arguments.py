@@ -259,18 +259,15 @@ def parser_error(
 def _why_not(
     params: tuple[Param, ...], args: Sequence[Any], kwargs: dict[str, Any], numbers: bool
 ) -> str:
-    """PyTorch's line under a listed signature that takes as many arguments as were given (and
-    as many by position): the keywords it has no name for, or else the arguments with a wrong
-    type, in ``!``."""
-    outs = [p for p in params if p.name == "out"]
-    by_position = len([p for p in params if not p.keyword_only])
-    if len(params) - len(outs) != len(args) + len([k for k in kwargs if k != "out"]):
-        return ""
-    if len(args) > by_position:  # (subtract(x, 2, "a") against alpha's keyword-only overload)
+    """PyTorch's line under a listed signature that takes as many arguments as were given:
+    the keywords it has no name for, or else the arguments with a wrong type, in ``!`` (a
+    Number always, as PyTorch marks it)."""
+    # (seen in PyTorch 2.13: no such lines under a signature with keyword-only parameters)
+    if any(p.keyword_only for p in params) or len(params) != len(args) + len(kwargs):
         return ""
     # PyTorch looks a keyword up among the last len(kwargs) parameters, and reads the name of
     # one with a default as its default ("int dim = 0" is named "0"): a quirk, kept
-    later = params[max(len(params) - len(outs) - len(kwargs), 0) :]
+    later = params[max(len(params) - len(kwargs), 0) :]
     named = {p.name: p for p in later if p.default is None}
     wrong = [k for k in reversed(kwargs) if k not in named]
     if wrong:
@@ -278,17 +275,21 @@ def _why_not(
             f"      didn't match because some of the keywords were incorrect: {', '.join(wrong)}\n"
         )
     marked = [
-        _described(v) if _fits(p.type, v, p.default, numbers) else f"!{_described(v)}!"
+        _described(v) if _marked_fits(p, v, numbers) else f"!{_described(v)}!"
         for p, v in zip(params, args)
     ]
     keys = [
-        f"{k}={_described(v)}"
-        if _fits(named[k].type, v, None, numbers)
-        else f"!{k}={_described(v)}!"
+        f"{k}={_described(v)}" if _marked_fits(named[k], v, numbers) else f"!{k}={_described(v)}!"
         for k, v in kwargs.items()
     ]
     text = ", ".join(marked + keys) if marked else "".join(f"{k}, " for k in keys)
     return f"      didn't match because some of the arguments have invalid types: ({text})\n"
+
+
+def _marked_fits(p: Param, value: Any, numbers: bool) -> bool:
+    # (PyTorch's why-not line marks a number given for a Number as wrong: subtract(x, 2, "a")
+    # shows "(Tensor, !int!, !str!)")
+    return p.type != "Number" and _fits(p.type, value, p.default, numbers)
 
 
 def _described(value: Any) -> str:

@@ -76,20 +76,13 @@ _NUMBERS_AS_TENSORS |= {"true_divide", "floor_divide"}
 
 _OTHER = torch_keywords("input", "other", out=True)  # torch.add(input=x, other=y, out=z)
 _ADD, _SUB, _MUL, _DIVIDE = _OTHER(ew.add), _OTHER(ew.sub), _OTHER(ew.mul), _OTHER(ew.div)
-
-
-def _subtract(input: Any, other: Any, alpha: Any = 1) -> Any:  # noqa: A002 - PyTorch's name
-    """sub, with alpha by position too (PyTorch's overload for a number: subtract(x, 2, 3))."""
-    return ew.sub(input, other, alpha=alpha)
-
-
 _EQ, _NE, _LT, _LE, _GT, _GE = (_OTHER(f) for f in (ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge))
 
 # The op behind each name (an alias, torch.greater, has its own name in its errors)
 _OPS: dict[str, Callable[..., Any]] = {
     "add": _ADD,
     "sub": _SUB,
-    "subtract": _OTHER(_subtract),
+    "subtract": _SUB,
     "mul": _MUL,
     "multiply": _MUL,
     "div": _DIVIDE,

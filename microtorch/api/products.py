@@ -17,7 +17,8 @@ from microtorch._warn import warn
 from microtorch.api import composites, linalg, linalg_compose
 from microtorch.api import elementwise as ew
 from microtorch.api import shape as shape_ops
-from microtorch.api._checks import expect_tensor
+from microtorch.api._checks import expect_number, expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import _binary
@@ -296,9 +297,15 @@ def kron(input: Any, other: Any) -> Any:  # noqa: A002
     return UnsafeView.apply(out, tuple(x * y for x, y in zip(sa, sb)))
 
 
+@parsed(
+    "rsub",
+    "Tensor input, Tensor other, *, Number alpha=1",
+    "Tensor input, Number other, Number alpha=1",
+)
 def rsub(input: Any, other: Any, alpha: float = 1) -> Any:  # noqa: A002
-    """other - alpha * input."""
+    """other - alpha * input (alpha by position too, as PyTorch's overload for a number)."""
     expect_tensor(input, "rsub")
+    expect_number(alpha, "rsub", "alpha", None)  # (the parser's cue)
     ew._check_bool_sub(input, other)
     if alpha != 1:
         ew._check_alpha(input, other, alpha)

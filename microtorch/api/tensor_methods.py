@@ -327,10 +327,6 @@ class TensorMethods:
     def sub_(self, other: Any, *, alpha: Number = 1) -> Tensor:
         return apply_inplace(self, "sub_", ew.sub, other, alpha=alpha)
 
-    def subtract_(self, other: Any, alpha: Number = 1) -> Tensor:
-        """``sub_``, with alpha by position too (PyTorch's overload for a number)."""
-        return apply_inplace(self, "sub_", ew.sub, other, alpha=alpha)
-
     def mul_(self, other: Any) -> Tensor:
         return apply_inplace(self, "mul_", ew.mul, other)
 
@@ -542,7 +538,7 @@ class TensorMethods:
         twins.asinh_, twins.acosh_, twins.atanh_, twins.atan2_,
     )  # fmt: skip
     absolute_, negative_, clip_ = abs_, neg_, clamp_
-    multiply_, divide_ = mul_, div_
+    multiply_, divide_, subtract_ = mul_, div_, sub_
     # in place, but not element-wise: a new shape (api/reshape_inplace.py), random numbers
     unsqueeze_, squeeze_, t_, transpose_ = (
         reshape_inplace.unsqueeze_, reshape_inplace.squeeze_, reshape_inplace.t_,
