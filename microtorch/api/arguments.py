@@ -390,7 +390,7 @@ def reraise(
 
 def expect_int(value: Any, name: str) -> None:
     """A TypeError unless ``value`` is an int (not a bool): the parser's cue in a ``parsed`` op."""
-    if not _is_int(value):
+    if type(value) is not int and not _is_int(value):  # (the common case first: it is fast)
         raise TypeError(f"{name} must be int, not {_got(value)}")
 
 
@@ -398,7 +398,8 @@ def expect_ints(values: Any, name: str) -> None:
     """A TypeError unless ``values`` is an int or a list of ints: the parser's cue in a
     ``parsed`` op (``x.roll(1.5)``)."""
     for value in values if isinstance(values, (list, tuple)) else (values,):
-        expect_int(value, name)
+        if type(value) is not int:  # (ints pass without a call: sizes are checked often)
+            expect_int(value, name)
 
 
 def expect_bool(value: Any, name: str) -> None:

@@ -17,7 +17,7 @@ import numpy as np
 from microtorch.api import grids, indexing, join, rearrange
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
-from microtorch.api.arguments import expect_int, expect_ints, parsed
+from microtorch.api.arguments import expect_ints, parsed
 from microtorch.api.diagonal import diag_embed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
@@ -227,8 +227,7 @@ def flipud(input: Any) -> Any:  # noqa: A002
 def unflatten(input: Any, dim: int, sizes: Sequence[int]) -> Any:  # noqa: A002
     """Dimension ``dim`` unfolded into ``sizes`` (one may be -1), as a view."""
     expect_tensor(input, "unflatten")
-    expect_int(dim, "dim")
-    expect_ints(sizes, "sizes")
+    expect_ints(sizes, "sizes")  # (the parser's cue; normalize_dims checks dim)
     sizes = [int(s) for s in sizes]
     if input._data.ndim == 0:
         raise RuntimeError(

@@ -747,7 +747,7 @@ class TensorMethods:
         "splits", "tensor_split hsplit vsplit dsplit", method_keywords
     )
     split_with_sizes, fliplr, flipud = _methods("splits", "split_with_sizes fliplr flipud")
-    unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_keywords)
+    unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_of)
     (diagflat,) = _methods("splits", "diagflat")
     (unique_consecutive,) = _methods("unique", "unique_consecutive")
     addmm, addmv, addr, addbmm, baddbmm = _methods("products", "addmm addmv addr addbmm baddbmm")
