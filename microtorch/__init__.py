@@ -191,7 +191,6 @@ from microtorch.dtypes import (
     layout,
     long,
     promote_types,
-    result_type,
     set_default_dtype,
     short,
     strided,
@@ -311,7 +310,7 @@ floor_divide, remainder, fmod, bitwise_and, bitwise_or, bitwise_xor = (
     _binary_functions.function(name)
     for name in ("floor_divide", "remainder", "fmod", "bitwise_and", "bitwise_or", "bitwise_xor")
 )
-where = torch_keywords("condition", "input", "other")(_where)
+where = torch_keywords("condition", ("input", "self"), "other")(_where)
 # PyTorch's other names for the same functions (its errors use them):
 multiply, divide, subtract = (
     _binary_functions.function(n) for n in ("multiply", "divide", "subtract")
@@ -591,7 +590,7 @@ ON_FIRST_USE = {
     **_lazy.names("microtorch.api.float_bits", "float_power frexp heaviside ldexp nextafter"),
     "ldexp_": "microtorch.tensor:Tensor.ldexp_",
     **_lazy.names("microtorch.api.incomplete_gamma", "igamma igammac"),
-    **_lazy.names("microtorch.api.scalars", "can_cast scalar_tensor"),
+    **_lazy.names("microtorch.api.scalars", "can_cast result_type scalar_tensor"),
     **_lazy.names("microtorch.api.shrink", "hardshrink"),
     **_lazy.names("microtorch.api.trapezoid", "cumulative_trapezoid trapezoid trapz"),
     **_lazy.names("microtorch.api.correlation", "corrcoef cov"),

@@ -19,7 +19,7 @@ import numpy as np
 from microtorch._limits import C_NAMES, check_depth, check_fits, has_big_int
 from microtorch._warn import warn
 from microtorch.api._checks import expect_tensor
-from microtorch.api.arguments import parser_error
+from microtorch.api.arguments import expect_int, parsed, parser_error
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.multinomial import multinomial  # noqa: F401 - torch.multinomial, from here
 from microtorch.api.random_fill import use_default_generator
@@ -354,7 +354,7 @@ def tensor(
     return _finish(_infer(data, dtype), dtype, device, requires_grad)  # one rounding, to dtype
 
 
-def as_tensor(data: Any, dtype: dtype | None = None, device: Any = None) -> Tensor:
+def as_tensor(data: Any, *, dtype: dtype | None = None, device: Any = None) -> Tensor:
     """``data`` as a tensor, sharing memory with a numpy array or tensor when possible."""
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(dtype)
@@ -615,6 +615,16 @@ def range(  # noqa: A001 - PyTorch's name
     return _finish(data.astype(_float(dtype, "range").numpy), None, device, requires_grad)
 
 
+# torch.linspace's and logspace's options, after their numbers, as PyTorch declares them
+_SPACE_OPTIONS = (
+    "*, Tensor out=None, torch.dtype dtype=None, torch.layout layout=None, "
+    "torch.device device=None, bool pin_memory=False, bool requires_grad=False"
+)
+_ENDS: tuple[str, ...] = ("Tensor start, Tensor end", "Number start, Tensor end")
+_ENDS += ("Tensor start, Number end", "Number start, Number end")
+
+
+@parsed("linspace", *(f"{ends}, int steps, {_SPACE_OPTIONS}" for ends in _ENDS))
 @factory_out
 def linspace(
     start: float,
@@ -626,6 +636,7 @@ def linspace(
     requires_grad: bool = False,
 ) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    expect_int(steps, "steps")  # (the parser's cue)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     if dtype is bool_:
@@ -634,6 +645,7 @@ def linspace(
     return _finish(data, None, device, requires_grad)
 
 
+@parsed("logspace", *(f"{ends}, int steps, float base=10.0, {_SPACE_OPTIONS}" for ends in _ENDS))
 @factory_out
 @quiet_numpy  # (a negative base to a fractional power is nan, silently as in PyTorch)
 def logspace(
@@ -647,6 +659,7 @@ def logspace(
     requires_grad: bool = False,
 ) -> Tensor:
     """``base`` to the power of ``steps`` evenly spaced values from ``start`` to ``end``."""
+    expect_int(steps, "steps")  # (the parser's cue)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     if dtype is bool_:

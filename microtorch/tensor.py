@@ -31,6 +31,7 @@ from microtorch.api import (
 )
 from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
+from microtorch.api import memory_format as memory_format_api
 from microtorch.api.operators import (
     arithmetic_operator,
     matrix_operator,
@@ -317,9 +318,12 @@ class Tensor(TensorMethods, WindowMethods):
                 s[d] = max(shape[d + 1], 1) * s[d + 1] if d + 1 < len(s) else 1
         return tuple(s) if dim is None else s[reduction.normalize_dims(dim, len(s))[0]]
 
-    def is_contiguous(self) -> bool:
-        """True if the elements sit in memory in row-major order, without gaps."""
-        return bool(self._data.flags.c_contiguous)
+    def is_contiguous(self, *, memory_format: Any = None) -> bool:
+        """True if the elements sit in memory in row-major order, without gaps (or in the
+        order ``memory_format`` names: api/memory_format.py)."""
+        if memory_format is None:
+            return bool(self._data.flags.c_contiguous)
+        return memory_format_api.is_contiguous(self, memory_format)
 
     def storage_offset(self) -> int:
         """Where this tensor starts inside the memory it shares with its base, in elements."""

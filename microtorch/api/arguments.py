@@ -235,21 +235,71 @@ def parser_error(
         if args
         else "".join(f"{k}, " for k in reversed(named))
     )
-    shown = [
-        ", ".join(_shown(params))
+    listed = [
+        params
         for text, params in zip(signatures, parsed_signatures)
         if not text.startswith(DEPRECATED)  # (PyTorch matches them but does not list them)
     ]
+    shown = [", ".join(_shown(params)) for params in listed]
     if len(shown) == 1:
         return (
             f"{op}() received an invalid combination of arguments - got ({got}), but expected "
             f"({shown[0]})"
         )
-    expected = "".join(f" * ({text})\n" for text in shown)
+    expected = "".join(
+        f" * ({text})\n{_why_not(params, args, kwargs, numbers_as_tensors)}"
+        for text, params in zip(shown, listed)
+    )
     return (
         f"{op}() received an invalid combination of arguments - got ({got}), but expected "
         f"one of:\n{expected}"
     )
+
+
+def _why_not(
+    params: tuple[Param, ...], args: Sequence[Any], kwargs: dict[str, Any], numbers: bool
+) -> str:
+    """PyTorch's line under a listed signature that takes as many arguments as were given:
+    the keywords it has no name for, or else the arguments with a wrong type, in ``!`` (a
+    Number always, as PyTorch marks it)."""
+    # (seen in PyTorch 2.13: no such lines under a signature with keyword-only parameters)
+    if any(p.keyword_only for p in params) or len(params) != len(args) + len(kwargs):
+        return ""
+    # PyTorch looks a keyword up among the last len(kwargs) parameters, and reads the name of
+    # one with a default as its default ("int dim = 0" is named "0"): a quirk, kept
+    later = params[max(len(params) - len(kwargs), 0) :]
+    named = {p.name: p for p in later if p.default is None}
+    wrong = [k for k in reversed(kwargs) if k not in named]
+    if wrong:
+        return (
+            f"      didn't match because some of the keywords were incorrect: {', '.join(wrong)}\n"
+        )
+    marked = [
+        _described(v) if _marked_fits(p, v, numbers) else f"!{_described(v)}!"
+        for p, v in zip(params, args)
+    ]
+    keys = [
+        f"{k}={_described(v)}" if _marked_fits(named[k], v, numbers) else f"!{k}={_described(v)}!"
+        for k, v in kwargs.items()
+    ]
+    text = ", ".join(marked + keys) if marked else "".join(f"{k}, " for k in keys)
+    return f"      didn't match because some of the arguments have invalid types: ({text})\n"
+
+
+def _marked_fits(p: Param, value: Any, numbers: bool) -> bool:
+    # (PyTorch's why-not line marks a number given for a Number as wrong: subtract(x, 2, "a")
+    # shows "(Tensor, !int!, !str!)")
+    return p.type != "Number" and _fits(p.type, value, p.default, numbers)
+
+
+def _described(value: Any) -> str:
+    # PyTorch's description of an argument: "list of [float]", "tuple of (float,)"
+    if isinstance(value, list):
+        return f"list of [{', '.join(_got(v) for v in value)}]"
+    if isinstance(value, tuple):
+        inner = ", ".join(_got(v) for v in value) + ("," if len(value) == 1 else "")
+        return f"tuple of ({inner})"
+    return _got(value)
 
 
 def _got(value: Any) -> str:
@@ -340,7 +390,7 @@ def reraise(
 
 def expect_int(value: Any, name: str) -> None:
     """A TypeError unless ``value`` is an int (not a bool): the parser's cue in a ``parsed`` op."""
-    if not _is_int(value):
+    if type(value) is not int and not _is_int(value):  # (the common case first: it is fast)
         raise TypeError(f"{name} must be int, not {_got(value)}")
 
 
@@ -348,7 +398,8 @@ def expect_ints(values: Any, name: str) -> None:
     """A TypeError unless ``values`` is an int or a list of ints: the parser's cue in a
     ``parsed`` op (``x.roll(1.5)``)."""
     for value in values if isinstance(values, (list, tuple)) else (values,):
-        expect_int(value, name)
+        if type(value) is not int:  # (ints pass without a call: sizes are checked often)
+            expect_int(value, name)
 
 
 def expect_bool(value: Any, name: str) -> None:

@@ -139,9 +139,10 @@ def clamp_max(a: Any, max: float) -> Any:  # noqa: A002
 def _bounded(a: Any, bound: Any, op: str) -> tuple[Any, Any]:
     expect_tensor(a, op)
     if isinstance(bound, _node.Tensor):
+        side, pick = ("min", "maximum") if op.startswith("clamp_min") else ("max", "minimum")
         raise NotImplementedError(
-            f"microtorch's {op} takes a number as its bound (Fix: torch.clamp(x, min=t) or "
-            "torch.maximum(x, t) for a tensor bound)"
+            f"microtorch's {op} takes a number as its bound (Fix: torch.clamp(x, {side}=t) or "
+            f"torch.{pick}(x, t) for a tensor bound)"
         )
     if not a._dtype.is_floating_point:  # an int tensor and a float bound: float32
         a = as_operand(a, result_type(a, bound))

@@ -27,8 +27,8 @@ def _two_dims(dim1: int, dim2: int, ndim: int) -> tuple[int, int]:
     return d1, d2
 
 
-@torch_keywords("input", "offset", "dim1", "dim2")
 @parsed("diagonal", "Tensor input, int offset=0, int dim1=0, int dim2=1")
+@torch_keywords("input", "offset", "dim1", "dim2")
 def diagonal(a: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
     """The ``offset``-th diagonal of dimensions dim1 and dim2 (a view; it becomes the last
     dimension)."""
@@ -40,8 +40,8 @@ def diagonal(a: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
     return as_view(Diagonal.apply(a, int(offset), d1, d2), a)
 
 
-@torch_keywords("input", "diagonal", out=True)
 @parsed("diag", "Tensor input, int diagonal=0")
+@torch_keywords("input", "diagonal", out=True)
 def diag(a: Any, diagonal: int = 0) -> Any:
     """A vector: the square matrix with it on the ``diagonal``-th diagonal. A matrix: its
     ``diagonal``-th diagonal, as a new tensor."""
@@ -55,8 +55,8 @@ def diag(a: Any, diagonal: int = 0) -> Any:
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
 
 
-@torch_keywords("input", "offset", "dim1", "dim2")
 @parsed("diag_embed", "Tensor input, int offset=0, int dim1=-2, int dim2=-1")
+@torch_keywords("input", "offset", "dim1", "dim2")
 def diag_embed(a: Any, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Any:
     """Zeros with the last dimension of ``a`` on the ``offset``-th diagonal of dimensions
     dim1 and dim2 of the result (a batch of diagonal matrices)."""

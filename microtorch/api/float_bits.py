@@ -36,7 +36,7 @@ def _name(d: Any) -> str:
     return str(d._legacy[:-6])
 
 
-@torch_keywords("input", "exponent", out=True)
+@torch_keywords(("input", "self"), "exponent", out=True)
 def float_power(a: Any, exponent: Any) -> Any:
     """a ** exponent computed in float64 (both cast to double first)."""
     for value in (a, exponent):

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_int, parsed
 from microtorch.api.operands import wrap
 from microtorch.autograd import node as _node
 from microtorch.ops.histogram import Histogram, Histogramdd, HistogramddResult, HistogramResult
@@ -50,6 +51,13 @@ def histc(input: Any, bins: int = 100, min: float = 0, max: float = 0) -> Any:  
     return wrap(counts, input._device)
 
 
+@parsed(
+    "histogram",
+    "Tensor input, Tensor bins, *, Tensor weight=None, bool density=False, "
+    "tuple of Tensors out=None",
+    "Tensor input, int bins=100, *, tuple of floats range=None, Tensor weight=None, "
+    "bool density=False, tuple of Tensors out=None",
+)
 def histogram(
     input: Any,  # noqa: A002 - PyTorch's name
     bins: Any = 100,
@@ -65,6 +73,7 @@ def histogram(
     if isinstance(bins, _node.Tensor):
         edges = bins._data.astype(data.dtype)
     else:
+        expect_int(bins, "bins")  # (the parser's cue)
         if range is not None:
             lo, hi = builtins.float(range[0]), builtins.float(range[1])
         elif data.size:
@@ -157,8 +166,7 @@ def _c_name(t: Any) -> str:
 def histogramdd(
     input: Any,  # noqa: A002 - PyTorch's name
     bins: Any = 10,
-    *,
-    range: Any = None,  # noqa: A002
+    range: Any = None,  # noqa: A002 - (by position too, as PyTorch's Python function takes it)
     weight: Any = None,
     density: bool = False,
 ) -> HistogramddResult:

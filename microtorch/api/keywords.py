@@ -115,8 +115,11 @@ def method_keywords(fn: F) -> F:
     """``fn`` as a Tensor method: PyTorch's keyword names for the arguments after the tensor
     (``x.hypot(other=y)``, ``x.flip(dims=[0])``), but neither ``out=``
     nor a name for the tensor itself, which PyTorch's methods do not take."""
+    # A ``parsed`` op counts positions after self in its ``method``; one parsed outermost
+    # (``@parsed`` above ``@torch_keywords``) reads PyTorch's names itself, as the user gave them
     plain = getattr(fn, "__wrapped__", fn)
-    plain = getattr(plain, "method", plain)  # (a ``parsed`` op: positions counted after self)
+    parser_first = hasattr(fn, "method") and not hasattr(plain, "method")
+    plain = getattr(fn if parser_first else plain, "method", plain)
     torch_names, numpy_aliases = getattr(fn, "torch_names", ((), False))
 
     @functools.wraps(plain)
@@ -126,7 +129,8 @@ def method_keywords(fn: F) -> F:
         for key in ("out", *(_first(t) for t in torch_names[:1])):
             if key in kwargs:
                 raise TypeError(f"{plain.__name__}() got an unexpected keyword argument '{key}'")
-        args, kwargs = by_fn_names(plain, torch_names, numpy_aliases, args, kwargs)
+        if not parser_first:
+            args, kwargs = by_fn_names(plain, torch_names, numpy_aliases, args, kwargs)
         return plain(*args, **kwargs)
 
     return method  # type: ignore[return-value]

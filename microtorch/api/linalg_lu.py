@@ -129,12 +129,15 @@ def _pivots_ok(LU: Any, pivots: Any, op: str) -> None:  # noqa: N803
 
 def lu_unpack(LU_data: Any, LU_pivots: Any, unpack_data: bool = True,  # noqa: N803
               unpack_pivots: bool = True) -> Any:  # fmt: skip
-    """(P, L, U) from ``lu_factor``'s LU and pivots."""
+    """(P, L, U) from ``lu_factor``'s LU and pivots; P (``unpack_pivots=False``) or L and U
+    (``unpack_data=False``) are empty tensors when not asked for, as in PyTorch."""
     expect_tensor(LU_data, "lu_unpack", "LU_data")
     expect_tensor(LU_pivots, "lu_unpack", "LU_pivots", 2)
     _pivots_ok(LU_data, LU_pivots, "torch.lu_unpack")
-    p = permutation(LU_pivots._data, LU_data._data.shape[-2], LU_data._data.dtype)
-    return lu_unpack_result(_node.plain_tensor(p), *LuUnpack.apply(LU_data))
+    p = np.zeros(0, LU_data._data.dtype)
+    if unpack_pivots:
+        p = permutation(LU_pivots._data, LU_data._data.shape[-2], LU_data._data.dtype)
+    return lu_unpack_result(_node.plain_tensor(p), *LuUnpack.apply(LU_data, bool(unpack_data)))
 
 
 @torch_keywords(out=True)

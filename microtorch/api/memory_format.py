@@ -13,7 +13,7 @@ from typing import Any
 from microtorch.autograd import node as _node
 
 __all__ = [
-    "channels_last", "channels_last_3d", "contiguous_format", "memory_format",
+    "channels_last", "channels_last_3d", "contiguous_format", "is_contiguous", "memory_format",
     "preserve_format", "typename",
 ]  # fmt: skip
 
@@ -44,6 +44,28 @@ contiguous_format = memory_format._make("contiguous_format")
 preserve_format = memory_format._make("preserve_format")
 channels_last = memory_format._make("channels_last")
 channels_last_3d = memory_format._make("channels_last_3d")
+
+
+def is_contiguous(t: Any, format: Any) -> bool:  # noqa: A002
+    """``t.is_contiguous(memory_format=format)``: channels last means the strides of the
+    order N, H, W, C (N, D, H, W, C), dimensions of size 1 not counted, as PyTorch checks."""
+    if not isinstance(format, memory_format):
+        raise TypeError(
+            "is_contiguous(): argument 'memory_format' must be torch.memory_format, not "
+            f"{type(format).__name__}"
+        )
+    last = {"channels_last": (1, 3, 2, 0), "channels_last_3d": (1, 4, 3, 2, 0)}.get(format._name)
+    if last is None:
+        return bool(t._data.flags.c_contiguous)
+    if t._data.ndim != len(last):
+        return False
+    shape, strides, expected = t._data.shape, t.stride(), 1
+    for d in last:  # innermost first
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
 
 
 def typename(obj: Any) -> str:

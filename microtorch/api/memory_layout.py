@@ -13,11 +13,18 @@ from numpy.lib.stride_tricks import as_strided
 
 from microtorch import dtypes
 from microtorch._warn import warn
+from microtorch.api.arguments import expect_ints, parsed
 from microtorch.autograd import node as _node
 
 __all__ = ["frombuffer", "empty_strided", "empty_permuted", "new_empty_strided"]
 
 _warned_readonly = [False]  # (PyTorch warns once per process)
+
+# The options after the sizes, as PyTorch declares them
+_OPTIONS = (
+    "*, torch.dtype dtype=None, torch.layout layout=None, torch.device device=None, "
+    "bool pin_memory=False, bool requires_grad=False"
+)
 
 
 def _finish(t: Any, requires_grad: bool) -> Any:
@@ -72,6 +79,8 @@ def frombuffer(
 
 
 def _strided(size: Any, stride: Any, dtype: dtypes.dtype | None) -> Any:
+    expect_ints(size, "size")  # (the parser's cue)
+    expect_ints(stride, "stride")
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     if len(size) != len(stride):
         raise RuntimeError(
@@ -85,6 +94,7 @@ def _strided(size: Any, stride: Any, dtype: dtypes.dtype | None) -> Any:
     return _node.plain_tensor(as_strided(memory, size, tuple(s * item for s in stride)))
 
 
+@parsed("empty_strided", f"tuple of ints size, tuple of ints stride, {_OPTIONS}")
 def empty_strided(
     size: Any,
     stride: Any,
@@ -99,6 +109,7 @@ def empty_strided(
     return _finish(_strided(size, stride, dtype), requires_grad)
 
 
+@parsed("empty_permuted", f"tuple of ints size, tuple of ints physical_layout, {_OPTIONS}")
 def empty_permuted(
     size: Any,
     physical_layout: Any,
@@ -111,6 +122,8 @@ def empty_permuted(
 ) -> Any:
     """A tensor of ``size`` laid out in memory in the dimension order ``physical_layout``
     (outermost first; zeros here)."""
+    expect_ints(size, "size")  # (the parser's cue)
+    expect_ints(physical_layout, "physical_layout")
     size, order = tuple(int(s) for s in size), [int(d) for d in physical_layout]
     if len(order) != len(size):
         raise RuntimeError(
@@ -127,6 +140,7 @@ def empty_permuted(
     return _finish(_strided(size, stride, dtype), requires_grad)
 
 
+@parsed("new_empty_strided", f"Tensor input, tuple of ints size, tuple of ints stride, {_OPTIONS}")
 def new_empty_strided(
     self: Any,
     size: Any,

@@ -17,10 +17,12 @@ from microtorch._warn import warn
 from microtorch.api import composites, linalg, linalg_compose
 from microtorch.api import elementwise as ew
 from microtorch.api import shape as shape_ops
-from microtorch.api._checks import expect_tensor
+from microtorch.api._checks import expect_number, expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import _binary
+from microtorch.api.reduction import normalize_dims
 from microtorch.autograd import node as _node
 from microtorch.dtypes import result_type
 from microtorch.ops._broadcast import broadcast_error
@@ -145,8 +147,11 @@ def addbmm(input: Any, batch1: Any, batch2: Any, *, beta: float = 1, alpha: floa
     """beta * input + alpha * the sum over i of batch1[i] @ batch2[i] (``AddbmmBackward0``)."""
     for t, name, k in ((input, "input", 1), (batch1, "batch1", 2), (batch2, "batch2", 3)):
         expect_tensor(t, "addbmm", name, k)
-    if batch1._data.ndim >= 2 and batch2._data.ndim >= 3:  # (PyTorch checks the input first)
-        _expandable(input, (batch1._data.shape[1], batch2._data.shape[2]))
+    # PyTorch checks the input first, against batch1.size(1) and batch2.size(2) (an
+    # IndexError when they have fewer dimensions)
+    normalize_dims(1, batch1._data.ndim)
+    normalize_dims(2, batch2._data.ndim)
+    _expandable(input, (batch1._data.shape[1], batch2._data.shape[2]))
     _batches("addbmm", batch1, batch2)
     (n, rows, k), (n2, k2, cols) = batch1._data.shape, batch2._data.shape
     if n != n2:
@@ -292,9 +297,15 @@ def kron(input: Any, other: Any) -> Any:  # noqa: A002
     return UnsafeView.apply(out, tuple(x * y for x, y in zip(sa, sb)))
 
 
-def rsub(input: Any, other: Any, *, alpha: float = 1) -> Any:  # noqa: A002
-    """other - alpha * input."""
+@parsed(
+    "rsub",
+    "Tensor input, Tensor other, *, Number alpha=1",
+    "Tensor input, Number other, Number alpha=1",
+)
+def rsub(input: Any, other: Any, alpha: float = 1) -> Any:  # noqa: A002
+    """other - alpha * input (alpha by position too, as PyTorch's overload for a number)."""
     expect_tensor(input, "rsub")
+    expect_number(alpha, "rsub", "alpha", None)  # (the parser's cue)
     ew._check_bool_sub(input, other)
     if alpha != 1:
         ew._check_alpha(input, other, alpha)

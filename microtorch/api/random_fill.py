@@ -47,8 +47,11 @@ def use_default_generator(generator: Any) -> None:
     _default[:] = [generator]
 
 
-def random_(self: Any, *args: Any, generator: Any = None) -> Any:
-    """Fill ``self`` with random whole numbers; returns ``self``."""
+def random_(self: Any, *args: Any, to: Any = None, generator: Any = None) -> Any:
+    """Fill ``self`` with random whole numbers (from 0, or ``args[0]``, to below ``to``);
+    returns ``self``."""
+    if to is not None:  # x.random_(to=5), x.random_(2, to=5)
+        args = (*args, to)
     if len(args) > 2 or not all(type(a) is int for a in args):
         got = ", ".join(type(a).__name__ for a in args)
         raise TypeError(

@@ -49,8 +49,8 @@ def expm1(a: Any) -> Any:
     return Expm1.apply(_float(a, "expm1"))
 
 
-@torch_keywords("input", "diagonal", out=True)
 @parsed("tril", "Tensor input, int diagonal=0")
+@torch_keywords("input", "diagonal", out=True)
 def tril(a: Any, diagonal: int = 0) -> Any:
     """The lower triangle of the last two dimensions (the rest 0): the causal mask
     ``torch.tril(torch.ones(T, T))``."""
@@ -59,8 +59,8 @@ def tril(a: Any, diagonal: int = 0) -> Any:
     return Tril.apply(a, diagonal)
 
 
-@torch_keywords("input", "diagonal", out=True)
 @parsed("triu", "Tensor input, int diagonal=0")
+@torch_keywords("input", "diagonal", out=True)
 def triu(a: Any, diagonal: int = 0) -> Any:
     """The upper triangle of the last two dimensions (the rest 0)."""
     _matrix(a, "triu")
@@ -74,8 +74,8 @@ def _matrix(a: Any, op: str) -> None:
         raise RuntimeError(f"{op}: input tensor must have at least 2 dimensions")
 
 
-@torch_keywords("input", "dims")
 @parsed("flip", "Tensor input, tuple of ints dims")
+@torch_keywords("input", "dims")
 def flip(a: Any, *dims: Any) -> Any:
     """``a`` reversed along ``dims`` (a copy, as in PyTorch)."""
     expect_tensor(a, "flip")
@@ -92,8 +92,8 @@ def _distinct(dims: tuple[int, ...], op: str) -> tuple[int, ...]:
     return dims
 
 
-@torch_keywords("input", "shifts", "dims")
 @parsed("roll", "Tensor input, tuple of ints shifts, tuple of ints dims=[]")
+@torch_keywords("input", "shifts", "dims")
 def roll(a: Any, shifts: Any, dims: Any = None) -> Any:
     """``a`` shifted along ``dims`` (without ``dims``: flattened, shifted, reshaped back)."""
     expect_tensor(a, "roll")
@@ -112,12 +112,14 @@ def roll(a: Any, shifts: Any, dims: Any = None) -> Any:
     return Roll.apply(a, shifts, normalize_dims(dims, a._data.ndim))
 
 
+@parsed("repeat", "Tensor input, tuple of ints repeats")
 @torch_keywords("input", "repeats")
 def repeat(a: Any, *sizes: Any) -> Any:
     """``a`` tiled ``sizes[i]`` times along dimension i (``x.repeat(2, 1)``); extra sizes
     add leading dimensions."""
     if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
         sizes = tuple(sizes[0])
+    expect_ints(sizes, "repeats")
     if len(sizes) < a._data.ndim:
         raise RuntimeError(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions "
@@ -130,8 +132,8 @@ def repeat(a: Any, *sizes: Any) -> Any:
     return Repeat.apply(a, tuple(builtins.int(s) for s in sizes))
 
 
-@torch_keywords("input", "dims")
 @parsed("tile", "Tensor input, tuple of ints dims")
+@torch_keywords("input", "dims")
 def tile(a: Any, *dims: Any) -> Any:
     """``a`` tiled as ``repeat`` does; fewer ``dims`` than dimensions count from the right."""
     expect_tensor(a, "tile")

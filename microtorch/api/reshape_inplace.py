@@ -18,6 +18,7 @@ import numpy as np
 from microtorch.api import memory_format as layouts
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_ints, parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.tensor_options import check_memory_format
 from microtorch.autograd import grad_mode
@@ -49,6 +50,7 @@ def reshape_twin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return in_place
 
 
+@parsed("resize_", "Tensor input, tuple of ints size, *, torch.memory_format memory_format=None")
 @torch_keywords("input", "size")
 def resize_(self: Any, *sizes: Any, memory_format: Any = None) -> Any:
     """Give ``self`` the shape ``sizes``: its first values in memory, kept in order; new
@@ -56,6 +58,7 @@ def resize_(self: Any, *sizes: Any, memory_format: Any = None) -> Any:
     check_memory_format("resize_", memory_format)
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = tuple(sizes[0])
+    expect_ints(sizes, "size")  # (the parser's cue)
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
     _check_plain(self, "resize_", "x = x.reshape(...), or x = torch.zeros(...)")
@@ -104,7 +107,11 @@ def _t(a: Any) -> Any:
 
 t_ = reshape_twin("t_", _t)
 transpose_ = reshape_twin("transpose_", shape_ops.transpose)
-__all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_"]
+# x.swapaxes_(axis0=0, axis1=1): transpose_ by numpy's names, as PyTorch declares it
+swapaxes_ = reshape_twin(
+    "swapaxes_", parsed("swapaxes", "Tensor input, int axis0, int axis1")(shape_ops.transpose)
+)
+__all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_", "swapaxes_"]
 
 
 @torch_keywords("input", "the_template")

@@ -1,4 +1,5 @@
-"""scalar_tensor (a 0-d tensor from a number) and can_cast (PyTorch's casting rule)."""
+"""scalar_tensor (a 0-d tensor from a number), can_cast (PyTorch's casting rule) and
+torch.result_type (its promotion rule, dtypes.py's, by PyTorch's keyword names too)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from microtorch.api.operands import wrap
 from microtorch.device import as_device
 from microtorch.dtypes import dtype as _dtype
 from microtorch.dtypes import get_default_dtype
+from microtorch.dtypes import result_type as promoted
 
-__all__ = ["can_cast", "scalar_tensor"]
+__all__ = ["can_cast", "result_type", "scalar_tensor"]
 
 
 def scalar_tensor(
@@ -42,3 +44,17 @@ def can_cast(from_: Any, to: Any) -> bool:
                 f"not {type(value).__name__}"
             )
     return _rank(from_) <= _rank(to)
+
+
+# PyTorch's names for the two operands in its four signatures (tensor, other; scalar, tensor;
+# scalar1, scalar2)
+_OPERAND_NAMES = ("tensor", "other", "scalar", "scalar1", "scalar2")
+
+
+def result_type(*operands: Any, **named: Any) -> Any:
+    """The dtype an element-wise op of the operands gives (``torch.result_type(x, 2.5)``,
+    ``torch.result_type(tensor=x, other=y)``)."""
+    for name in named:
+        if name not in _OPERAND_NAMES:
+            raise TypeError(f"result_type() got an unexpected keyword argument '{name}'")
+    return promoted(*operands, *named.values())

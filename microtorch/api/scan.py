@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.api import return_types
 from microtorch.api._checks import expect_tensor
+from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.autograd import node as _node
 from microtorch.ops.scan import Aminmax, Cummax, Cummin, Logcumsumexp, running_extreme
@@ -78,6 +79,7 @@ def _index_dtype(out_int32: bool) -> Any:
     return np.int32 if out_int32 else np.int64
 
 
+@torch_keywords(("input", "self"), "boundaries")
 def bucketize(input: Any, boundaries: Any, *, out_int32: bool = False, right: bool = False) -> Any:  # noqa: A002
     """For each value, the index of its bucket among the sorted 1-d ``boundaries``."""
     expect_tensor(boundaries, "bucketize", "boundaries", 2)
@@ -90,6 +92,7 @@ def bucketize(input: Any, boundaries: Any, *, out_int32: bool = False, right: bo
     return _node.plain_tensor(np.asarray(out, _index_dtype(out_int32)), boundaries._device)
 
 
+@torch_keywords("sorted_sequence", ("input", "self"))
 def searchsorted(
     sorted_sequence: Any,
     input: Any,  # noqa: A002
@@ -133,6 +136,7 @@ def searchsorted(
     return _node.plain_tensor(np.asarray(out, _index_dtype(out_int32)), sorted_sequence._device)
 
 
+@torch_keywords(("elements", "element"), ("test_elements", "test_element"))
 def isin(
     elements: Any, test_elements: Any, *, assume_unique: bool = False, invert: bool = False
 ) -> Any:

@@ -68,13 +68,27 @@ def _check_extra(a: Any, extra: Any, d: int) -> None:
 
 @torch_keywords("input", "repeats", "dim")
 def repeat_interleave(
-    a: Any, repeats: Any = None, dim: int | None = None, *, output_size: int | None = None
+    a: Any = None, repeats: Any = None, dim: int | None = None, *, output_size: int | None = None
 ) -> Any:
     """Each element (each slice along ``dim``) repeated ``repeats`` times in place:
     [1, 2] -> [1, 1, 2, 2]. ``repeats`` a tensor: one count per element. Given only a tensor
-    of counts, ``torch.repeat_interleave(counts)`` is the index 0, 0, 1, ... they describe."""
+    of counts, ``torch.repeat_interleave(counts)`` is the index 0, 0, 1, ... they describe.
+    ``output_size``, if given, must be the length of the repeated dimension."""
+    if a is None:  # torch.repeat_interleave(repeats=counts)
+        a, repeats = repeats, None
     expect_tensor(a, "repeat_interleave")
-    if repeats is None:  # torch.repeat_interleave(counts)
+    out = _repeated(a, repeats, dim)
+    n = out._data.shape[0 if dim is None or repeats is None else normalize_dims(dim, out.ndim)[0]]
+    if output_size is not None and output_size != n:
+        raise RuntimeError(
+            f"repeat_interleave: Invalid output_size, expected {n} but got {output_size}"
+        )
+    return out
+
+
+def _repeated(a: Any, repeats: Any, dim: int | None) -> Any:
+    if repeats is None:  # torch.repeat_interleave(counts): its kernel is chosen by dtype first
+        _integral(a)
         return wrap(np.repeat(np.arange(a._data.shape[0]), _counts(a, a._data.shape[0])))
     if dim is None:
         a, d = shape_ops.flatten(a), 0
@@ -101,13 +115,17 @@ def repeat_interleave(
     return shape_ops.reshape(shape_ops.contiguous(grown), *shape)
 
 
+def _integral(repeats: Any) -> None:
+    if repeats._data.dtype.kind not in "iu":
+        name = {"float32": "Float", "float64": "Double", "bool": "Bool"}.get(repeats._dtype.name)
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{name}'")
+
+
 def _counts(repeats: Any, size: int) -> np.ndarray:
     data = repeats._data
     if data.ndim > 1:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-    if data.dtype.kind not in "iu":
-        name = {"float32": "Float", "float64": "Double", "bool": "Bool"}.get(repeats._dtype.name)
-        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{name}'")
+    _integral(repeats)
     if data.shape[0] != size:
         raise RuntimeError(
             "repeats must have the same size as input along dim, but got repeats.size(0) = "

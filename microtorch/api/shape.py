@@ -270,9 +270,9 @@ def contiguous(a: Any) -> Any:
     return a if a._data.flags.c_contiguous else Clone.apply(a, True)
 
 
-def to_dtype(a: Any, dtype: Any) -> Any:
-    """``a`` converted to ``dtype`` (``a`` itself if it already has it)."""
-    if a._dtype is dtype:
+def to_dtype(a: Any, dtype: Any, copy: bool = False) -> Any:
+    """``a`` converted to ``dtype`` (``a`` itself if it already has it, unless ``copy``)."""
+    if a._dtype is dtype and not copy:
         return a
     if a.requires_grad and not dtype.is_floating_point:
         return wrap(preserved_astype(a._data, dtype.numpy))

@@ -46,13 +46,13 @@ def shift(a: Any, b: Any, left: bool, name: str) -> Any:
     return wrap(np.broadcast_to(result.astype(target.numpy), shape).copy(), tensor._device)
 
 
-@torch_keywords("input", "other", out=True)
+@torch_keywords(("input", "self"), "other", out=True)
 def bitwise_left_shift(a: Any, b: Any) -> Any:
     """a << b: a times 2**b, in a's integer type (bits shifted past the top are lost)."""
     return shift(a, b, True, "bitwise_left_shift")
 
 
-@torch_keywords("input", "other", out=True)
+@torch_keywords(("input", "self"), "other", out=True)
 def bitwise_right_shift(a: Any, b: Any) -> Any:
     """a >> b: a divided by 2**b, rounded down (for negative a too)."""
     return shift(a, b, False, "bitwise_right_shift")

@@ -94,7 +94,7 @@ def _two(op: str, a: Any, b: Any, classes: tuple[Any, Any, Any]) -> Any:
 
 
 def xlogy_named(op: str) -> F:
-    @torch_keywords("input", "other", out=True)
+    @torch_keywords(("input", "self"), "other", out=True)
     def xlogy(a: Any, b: Any) -> Any:
         """a * log(b), 0 where a is 0 (so 0 * log(0) = 0, as in entropies)."""
         return _two(op, a, b, (Xlogy, XlogyNumberSelf, XlogyNumberOther))

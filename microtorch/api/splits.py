@@ -17,6 +17,7 @@ import numpy as np
 from microtorch.api import grids, indexing, join, rearrange
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_ints, parsed
 from microtorch.api.diagonal import diag_embed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
@@ -105,6 +106,12 @@ def _sections(n: int, sections: int) -> list[int]:
     return ends
 
 
+@parsed(
+    "tensor_split",
+    "Tensor input, tuple of ints indices, int dim=0",
+    "Tensor input, Tensor tensor_indices_or_sections, int dim=0",
+    "Tensor input, int sections, int dim=0",
+)
 @torch_keywords("input", ("indices", "sections", "tensor_indices_or_sections"), "dim")
 def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:  # noqa: A002
     """Views of ``input`` cut into ``sections`` nearly equal pieces along ``dim``, or cut
@@ -129,6 +136,7 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[An
             f"{type(cuts).__name__}), but expected one of: (Tensor input, int sections, int "
             "dim = 0) (Tensor input, tuple of ints indices, int dim = 0)"
         )
+    expect_ints(cuts, "indices")  # (the parser's cue)
     if input._data.ndim == 0:
         raise RuntimeError(
             "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims"
@@ -139,6 +147,12 @@ def tensor_split(input: Any, indices_or_sections: Any, dim: int = 0) -> tuple[An
             raise RuntimeError(f"number of sections must be larger than 0, got {cuts}")
         cuts = _sections(input._data.shape[d], cuts)
     return _slices(input, [int(i) for i in cuts], d)
+
+
+_SPLIT_SECTIONS, _SPLIT_INDICES = (
+    "Tensor input, int sections",
+    "Tensor input, tuple of ints indices",
+)
 
 
 def _split_along(input: Any, cuts: Any, op: str, least: int, dim: int) -> tuple[Any, ...]:
@@ -159,6 +173,7 @@ def _split_along(input: Any, cuts: Any, op: str, least: int, dim: int) -> tuple[
     return tensor_split(input, cuts, dim)
 
 
+@parsed("hsplit", _SPLIT_SECTIONS, _SPLIT_INDICES)
 @torch_keywords("input", ("indices", "sections"))
 def hsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A002
     """tensor_split along dimension 1 (along 0 for a 1-d tensor); sections must divide it."""
@@ -166,12 +181,14 @@ def hsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A0
     return _split_along(input, indices_or_sections, "hsplit", 1, dim)
 
 
+@parsed("vsplit", _SPLIT_SECTIONS, _SPLIT_INDICES)
 @torch_keywords("input", ("indices", "sections"))
 def vsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A002
     """tensor_split along dimension 0 of a tensor of at least 2 dimensions."""
     return _split_along(input, indices_or_sections, "vsplit", 2, 0)
 
 
+@parsed("dsplit", _SPLIT_SECTIONS, _SPLIT_INDICES)
 @torch_keywords("input", ("indices", "sections"))
 def dsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A002
     """tensor_split along dimension 2 of a tensor of at least 3 dimensions."""
@@ -206,9 +223,11 @@ def flipud(input: Any) -> Any:  # noqa: A002
     return rearrange.flip(input, 0)
 
 
+@parsed("unflatten", "Tensor input, int dim, tuple of ints sizes")
 def unflatten(input: Any, dim: int, sizes: Sequence[int]) -> Any:  # noqa: A002
     """Dimension ``dim`` unfolded into ``sizes`` (one may be -1), as a view."""
     expect_tensor(input, "unflatten")
+    expect_ints(sizes, "sizes")  # (the parser's cue; normalize_dims checks dim)
     sizes = [int(s) for s in sizes]
     if input._data.ndim == 0:
         raise RuntimeError(
@@ -233,10 +252,12 @@ def unflatten(input: Any, dim: int, sizes: Sequence[int]) -> Any:  # noqa: A002
     return shape_ops.view(input, tuple(shape[:d]) + tuple(sizes) + tuple(shape[d + 1 :]))
 
 
+@parsed("sum_to_size", "Tensor input, tuple of ints size")
 @torch_keywords("input", "size")
 def sum_to_size(input: Any, *size: Any) -> Any:  # noqa: A002
     """``input`` summed down to ``size`` (the shape it was broadcast from)."""
     target = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (list, tuple)) else size
+    expect_ints(target, "size")
     shape = input._data.shape
     lead = len(shape) - len(target)
     if lead < 0 or any(t != 1 and t != s for t, s in zip(target, shape[lead:])):

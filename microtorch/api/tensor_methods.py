@@ -48,7 +48,7 @@ from microtorch.api import prelu as prelu_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import shifts as shift_ops
-from microtorch.api.arguments import method_of, reraise
+from microtorch.api.arguments import expect_ints, method_of, parsed, parser_error, reraise
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import method_keywords, torch_keywords
 from microtorch.api.legacy_types import dtype_of_type
@@ -72,6 +72,20 @@ from microtorch.dtypes import (
 from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
+
+# The new_* methods' signature, after their size (and fill_value) as PyTorch declares it
+_NEW_OPTIONS = (
+    "Tensor input, {}, *, torch.dtype dtype=None, torch.layout layout=None, "
+    "torch.device device=None, bool pin_memory=False, bool requires_grad=False"
+)
+
+# Tensor.to's keywords and signatures, as PyTorch declares them
+_TO_KEYWORDS = {"dtype", "device", "non_blocking", "copy", "memory_format"}
+_TO_SIGNATURES = [
+    f"{first}, bool non_blocking=False, bool copy=False, *, torch.memory_format memory_format=None"
+    for first in ("torch.device device=None, torch.dtype dtype=None", "torch.dtype dtype")
+    + ("Tensor tensor",)
+]
 
 # Inside the class, "float" and "dtype" name methods; annotations use these.
 Number = float
@@ -211,16 +225,29 @@ class TensorMethods:
 
     # --- conversion ---------------------------------------------------------------------
     def to(self, *args: Any, **kwargs: Any) -> Tensor:
-        """Convert dtype and/or device: ``x.to(torch.float64)``, ``x.to('cpu')``, ``x.to(y)``."""
+        """Convert dtype and/or device: ``x.to(torch.float64)``, ``x.to('cpu')``, ``x.to(y)``;
+        then ``non_blocking`` (nothing to wait for here) and ``copy`` (a new tensor even when
+        nothing changes), by position or keyword."""
+        if kwargs and not kwargs.keys() <= _TO_KEYWORDS:  # x.to(other=y): PyTorch's parser
+            raise TypeError(parser_error("to", _TO_SIGNATURES, args, kwargs))
         target_dtype, target_device = kwargs.get("dtype"), kwargs.get("device")
+        flags = [kwargs.get("non_blocking", False), kwargs.get("copy", False)]
+        check_memory_format("to", kwargs.get("memory_format"))
+        given = 0  # the bools after the dtype, device or tensor: non_blocking, copy
         for a in args:
-            if isinstance(a, dtype):
+            if isinstance(a, (builtins.bool, np.bool_)) and given < 2:
+                flags[given], given = a, given + 1
+            elif isinstance(a, dtype):
                 target_dtype = a
             elif isinstance(a, _node.Tensor):
                 target_dtype, target_device = a._dtype, a._device
             else:
                 target_device = a
-        out: Any = self if target_dtype is None else shape_ops.to_dtype(self, target_dtype)
+        out: Any = self
+        if target_dtype is not None or flags[1]:
+            out = shape_ops.to_dtype(
+                self, target_dtype or self._dtype, copy=builtins.bool(flags[1])
+            )
         if target_device is not None and as_device(target_device) is not self._device:
             if self._device.type == "meta":  # a meta tensor has a shape but no values to copy
                 raise NotImplementedError(
@@ -449,7 +476,7 @@ class TensorMethods:
     )
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
     prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
-    histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram")
+    histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram", method_of)
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
         method_keywords(f)
         for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
@@ -517,8 +544,8 @@ class TensorMethods:
         reshape_inplace.unsqueeze_, reshape_inplace.squeeze_, reshape_inplace.t_,
         reshape_inplace.transpose_,
     )  # fmt: skip
-    swapaxes_ = swapdims_ = transpose_
-    resize_, random_ = reshape_inplace.resize_, random_fill.random_
+    swapdims_, swapaxes_ = transpose_, reshape_inplace.swapaxes_
+    resize_, random_ = method_of(reshape_inplace.resize_), random_fill.random_
     uniform_, exponential_, geometric_, cauchy_, log_normal_ = (
         random_fill.uniform_, random_fill.exponential_, random_fill.geometric_,
         random_fill.cauchy_, random_fill.log_normal_,
@@ -553,13 +580,18 @@ class TensorMethods:
         + (rearrange.tile, rearrange.index_select, rearrange.masked_select)
     )
     flip, roll = method_keywords(rearrange.flip), method_keywords(rearrange.roll)
-    repeat = rearrange.repeat
+    repeat = method_of(rearrange.repeat)
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
     tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
-    broadcast_to, narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
+    narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
         Method(_COMPOSITES + name, method_keywords)
-        for name in ("broadcast_to", "narrow", "movedim", "movedim", "outer", "clamp_min")
-        + ("clamp_max", "nan_to_num")
+        for name in ("narrow", "movedim", "movedim", "outer", "clamp_min", "clamp_max")
+        + ("nan_to_num",)
+    )
+    # x.broadcast_to(2, 3) or ((2, 3)): expand, which takes the sizes either way too (not so
+    # torch.broadcast_to(x, 2, 3))
+    broadcast_to = method_of(
+        parsed("broadcast_to", "Tensor input, tuple of ints size")(shape_ops.expand)
     )
     count_nonzero, argwhere = (
         Method(_COMPOSITES + "count_nonzero"),
@@ -660,6 +692,8 @@ class TensorMethods:
             data = data._data
         return self._new(np.array(data, (dtype or self._dtype).numpy), device, requires_grad)
 
+    @method_of
+    @parsed("new_zeros", _NEW_OPTIONS.format("tuple of ints size"))
     @tensor_options()
     def new_zeros(
         self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
@@ -669,6 +703,8 @@ class TensorMethods:
         data = np.zeros(_dims(sizes, size), (dtype or self._dtype).numpy)
         return self._new(data, device, requires_grad)
 
+    @method_of
+    @parsed("new_ones", _NEW_OPTIONS.format("tuple of ints size"))
     @tensor_options()
     def new_ones(
         self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
@@ -678,16 +714,19 @@ class TensorMethods:
         data = np.ones(_dims(sizes, size), (dtype or self._dtype).numpy)
         return self._new(data, device, requires_grad)
 
+    @method_of
+    @parsed("new_empty", _NEW_OPTIONS.format("tuple of ints size"))
     @tensor_options()
     def new_empty(
         self, *sizes: Any, size: Any = None, dtype: DType | None = None, device: Any = None,
         requires_grad: builtins.bool = False,
     ) -> Tensor:  # fmt: skip
         """A tensor of the given size (zeros here; PyTorch leaves the memory uninitialised)."""
-        return self.new_zeros(
-            *sizes, size=size, dtype=dtype, device=device, requires_grad=requires_grad
-        )
+        data = np.zeros(_dims(sizes, size), (dtype or self._dtype).numpy)
+        return self._new(data, device, requires_grad)
 
+    @method_of
+    @parsed("new_full", _NEW_OPTIONS.format("tuple of ints size, Number fill_value"))
     @tensor_options()
     def new_full(
         self, size: Any, fill_value: Any, *, dtype: DType | None = None, device: Any = None,
@@ -704,11 +743,12 @@ class TensorMethods:
         return t
 
     # --- walka: issue 24's shapes, cuts, indexing and products (docs/api_walk.md)
-    tensor_split, hsplit, vsplit, dsplit = _methods("splits", "tensor_split hsplit vsplit dsplit")
-    split_with_sizes, fliplr, flipud, unflatten = _methods(
-        "splits", "split_with_sizes fliplr flipud unflatten"
+    tensor_split, hsplit, vsplit, dsplit = _methods(
+        "splits", "tensor_split hsplit vsplit dsplit", method_keywords
     )
-    sum_to_size, diagflat = _methods("splits", "sum_to_size diagflat")
+    split_with_sizes, fliplr, flipud = _methods("splits", "split_with_sizes fliplr flipud")
+    unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_of)
+    (diagflat,) = _methods("splits", "diagflat")
     (unique_consecutive,) = _methods("unique", "unique_consecutive")
     addmm, addmv, addr, addbmm, baddbmm = _methods("products", "addmm addmv addr addbmm baddbmm")
     addmm_, addmv_, addr_, addbmm_, baddbmm_ = _methods(
@@ -851,7 +891,7 @@ class TensorMethods:
         hooks.append(hook)
         return _node.RemovableHandle(hooks, hook)
 
-    (new_empty_strided,) = _methods("memory_layout", "new_empty_strided")
+    (new_empty_strided,) = _methods("memory_layout", "new_empty_strided", method_of)
 
     def lu(self, pivot: builtins.bool = True, get_infos: builtins.bool = False) -> Any:
         """Deprecated: ``torch.linalg.lu_factor`` (``get_infos``: ``lu_factor_ex``)."""
@@ -897,6 +937,7 @@ def _dims(sizes: tuple[Any, ...], size: Any) -> tuple[int, ...]:
         sizes = (size,)
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):  # (a Size is a tuple)
         sizes = tuple(sizes[0])
+    expect_ints(sizes, "size")  # (the parser's cue: new_zeros(n / 2))
     return tuple(int(s) for s in sizes)
 
 

@@ -50,6 +50,8 @@ def check_options(op: str, kwargs: dict[str, Any], memory_format: bool = False) 
         raise TypeError(f"{op}(): argument 'layout' must be torch.layout, not {_name(given)}")
     if given is not None and given is not strided:
         raise RuntimeError("microtorch's tensors are strided only (Fix: leave layout= out)")
+    if op == "range" and "pin_memory" in kwargs:  # (the one factory PyTorch gives none)
+        raise TypeError("range() got an unexpected keyword argument 'pin_memory'")
     pinned = kwargs.pop("pin_memory", None)
     if pinned is not None and not isinstance(pinned, bool):
         raise TypeError(f"{op}(): argument 'pin_memory' must be bool, not {_name(pinned)}")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_int, parsed
 from microtorch.nn import conv_transpose_functions, norm_more_functions, pool3d_functions
 from microtorch.nn import functional as F
 from microtorch.tensor import Tensor
@@ -154,6 +155,11 @@ def layer_norm(
     return F.layer_norm(input, normalized_shape, weight, bias, eps)
 
 
+@parsed(
+    "embedding",
+    "Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, "
+    "bool sparse=False",
+)
 def embedding(
     weight: Tensor, indices: Tensor, padding_idx: int = -1,
     scale_grad_by_freq: bool = False, sparse: bool = False,
@@ -162,6 +168,7 @@ def embedding(
     (the default -1) means none (F counts it from the end instead)."""
     expect_tensor(weight, "embedding", "weight", 1)
     expect_tensor(indices, "embedding", "indices", 2)
+    expect_int(padding_idx, "padding_idx")
     if indices._dtype.name not in ("int64", "int32"):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "

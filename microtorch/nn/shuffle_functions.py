@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_int, parsed
 from microtorch.autograd.function import NumpyFunction
 from microtorch.tensor import Tensor
 
@@ -93,9 +94,11 @@ class ChannelShuffle(NumpyFunction):
         return _shuffle(grad_output, grad_output.shape[1] // ctx.groups)
 
 
+@parsed("pixel_shuffle", "Tensor input, int upscale_factor")
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
     """(*, C r^2, H, W) -> (*, C, H r, W r) with r = ``upscale_factor``."""
     expect_tensor(input, "pixel_shuffle")
+    expect_int(upscale_factor, "upscale_factor")
     shape, r = input._data.shape, upscale_factor
     if len(shape) < 3:
         raise RuntimeError(
@@ -113,9 +116,11 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:  # noqa: A002
     return PixelShuffle.apply(input, r)
 
 
+@parsed("pixel_unshuffle", "Tensor input, int downscale_factor")
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A002
     """(*, C, H r, W r) -> (*, C r^2, H, W) with r = ``downscale_factor``."""
     expect_tensor(input, "pixel_unshuffle")
+    expect_int(downscale_factor, "downscale_factor")
     shape, r = input._data.shape, downscale_factor
     if len(shape) < 3:
         raise RuntimeError(

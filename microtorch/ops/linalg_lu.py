@@ -131,21 +131,24 @@ class LinalgLu(NumpyFunction):
 
 class LuUnpack(NumpyFunction):
     """L, U from the packed LU: dL/dLU = tril(gL, -1) (its first k columns) + triu(gU) (its
-    first k rows)."""
+    first k rows). Without ``unpack_data``, L and U are empty (PyTorch's), dL/dLU zero."""
 
     node_name = "LuUnpackBackward0"
 
     @staticmethod
-    def forward(ctx, lu):
-        ctx.shape = lu.shape
+    def forward(ctx, lu, unpack_data=True):
+        ctx.shape, ctx.unpacked = lu.shape, unpack_data
+        if not unpack_data:
+            return np.zeros(0, lu.dtype), np.zeros(0, lu.dtype)
         return unpack(lu)
 
     @staticmethod
     def backward(ctx, grad_l, grad_u):
         k = min(ctx.shape[-2:])
         out = np.zeros_like(grad_l, shape=ctx.shape)
-        out[..., :, :k] += np.tril(grad_l, -1)
-        out[..., :k, :] += np.triu(grad_u)
+        if ctx.unpacked:
+            out[..., :, :k] += np.tril(grad_l, -1)
+            out[..., :k, :] += np.triu(grad_u)
         return out
 
 

@@ -1373,5 +1373,23 @@ CASES: list[Bad | Same] = [
     Bad('zeros_pin_memory', RuntimeError, 'pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator is available on this system.', lambda L: L.zeros(2, pin_memory=True)),
     Bad('zeros_layout_int', TypeError, "zeros(): argument 'layout' must be torch.layout, not int", lambda L: L.zeros(2, layout=3)),
     Bad('tensor_cuda_cpu_device', RuntimeError, 'Invalid device, must be cuda device', lambda L: W(_x(L, 2)).cuda('cpu')),
+    # --- kw2
+    Bad('tensor_repeat_float', TypeError, "repeat(): argument 'repeats' (position 1) must be tuple of ints, not float", lambda L: W(_x(L, 2, 2)).repeat(1.5)),
+    Bad('tensor_repeat_float_keyword', TypeError, "repeat(): argument 'repeats' must be tuple of ints, not list", lambda L: W(_x(L, 2, 2)).repeat(repeats=[1.5])),
+    Bad('tensor_sum_to_size_float', TypeError, "sum_to_size(): argument 'size' (position 1) must be tuple of ints, but found element of type float at pos 0", lambda L: W(_x(L, 2, 2)).sum_to_size([1.5])),
+    Bad('tensor_new_zeros_float', TypeError, "new_zeros(): argument 'size' (position 1) must be tuple of ints, not float", lambda L: W(_x(L, 2)).new_zeros(1.5)),
+    Bad('tensor_new_full_float_keyword', TypeError, "new_full(): argument 'size' must be tuple of ints, not list", lambda L: W(_x(L, 2)).new_full(size=[1.5], fill_value=1)),
+    Bad('empty_strided_float_stride', TypeError, "empty_strided(): argument 'stride' must be tuple of ints, not list", lambda L: L.empty_strided(size=[1], stride=[1.5])),
+    Bad('unflatten_float_sizes', TypeError, "unflatten(): argument 'sizes' (position 3) must be tuple of ints, but found element of type float at pos 0", lambda L: L.unflatten(W(_x(L, 2, 2)), 0, [1.5])),
+    Bad('pixel_shuffle_float', TypeError, "pixel_shuffle(): argument 'upscale_factor' (position 2) must be int, not float", lambda L: L.pixel_shuffle(W(_x(L, 4, 2, 2)), 1.5)),
+    Bad('embedding_float_padding_idx', TypeError, "embedding(): argument 'padding_idx' (position 3) must be int, not float", lambda L: L.embedding(W(_x(L, 3, 2)), L.tensor([0, 1]), 1.5)),
+    Bad('tensor_resize__float', TypeError, "resize_(): argument 'size' (position 1) must be tuple of ints, not float", lambda L: W(_x(L, 2, 2)).resize_(1.5)),
+    Bad('tensor_swapaxes__float', TypeError, "swapaxes_(): argument 'axis1' (position 2) must be int, not float", lambda L: W(_x(L, 2, 2)).swapaxes_(0, 1.5)),
+    Bad('diag_float_keyword', TypeError, "diag(): argument 'diagonal' must be int, not float", lambda L: L.diag(input=W(_x(L, 2, 2)), diagonal=1.5)),
+    Bad('tensor_is_contiguous_int_format', TypeError, "is_contiguous(): argument 'memory_format' must be torch.memory_format, not int", lambda L: W(_x(L, 2)).is_contiguous(memory_format=1)),
+    Bad('tensor_repeat_interleave_output_size', RuntimeError, 'repeat_interleave: Invalid output_size, expected 4 but got 1', lambda L: W(_x(L, 2, 2)).repeat_interleave(2, 0, output_size=1)),
+    Bad('addbmm_2d_batches', IndexError, 'Dimension out of range (expected to be in range of [-2, 1], but got 2)', lambda L: L.addbmm(W(_x(L, 2, 2)), W(_x(L, 2, 2)), W(_x(L, 2, 2)))),
+    Bad('range_pin_memory', TypeError, "range() got an unexpected keyword argument 'pin_memory'", lambda L: L.range(0, 3, pin_memory=False)),
+    Bad('as_tensor_dtype_by_position', TypeError, 'as_tensor() takes 1 positional argument but 2 were given', lambda L: L.as_tensor([1.0], L.float64)),
 ]
 # fmt: on
