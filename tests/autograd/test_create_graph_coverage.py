@@ -35,7 +35,6 @@ _INNER = (
     "an in-place write into a view: its node runs inside CopySlices, which the graph walk "
     "does not open (test_create_graph_more's fill_, zero_, copy_ cases run it)"
 )
-_PRIVATE = "TODO issue 23: reached only through a path without a public case yet"
 
 # class (module.qualname) -> why no second-derivative test compares it with torch
 NOT_COVERED = {
@@ -65,26 +64,12 @@ NOT_COVERED = {
     "its solution is nan, PyTorch's LAPACK's inf and nan, so no values to compare",
     "microtorch.ops.gamma_sampling.StandardGammaGrad": "StandardGammaBackward0's formula records it (test_create_graph_more's standard_gamma case raises its error); "
     + _NO_FIRST,
-    "microtorch.autograd.views.AsStrided": _PRIVATE,
-    "microtorch.nn.attention_ops.Baddbmm": _PRIVATE,
-    "microtorch.nn.layer_ops.Xlogy": _PRIVATE,
-    "microtorch.nn.pad_ops.ReflectionPad3D": _PRIVATE,
-    "microtorch.nn.pad_ops.ReplicationPad3D": _PRIVATE,
-    "microtorch.ops.indexing.AdvancedIndexPut": _PRIVATE,
-    "microtorch.ops.indexing.Gather": _PRIVATE,
-    "microtorch.ops.indexing.IndexPutAccumulate": _PRIVATE,
-    "microtorch.ops.indexing.Scatter": _PRIVATE,
-    "microtorch.ops.linalg.Vdot": _PRIVATE,
     "microtorch.ops.inplace.Copy": _INNER,
     "microtorch.ops.inplace.Fill": _INNER,
     "microtorch.ops.inplace.FillTensor": _INNER,
     "microtorch.ops.inplace.Zero": _INNER,
     "microtorch.ops.products._AddProduct": _BASE,
     "microtorch.ops.unique.UniqueConsecutive": _NO_FIRST,
-    "microtorch.nn.cross_map_lrn.CrossMapLRN": _PRIVATE + " (F.local_response_norm does not use it)",
-    "microtorch.ops.linalg.NormDim": _PRIVATE + " (torch.norm(x, 3, dim=1) does not use it)",
-    "microtorch.ops.incomplete_gamma.Igamma": _PRIVATE,
-    "microtorch.ops.incomplete_gamma.Igammac": _PRIVATE,
     "microtorch.ops.sampling.Bernoulli": _RANDOM,
     "microtorch.ops.sampling.Binomial": _NO_FIRST,  # (walkg)
     "microtorch.ops.sampling.Poisson": _RANDOM,  # (walkg)
