@@ -30,7 +30,6 @@ _NO_FIRST = (
     "no derivative in PyTorch either: backward raises PyTorch's 'derivative for ... is not "
     "implemented'"
 )
-_RANDOM = "a random fill (x.normal_() ...): gradient 0, so second derivative 0; no case yet"
 _INNER = (
     "an in-place write into a view: its node runs inside CopySlices, which the graph walk "
     "does not open (test_create_graph_more's fill_, zero_, copy_ cases run it)"
@@ -70,26 +69,10 @@ NOT_COVERED = {
     "microtorch.ops.inplace.Zero": _INNER,
     "microtorch.ops.products._AddProduct": _BASE,
     "microtorch.ops.unique.UniqueConsecutive": _NO_FIRST,
-    "microtorch.ops.sampling.Bernoulli": _RANDOM,
     "microtorch.ops.sampling.Binomial": _NO_FIRST,  # (walkg)
-    "microtorch.ops.sampling.Poisson": _RANDOM,  # (walkg)
     "microtorch.nn.linear_cross_entropy_ops._Unrecorded": _BASE + " (walki)",
     "microtorch.nn.linear_cross_entropy_ops.LinearCrossEntropyChunked": "PyTorch's chunked linear_cross_entropy has no second derivative: its gradient carries no graph, as here (test_walki_linear_cross_entropy)",
     "microtorch.nn.linear_cross_entropy_ops.LinearCrossEntropyChunkedNoReduction": "as LinearCrossEntropyChunked",
-    "microtorch.ops.sampling.BernoulliFill": _RANDOM,
-    "microtorch.ops.sampling.BernoulliTensorFill": _RANDOM,
-    "microtorch.ops.sampling.CauchyFill": _RANDOM,
-    "microtorch.ops.sampling.ExponentialFill": _RANDOM,
-    "microtorch.ops.sampling.GeometricFill": _RANDOM,
-    "microtorch.ops.sampling.LogNormalFill": _RANDOM,
-    "microtorch.ops.sampling.NormalNumberTensor": _RANDOM,
-    "microtorch.ops.sampling.NormalTensorNumber": _RANDOM,
-    "microtorch.ops.sampling.NormalTensorTensor": _RANDOM,
-    "microtorch.ops.sampling.RandomFill": _RANDOM,
-    "microtorch.ops.sampling.RandomFromToFill": _RANDOM,
-    "microtorch.ops.sampling.RandomToFill": _RANDOM,
-    "microtorch.ops.sampling.Refill": _RANDOM,
-    "microtorch.ops.sampling.UniformFill": _RANDOM,
 }  # fmt: skip
 
 

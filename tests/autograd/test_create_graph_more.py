@@ -108,6 +108,14 @@ def _refreshed_view(lib: Any, x: Any) -> Any:
     return v**2
 
 
+def _random_fill(lib: Any, x: Any, name: str, *args: Any) -> Any:
+    # y filled at random in place: its gradient is 0 (and so is its second), as torch's;
+    # the draws (numpy's and torch's differ) only add to the output, never reach a gradient
+    y = x**2
+    getattr(y, name)(*args)
+    return y + x**3
+
+
 _R2 = np.random.default_rng(7)
 W_IN, W_OUT = _R2.standard_normal((6, 2)), _R2.standard_normal((2, 2))  # (3 * E, E), (E, E)
 
@@ -343,6 +351,26 @@ CASES.update({
     "index_grad": ((5,), "real", lambda L, x: _grad(L, x, x[_i(L, IDX)] ** 3)),
     "sort_grad": ((2, 4), "distinct", lambda L, x: _grad(L, x, L.sort(x, 1)[0] ** 3 * x)),
     "max_unpool2d_grad": ((1, 1, 4, 4), "distinct", lambda L, x: _grad(L, x, _f(L).max_unpool2d(*_f(L).max_pool2d(x, 2, return_indices=True), 2) ** 3)),
+})  # fmt: skip
+
+# dbl5: random fills and draws, gradient 0 as torch's (no finite differences: each call draws anew)
+CASES.update({
+    "normal_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "normal_")),
+    "uniform_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "uniform_")),
+    "exponential_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "exponential_")),
+    "geometric_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "geometric_", 0.3)),
+    "cauchy_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "cauchy_")),
+    "log_normal_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "log_normal_")),
+    "bernoulli_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "bernoulli_", 0.3)),
+    "bernoulli__tensor": ((4,), "unit01", lambda L, x: _random_fill(L, x, "bernoulli_", x * 1)),
+    "random_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "random_")),
+    "random__to": ((4,), "unit01", lambda L, x: _random_fill(L, x, "random_", 5)),
+    "random__from_to": ((4,), "unit01", lambda L, x: _random_fill(L, x, "random_", 2, 5)),
+    "normal_tensors": ((4,), "unit01", lambda L, x: L.normal(x**2, x * 1) + x**3),
+    "normal_tensor_number": ((4,), "unit01", lambda L, x: L.normal(x**2, 0.5) + x**3),
+    "normal_number_tensor": ((4,), "unit01", lambda L, x: L.normal(0.5, x**2) + x**3),
+    "bernoulli": ((4,), "unit01", lambda L, x: L.bernoulli(x**2) + x**3),
+    "poisson": ((4,), "unit01", lambda L, x: L.poisson(x**2) + x**3),
 })  # fmt: skip
 
 # ops whose second derivative PyTorch does not have: torch raises, and so must microtorch
