@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.nn.module import Module
 from microtorch.tensor import Tensor
@@ -52,6 +53,12 @@ class CrossMapLRN(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
+        if recorded(out):  # create_graph=True: PyTorch's backward writes y * g into an out=
+            # tensor, refused while y requires grad (so CrossMapLRN2d has no second derivative)
+            raise RuntimeError(
+                "mul(): functions with out=... arguments don't support automatic "
+                "differentiation, but one of the arguments requires grad."
+            )
         window = _backward_window(x.shape[1], ctx.size).astype(x.dtype)
         ratio = grad_output * out / ctx.scale
         accum = np.einsum("cm,nmhw->nchw", window, ratio)

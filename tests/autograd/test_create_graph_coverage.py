@@ -30,12 +30,10 @@ _NO_FIRST = (
     "no derivative in PyTorch either: backward raises PyTorch's 'derivative for ... is not "
     "implemented'"
 )
-_RANDOM = "a random fill (x.normal_() ...): gradient 0, so second derivative 0; no case yet"
 _INNER = (
     "an in-place write into a view: its node runs inside CopySlices, which the graph walk "
     "does not open (test_create_graph_more's fill_, zero_, copy_ cases run it)"
 )
-_PRIVATE = "TODO issue 23: reached only through a path without a public case yet"
 
 # class (module.qualname) -> why no second-derivative test compares it with torch
 NOT_COVERED = {
@@ -65,46 +63,16 @@ NOT_COVERED = {
     "its solution is nan, PyTorch's LAPACK's inf and nan, so no values to compare",
     "microtorch.ops.gamma_sampling.StandardGammaGrad": "StandardGammaBackward0's formula records it (test_create_graph_more's standard_gamma case raises its error); "
     + _NO_FIRST,
-    "microtorch.autograd.views.AsStrided": _PRIVATE,
-    "microtorch.nn.attention_ops.Baddbmm": _PRIVATE,
-    "microtorch.nn.layer_ops.Xlogy": _PRIVATE,
-    "microtorch.nn.pad_ops.ReflectionPad3D": _PRIVATE,
-    "microtorch.nn.pad_ops.ReplicationPad3D": _PRIVATE,
-    "microtorch.ops.indexing.AdvancedIndexPut": _PRIVATE,
-    "microtorch.ops.indexing.Gather": _PRIVATE,
-    "microtorch.ops.indexing.IndexPutAccumulate": _PRIVATE,
-    "microtorch.ops.indexing.Scatter": _PRIVATE,
-    "microtorch.ops.linalg.Vdot": _PRIVATE,
     "microtorch.ops.inplace.Copy": _INNER,
     "microtorch.ops.inplace.Fill": _INNER,
     "microtorch.ops.inplace.FillTensor": _INNER,
     "microtorch.ops.inplace.Zero": _INNER,
     "microtorch.ops.products._AddProduct": _BASE,
     "microtorch.ops.unique.UniqueConsecutive": _NO_FIRST,
-    "microtorch.nn.cross_map_lrn.CrossMapLRN": _PRIVATE + " (F.local_response_norm does not use it)",
-    "microtorch.ops.linalg.NormDim": _PRIVATE + " (torch.norm(x, 3, dim=1) does not use it)",
-    "microtorch.ops.incomplete_gamma.Igamma": _PRIVATE,
-    "microtorch.ops.incomplete_gamma.Igammac": _PRIVATE,
-    "microtorch.ops.sampling.Bernoulli": _RANDOM,
     "microtorch.ops.sampling.Binomial": _NO_FIRST,  # (walkg)
-    "microtorch.ops.sampling.Poisson": _RANDOM,  # (walkg)
     "microtorch.nn.linear_cross_entropy_ops._Unrecorded": _BASE + " (walki)",
     "microtorch.nn.linear_cross_entropy_ops.LinearCrossEntropyChunked": "PyTorch's chunked linear_cross_entropy has no second derivative: its gradient carries no graph, as here (test_walki_linear_cross_entropy)",
     "microtorch.nn.linear_cross_entropy_ops.LinearCrossEntropyChunkedNoReduction": "as LinearCrossEntropyChunked",
-    "microtorch.ops.sampling.BernoulliFill": _RANDOM,
-    "microtorch.ops.sampling.BernoulliTensorFill": _RANDOM,
-    "microtorch.ops.sampling.CauchyFill": _RANDOM,
-    "microtorch.ops.sampling.ExponentialFill": _RANDOM,
-    "microtorch.ops.sampling.GeometricFill": _RANDOM,
-    "microtorch.ops.sampling.LogNormalFill": _RANDOM,
-    "microtorch.ops.sampling.NormalNumberTensor": _RANDOM,
-    "microtorch.ops.sampling.NormalTensorNumber": _RANDOM,
-    "microtorch.ops.sampling.NormalTensorTensor": _RANDOM,
-    "microtorch.ops.sampling.RandomFill": _RANDOM,
-    "microtorch.ops.sampling.RandomFromToFill": _RANDOM,
-    "microtorch.ops.sampling.RandomToFill": _RANDOM,
-    "microtorch.ops.sampling.Refill": _RANDOM,
-    "microtorch.ops.sampling.UniformFill": _RANDOM,
 }  # fmt: skip
 
 

@@ -93,6 +93,43 @@ def _inplace(lib: Any, x: Any, name: str, *args: Any) -> Any:
     return y * x
 
 
+def _grad(lib: Any, x: Any, out: Any) -> Any:
+    # the first derivative, recorded: a case on it compares the second and third with torch's
+    # (the nodes a backward formula records, such as its np.add.at's, are then in its graph)
+    (g,) = lib.autograd.grad(out.sum(), x, create_graph=True)
+    return g
+
+
+def _refreshed_view(lib: Any, x: Any) -> Any:
+    # a view whose base is then changed in place: its grad_fn becomes AsStridedBackward0
+    y = x * 1
+    v = y[1:3]
+    y.mul_(x)
+    return v**2
+
+
+def _random_fill(lib: Any, x: Any, name: str, *args: Any) -> Any:
+    # y filled at random in place: its gradient is 0 (and so is its second), as torch's;
+    # the draws (numpy's and torch's differ) only add to the output, never reach a gradient
+    y = x**2
+    getattr(y, name)(*args)
+    return y + x**3
+
+
+_R2 = np.random.default_rng(7)
+W_IN, W_OUT = _R2.standard_normal((6, 2)), _R2.standard_normal((2, 2))  # (3 * E, E), (E, E)
+
+
+def _mha_masked(lib: Any, x: Any) -> Any:
+    # need_weights with a float attn_mask: the scores are baddbmm(mask, q, k^T)
+    q = x.view(3, 1, 2)  # (L, N, E), one head
+    mask = _c(lib, [[0.0, -1.0, 0.5]] * 3)
+    return _f(lib).multi_head_attention_forward(
+        q, q * 2, q**2, 2, 1, _c(lib, W_IN), None, None, None, False, 0.0, _c(lib, W_OUT), None,
+        attn_mask=mask,
+    )  # fmt: skip
+
+
 # name: (shape of x, domain, call(lib, x) -> output or tuple of outputs)
 CASES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     # gamma functions, special functions
@@ -296,6 +333,46 @@ CASES.update({
     "lobpcg_batch": ((2, 9, 9), "real", lambda L, x: _lobpcg_sign_free(L, x, 3, tol=1e-13)),
 })  # fmt: skip
 
+# dbl5: the Functions only reached through paths without a case before (issue 23)
+CASES.update({
+    "pad_reflect3d": ((1, 1, 3, 3, 4), "real", lambda L, x: _f(L).pad(x, (2, 1, 1, 0, 1, 2), mode="reflect") ** 2),
+    "pad_replicate3d": ((1, 1, 3, 2, 3), "real", lambda L, x: _f(L).pad(x, (1, 2, 0, 1, 2, 1), mode="replicate") ** 2),
+    "pairwise_distance": ((2, 3), "real", lambda L, x: _f(L).pairwise_distance(x, x.flip(0) * 2, 3)),
+    "kl_div_target": ((2, 3), "positive", lambda L, x: _f(L).kl_div(x.log() * 0.5, x, reduction="sum")),
+    "vdot": ((6,), "real", lambda L, x: L.vdot(x, x**2)),
+    "view_refreshed": ((4,), "real", _refreshed_view),
+    "index_put": ((5,), "real", lambda L, x: (x * 1).index_put((_i(L, PERM),), x[:3] * x[:3]) ** 2),
+    "igamma_other": ((3,), "positive", lambda L, x: L.igamma(_c(L, [1.5, 2.0, 3.0]), x)),
+    "igammac_other": ((3,), "positive", lambda L, x: L.igammac(_c(L, [1.5, 2.0, 3.0]), x)),
+    "mha_masked": ((6,), "real", _mha_masked),
+    # first derivatives, recorded: their formulas' np.add.at (IndexPutImplBackward0),
+    # np.put_along_axis (ScatterBackward0) and np.take_along_axis (GatherBackward0)
+    "take_grad": ((2, 3), "real", lambda L, x: _grad(L, x, L.take(x, _i(L, [0, 4, 4])) ** 3)),
+    "index_grad": ((5,), "real", lambda L, x: _grad(L, x, x[_i(L, IDX)] ** 3)),
+    "sort_grad": ((2, 4), "distinct", lambda L, x: _grad(L, x, L.sort(x, 1)[0] ** 3 * x)),
+    "max_unpool2d_grad": ((1, 1, 4, 4), "distinct", lambda L, x: _grad(L, x, _f(L).max_unpool2d(*_f(L).max_pool2d(x, 2, return_indices=True), 2) ** 3)),
+})  # fmt: skip
+
+# dbl5: random fills and draws, gradient 0 as torch's (no finite differences: each call draws anew)
+CASES.update({
+    "normal_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "normal_")),
+    "uniform_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "uniform_")),
+    "exponential_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "exponential_")),
+    "geometric_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "geometric_", 0.3)),
+    "cauchy_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "cauchy_")),
+    "log_normal_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "log_normal_")),
+    "bernoulli_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "bernoulli_", 0.3)),
+    "bernoulli__tensor": ((4,), "unit01", lambda L, x: _random_fill(L, x, "bernoulli_", x * 1)),
+    "random_": ((4,), "unit01", lambda L, x: _random_fill(L, x, "random_")),
+    "random__to": ((4,), "unit01", lambda L, x: _random_fill(L, x, "random_", 5)),
+    "random__from_to": ((4,), "unit01", lambda L, x: _random_fill(L, x, "random_", 2, 5)),
+    "normal_tensors": ((4,), "unit01", lambda L, x: L.normal(x**2, x * 1) + x**3),
+    "normal_tensor_number": ((4,), "unit01", lambda L, x: L.normal(x**2, 0.5) + x**3),
+    "normal_number_tensor": ((4,), "unit01", lambda L, x: L.normal(0.5, x**2) + x**3),
+    "bernoulli": ((4,), "unit01", lambda L, x: L.bernoulli(x**2) + x**3),
+    "poisson": ((4,), "unit01", lambda L, x: L.poisson(x**2) + x**3),
+})  # fmt: skip
+
 # ops whose second derivative PyTorch does not have: torch raises, and so must microtorch
 RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     "zeta": ((5,), "positive", lambda L, x: L.special.zeta(x + 1.5, x)),  # (no first one)
@@ -317,6 +394,11 @@ RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     # per_sample_weights a leaf of its own: its gradient is not taken, only weight's node is reached
     "embedding_bag_weights_leaf": ((5, 3), "real", lambda L, x: _f(L).embedding_bag(_i(L, [0, 2, 2, 4]), x, _i(L, [0, 2]), mode="sum", per_sample_weights=_c(L, [0.5, 2.0, -1.0, 1.5]).requires_grad_()) ** 2),
     "ctc_loss": ((5, 2, 3), "real", lambda L, x: _f(L).ctc_loss(x.log_softmax(2), _i(L, [[1, 2], [2, 0]]), (5, 4), (2, 1), reduction="sum")),  # (walki)
+    # dbl5: igamma's derivative by its first argument is not in PyTorch (no first one either)
+    "igamma_self": ((3,), "positive", lambda L, x: L.igamma(x, _c(L, [1.5, 2.0, 3.0]))),
+    "igammac_self": ((3,), "positive", lambda L, x: L.igammac(x, _c(L, [1.5, 2.0, 3.0]))),
+    # PyTorch's CrossMapLRN2d backward writes into out= tensors: create_graph=True refuses it
+    "cross_map_lrn2d": ((1, 4, 2, 2), "positive", lambda L, x: L.nn.CrossMapLRN2d(3, 0.5, 0.75, 1.0)(x)),
 }  # fmt: skip
 
 
@@ -413,6 +495,9 @@ FIXED += ["ormqr_right_transpose", "index_reduce_prod", "index_reduce_prod_zero"
 FIXED += ["gamma_cdf", "matrix_exp", "i0", "i0e", "i1", "i1e", "log_ndtr"]
 FIXED += ["lgamma", "digamma", "polygamma_3", "rot90", "masked_scatter", "fill_tensor", "ldexp"]
 FIXED += ["lobpcg_smallest", "lobpcg_batch"]  # (at tol=1e-13: finite differences need it)
+FIXED += ["pad_reflect3d", "pad_replicate3d", "pairwise_distance", "kl_div_target", "vdot"]
+FIXED += ["view_refreshed", "index_put", "igamma_other", "igammac_other", "mha_masked"]
+FIXED += ["take_grad", "index_grad", "sort_grad", "max_unpool2d_grad"]  # (third derivatives)
 
 
 @pytest.mark.filterwarnings("ignore")
