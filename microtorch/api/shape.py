@@ -19,6 +19,7 @@ from microtorch.api.operands import wrap
 from microtorch.api.reduction import distinct_dims, normalize_dims
 from microtorch.api.tensor_options import check_memory_format
 from microtorch.autograd.views import as_view
+from microtorch.dtypes import dtype as dtype_
 from microtorch.ops._layout import preserved_astype
 from microtorch.ops.shape import (
     Clone,
@@ -94,6 +95,12 @@ def view(a: Any, *shape: Any) -> Any:
     """The same memory with a new shape; fails when the strides don't allow it."""
     if not shape:  # (the parser's TypeError: PyTorch needs a size)
         raise TypeError("view() missing its shape")
+    if len(shape) == 1 and isinstance(shape[0], dtype_):
+        raise NotImplementedError(
+            f"view({shape[0]}): microtorch does not reinterpret a tensor's bytes as another "
+            f"dtype (Fix: .to({shape[0]}) converts the values; for the bits themselves, "
+            "x.numpy().view(...) in numpy)"
+        )
     new = parse_shape(shape, a._data.size)
     try:
         return as_view(View.apply(a, new), a)
