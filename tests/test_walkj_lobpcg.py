@@ -15,7 +15,7 @@ import pytest
 import microtorch
 from microtorch.autograd import gradcheck
 from tests.nn.cases import graph
-from tests.nn.layer_parity import error_of
+from tests.nn.layer_parity import assert_same_error
 
 
 def _matrix(m: int, seed: int = 0, top: float = 10.0) -> np.ndarray:
@@ -223,10 +223,7 @@ ERRORS = {
 
 @pytest.mark.parametrize("name", list(ERRORS))
 def test_errors_match_torch(torch_module: ModuleType, name: str) -> None:
-    theirs = error_of(lambda: ERRORS[name](torch_module))
-    assert theirs[0] != "no error"
-    mine = error_of(lambda: ERRORS[name](microtorch))
-    assert mine[0] == theirs[0] and mine[1].startswith(theirs[1])
+    assert_same_error(torch_module, ERRORS[name])
 
 
 def test_what_microtorch_refuses() -> None:

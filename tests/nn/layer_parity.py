@@ -116,3 +116,12 @@ def error_of(call: Callable[[], Any]) -> tuple[str, str]:
         text = str(error).replace("microtorch.", "torch.")
         return type(error).__name__, text.split(" (Fix:")[0]
     return "no error", ""
+
+
+def assert_same_error(torch_module: Any, case: Callable[[Any], Any]) -> None:
+    """``case(torch)`` raises, and ``case(microtorch)`` raises the same class with a message
+    that starts with PyTorch's (then microtorch's fix hint)."""
+    theirs = error_of(lambda: case(torch_module))
+    assert theirs[0] != "no error"
+    mine = error_of(lambda: case(microtorch))
+    assert mine[0] == theirs[0] and mine[1].startswith(theirs[1])
