@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from microtorch.autograd.formula_values import recorded
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._layout import follow_inputs
 from microtorch.ops.join import Split
@@ -62,7 +63,7 @@ class Embedding(NumpyFunction):
         rows, row_size = ctx.shape[0], math.prod(ctx.shape[1:])
         grads = grad_output.reshape(-1, row_size)
         if ctx.scale is not None:
-            if not isinstance(grad_output, np.ndarray):  # (recorded: a second derivative)
+            if recorded(grad_output):  # (a second derivative: create_graph=True)
                 raise NotImplementedError(SCALED_TWICE)
             grads = grads * ctx.scale
         grad = np.zeros_like(grad_output, shape=rows * row_size)
