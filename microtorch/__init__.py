@@ -2,9 +2,11 @@
 
 Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
 
-``import microtorch`` loads the core only: tensors, autograd, the everyday ops, nn and optim.
-Rarely used areas load on first use (``torch.linalg``, ``torch.det``, ``x.det()``,
-``torch.special``, ``nn.TransformerEncoderLayer``, ``optim.LBFGS``: microtorch/_lazy.py). The
+``import microtorch`` loads the core only: tensors, autograd and the everyday ops, what a
+first cell needs. ``torch.nn`` and ``torch.optim`` load on their first use (``import
+microtorch.nn as nn``, or reading ``torch.nn``), as do rarely used areas (``torch.linalg``,
+``torch.det``, ``x.det()``, ``torch.special``, ``nn.TransformerEncoderLayer``, ``optim.LBFGS``:
+microtorch/_lazy.py). The
 rule for a new rarely used area: do not import it here (nor from any module ``import
 microtorch`` loads); put its names in the ``ON_FIRST_USE`` table below, or in nn's, nn.functional's,
 optim's, autograd's (``**_lazy.names("microtorch.api.mine", "f g")``), its Tensor methods as
@@ -372,7 +374,7 @@ def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
     return input.numel()
 
 
-from microtorch import cuda, nn, optim, utils  # noqa: E402 - after the core
+from microtorch import cuda, utils  # noqa: E402 - after the core (nn, optim: on first use)
 from microtorch.api.elementwise import allclose, equal, isclose  # noqa: E402
 
 __all__ += ["allclose", "cuda", "distributions", "equal", "isclose", "load", "nn", "optim", "save"]
@@ -400,7 +402,6 @@ __all__ += ["combinations", "unique_consecutive"]
 # --- end walka
 # --- walkb
 from microtorch.api.shifts import bitwise_left_shift, bitwise_right_shift  # noqa: E402
-from microtorch.nn.functional import prelu  # noqa: E402
 
 nan_to_num_ = torch_keywords("input")(Tensor.nan_to_num_)
 
@@ -426,21 +427,29 @@ def randint_like(
 
 def celu(input: Tensor, alpha: builtins.float = 1.0) -> Tensor:  # noqa: A002 - PyTorch's name
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (``torch.nn.functional.celu``)."""
+    from microtorch import nn  # (on first use, as torch.nn)
+
     return nn.functional.celu(input, alpha)
 
 
 def celu_(input: Tensor, alpha: builtins.float = 1.0) -> Tensor:  # noqa: A002
     """``celu``, written into ``input``; returns it."""
+    from microtorch import nn
+
     return nn.functional.celu(input, alpha, inplace=True)
 
 
 def selu(input: Tensor) -> Tensor:  # noqa: A002
     """scale * elu(x, alpha) with PyTorch's fixed alpha and scale (``F.selu``)."""
+    from microtorch import nn
+
     return nn.functional.selu(input)
 
 
 def selu_(input: Tensor) -> Tensor:  # noqa: A002
     """``selu``, written into ``input``; returns it."""
+    from microtorch import nn
+
     return nn.functional.selu(input, inplace=True)
 
 
@@ -508,15 +517,6 @@ from microtorch.api.memory_format import (  # noqa: E402
     typename,
 )
 from microtorch.api.reshape_inplace import resize_as_  # noqa: E402
-from microtorch.nn import functional as _nn_functional  # noqa: E402
-from microtorch.nn.functional import (  # noqa: E402 - the same arguments as F's
-    adaptive_avg_pool1d,
-    conv1d,
-    conv2d,
-    conv3d,
-    cosine_similarity,
-    pairwise_distance,
-)
 
 zero_ = _method("zero_")
 __all__ += [
@@ -538,6 +538,8 @@ __all__ += [
 # Rarely used areas, imported on first use (see the rule at the top of this file).
 ON_FIRST_USE = {
     **_lazy.modules("microtorch", "accelerator backends distributions functional linalg"),
+    # nn and optim: a first cell (tensors, autograd) needs neither (about a third of the import)
+    **_lazy.modules("microtorch", "nn optim"),
     **_lazy.modules("microtorch", "profiler return_types special testing"),
     # save/load import zipfile, tempfile and json (~10 ms)
     **_lazy.names("microtorch.serialization", "save load"),
@@ -637,20 +639,21 @@ ON_FIRST_USE = {
         "hinge_embedding_loss kl_div margin_ranking_loss poisson_nll_loss rrelu rrelu_ threshold "
         "threshold_ triplet_margin_loss",
     ),
-    **{
-        name: _nn_functional.ON_FIRST_USE[name]
-        for name in [
-            "bilinear",
-            "channel_shuffle",
-            "conv_transpose1d",
-            "conv_transpose2d",
-            "conv_transpose3d",
-            "pdist",
-            "pixel_shuffle",
-            "pixel_unshuffle",
-            "rms_norm",
-        ]  # fmt: skip
-    },
+    # F's own functions (torch.conv2d is F.conv2d), where F has them or loads them in turn
+    **_lazy.names(
+        "microtorch.nn.functional",
+        "adaptive_avg_pool1d conv1d conv2d conv3d cosine_similarity pairwise_distance prelu",
+    ),
+    **_lazy.names("microtorch.nn.bilinear", "bilinear"),
+    **_lazy.names(
+        "microtorch.nn.conv_transpose_functions",
+        "conv_transpose1d conv_transpose2d conv_transpose3d",
+    ),
+    **_lazy.names("microtorch.nn.loss_more_functions", "pdist"),
+    **_lazy.names(
+        "microtorch.nn.shuffle_functions", "channel_shuffle pixel_shuffle pixel_unshuffle"
+    ),
+    **_lazy.names("microtorch.nn.norm_more_functions", "rms_norm"),
     "clamp_max_": "microtorch.tensor:Tensor.clamp_max_",
     "clamp_min_": "microtorch.tensor:Tensor.clamp_min_",
 }
