@@ -29,17 +29,6 @@ from microtorch.api.elementwise import where as _where
 from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
-from microtorch.api.legacy_types import (
-    BoolTensor,
-    ByteTensor,
-    CharTensor,
-    DoubleTensor,
-    FloatTensor,
-    HalfTensor,
-    IntTensor,
-    LongTensor,
-    ShortTensor,
-)
 from microtorch.api.linalg import bmm, dot, matmul, mm, mv, norm
 from microtorch.api.logarithms import log2, log10
 from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
@@ -73,8 +62,6 @@ from microtorch.api.reduction import (
     var,
 )
 from microtorch.api.rounding import ceil, floor, frac, round, sign, trunc
-from microtorch.api.sampling import bernoulli, normal
-from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.tensor_options import tensor_options as _tensor_options
@@ -198,13 +185,6 @@ from microtorch.dtypes import (
     strided,
     uint8,
 )  # fmt: skip
-from microtorch.runtime import (
-    are_deterministic_algorithms_enabled,
-    get_num_threads,
-    is_deterministic_algorithms_warn_only_enabled,
-    set_num_threads,
-    use_deterministic_algorithms,
-)
 from microtorch.tensor import Size, Tensor
 
 # PyTorch's other names for the same functions:
@@ -374,15 +354,12 @@ def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
     return input.numel()
 
 
-from microtorch import cuda, utils  # noqa: E402 - after the core (nn, optim: on first use)
 from microtorch.api.elementwise import allclose, equal, isclose  # noqa: E402
 
 __all__ += ["allclose", "cuda", "distributions", "equal", "isclose", "load", "nn", "optim", "save"]
 __all__ += ["utils"]
 __all__ += ["testing"]
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import random  # noqa: E402
-from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
 
 __all__ += ["functional", "linalg", "profiler", "special"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
@@ -401,7 +378,6 @@ __all__ += ["cummax", "cummin", "logcumsumexp", "aminmax", "bucketize", "searchs
 __all__ += ["combinations", "unique_consecutive"]
 # --- end walka
 # --- walkb
-from microtorch.api.shifts import bitwise_left_shift, bitwise_right_shift  # noqa: E402
 
 nan_to_num_ = torch_keywords("input")(Tensor.nan_to_num_)
 
@@ -460,27 +436,15 @@ __all__ += ["igamma", "igammac", "cumulative_trapezoid", "trapezoid", "trapz"]
 
 __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
 # --- walkd (issue 24): process settings, exception classes, deprecated and removed names
-from microtorch import runtime as _runtime  # noqa: E402
-
 # --- walke
-from microtorch.api.legacy_types import set_default_tensor_type  # noqa: E402
 from microtorch.autograd.anomaly_mode import (  # noqa: E402
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
-from microtorch.exceptions import AcceleratorError, FatalError, OutOfMemoryError  # noqa: E402
 
 __all__ += ["corrcoef", "cov", "nanmedian", "renorm"]
 
-get_float32_matmul_precision = _runtime.get_float32_matmul_precision
-set_float32_matmul_precision = _runtime.set_float32_matmul_precision
-get_num_interop_threads = _runtime.get_num_interop_threads
-set_num_interop_threads = _runtime.set_num_interop_threads
-set_flush_denormal = _runtime.set_flush_denormal
-get_deterministic_debug_mode = _runtime.get_deterministic_debug_mode
-set_deterministic_debug_mode = _runtime.set_deterministic_debug_mode
-is_warn_always_enabled, set_warn_always = _runtime.is_warn_always_enabled, _runtime.set_warn_always
 # What the build has: numpy's LAPACK (linalg) and FFT; neither MKL nor OpenMP of PyTorch's own
 has_lapack, has_spectral, has_mkl, has_openmp = True, True, False, False
 get_device, is_inference = _method("get_device"), _method("is_inference")
@@ -516,7 +480,6 @@ from microtorch.api.memory_format import (  # noqa: E402
     preserve_format,
     typename,
 )
-from microtorch.api.reshape_inplace import resize_as_  # noqa: E402
 
 zero_ = _method("zero_")
 __all__ += [
@@ -540,6 +503,30 @@ ON_FIRST_USE = {
     **_lazy.modules("microtorch", "accelerator backends distributions functional linalg"),
     # nn and optim: a first cell (tensors, autograd) needs neither (about a third of the import)
     **_lazy.modules("microtorch", "nn optim"),
+    # small areas a first cell seldom reads: each module costs its load (~0.1 ms) even so
+    **_lazy.modules("microtorch", "cuda random utils"),
+    **_lazy.names("microtorch.random", "get_rng_state initial_seed set_rng_state"),
+    **_lazy.names("microtorch.exceptions", "AcceleratorError FatalError OutOfMemoryError"),
+    # the legacy tensor types (issue 24), gathers and scatters, random draws, shifts
+    **_lazy.names(
+        "microtorch.api.legacy_types",
+        "BoolTensor ByteTensor CharTensor DoubleTensor FloatTensor HalfTensor IntTensor "
+        "LongTensor ShortTensor set_default_tensor_type",
+    ),
+    **_lazy.names("microtorch.api.scatter", "gather scatter scatter_add scatter_reduce"),
+    **_lazy.names("microtorch.api.sampling", "bernoulli normal"),
+    **_lazy.names("microtorch.api.shifts", "bitwise_left_shift bitwise_right_shift"),
+    **_lazy.names("microtorch.api.reshape_inplace", "resize_as_"),
+    # process settings (walkd): microtorch/runtime.py
+    **_lazy.names(
+        "microtorch.runtime",
+        "are_deterministic_algorithms_enabled get_num_threads "
+        "is_deterministic_algorithms_warn_only_enabled set_num_threads "
+        "use_deterministic_algorithms get_float32_matmul_precision set_float32_matmul_precision "
+        "get_num_interop_threads set_num_interop_threads set_flush_denormal "
+        "get_deterministic_debug_mode set_deterministic_debug_mode is_warn_always_enabled "
+        "set_warn_always",
+    ),
     **_lazy.modules("microtorch", "profiler return_types special testing"),
     # save/load import zipfile, tempfile and json (~10 ms)
     **_lazy.names("microtorch.serialization", "save load"),
