@@ -42,6 +42,7 @@ LAZY_AREAS = [
     # a first cell makes tensors and runs backward: nn, optim and small areas wait for their use
     "microtorch.nn", "microtorch.optim", "microtorch.cuda", "microtorch.random",
     "microtorch.runtime", "microtorch.api.scatter", "microtorch.api.legacy_types",
+    "microtorch.autograd.double_backward",  # (create_graph=True's nodes)
     # not microtorch's: optional extras, and standard modules only save/load or the profiler use
     "torch", "graphviz", "ipywidgets", "IPython", "matplotlib", "zipfile", "tempfile", "json",
     "threading", "copy",  # (grad mode's thread-local is _thread's; copy: optim's)

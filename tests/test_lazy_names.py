@@ -83,3 +83,21 @@ def test_lazy_tensor_methods_each_load_their_own_function() -> None:
         "2.0",
         "microtorch.int64",
     ]
+
+
+def test_double_backward_nodes_load_on_a_first_gradient_of_a_gradient() -> None:
+    # autograd/double_backward.py is imported by the first formula recorded with
+    # create_graph=True, which then gets PyTorch's node (TanhBackwardBackward0) and gradient
+    torch = pytest.importorskip("torch")
+    code = (
+        "import sys, microtorch as torch; x = torch.tensor([0.5, 1.0], requires_grad=True); "
+        "(g,) = torch.autograd.grad(x.tanh().sum(), x, create_graph=True); "
+        "print(g.grad_fn.name(), 'microtorch.autograd.double_backward' in sys.modules); "
+        "g.sum().backward(); print(*x.grad.tolist())"
+    )
+    x = torch.tensor([0.5, 1.0], requires_grad=True)
+    (g,) = torch.autograd.grad(x.tanh().sum(), x, create_graph=True)
+    g.sum().backward()
+    name, loaded, *grad = _fresh(code)
+    assert (name, loaded) == (g.grad_fn.name(), "True")
+    assert [float(v) for v in grad] == pytest.approx(x.grad.tolist(), rel=1e-6)
