@@ -30,7 +30,6 @@ from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.linalg import bmm, dot, matmul, mm, mv, norm
-from microtorch.api.logarithms import log2, log10
 from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
 from microtorch.api.rearrange import (
     expm1,
@@ -61,7 +60,6 @@ from microtorch.api.reduction import (
     sum,
     var,
 )
-from microtorch.api.rounding import ceil, floor, frac, round, sign, trunc
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.tensor_options import tensor_options as _tensor_options
@@ -85,20 +83,15 @@ from microtorch.api.twins import (
     asinh_,
     atan_,
     atanh_,
-    ceil_,
     clamp_,
     cos_,
     cosh_,
     exp_,
-    floor_,
     log1p_,
-    log2_,
-    log10_,
     log_,
     neg_,
     reciprocal_,
     relu_,
-    round_,
     sigmoid_,
     sin_,
     sinh_,
@@ -106,7 +99,6 @@ from microtorch.api.twins import (
     square_,
     tan_,
     tanh_,
-    trunc_,
 )  # fmt: skip
 from microtorch.api.unary import (
     abs,
@@ -273,7 +265,6 @@ __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "rep
 __all__ += ["bernoulli", "einsum", "normal"]
 __all__ += ["broadcast_tensors", "cartesian_prod", "cdist", "det", "inverse", "slogdet"]
 __all__ += ["tensordot"]
-frac_ = Tensor.frac_
 __all__ += ["frac", "frac_", "isneginf", "isposinf", "logspace", "nanmean", "nansum", "signbit"]
 __all__ += ["std_mean", "var_mean", "get_num_threads", "set_num_threads", "kthvalue", "mode"]
 __all__ += [
@@ -304,7 +295,6 @@ greater, greater_equal, less, less_equal, not_equal, true_divide = (
     _binary_functions.function(name)
     for name in ("greater", "greater_equal", "less", "less_equal", "not_equal", "true_divide")
 )
-fix, fix_ = trunc, trunc_
 logical_and, logical_or, logical_xor = (
     _binary_functions.function(n) for n in ("logical_and", "logical_or", "logical_xor")
 )
@@ -507,6 +497,15 @@ ON_FIRST_USE = {
     **_lazy.modules("microtorch", "cuda random utils"),
     **_lazy.names("microtorch.random", "get_rng_state initial_seed set_rng_state"),
     **_lazy.names("microtorch.exceptions", "AcceleratorError FatalError OutOfMemoryError"),
+    # rounding and the base-2 and base-10 logarithms, and their in-place twins (the Tensor's)
+    **_lazy.names("microtorch.api.rounding", "ceil floor frac round sign trunc"),
+    "fix": "microtorch.api.rounding:trunc",
+    **_lazy.names("microtorch.api.logarithms", "log2 log10"),
+    **{
+        name: f"microtorch.tensor:Tensor.{name}"
+        for name in ("ceil_", "floor_", "round_", "trunc_", "frac_", "log2_", "log10_")
+    },
+    "fix_": "microtorch.tensor:Tensor.trunc_",
     # the legacy tensor types (issue 24), gathers and scatters, random draws, shifts
     **_lazy.names(
         "microtorch.api.legacy_types",

@@ -27,13 +27,11 @@ from microtorch.api import (
     indexing,
     join,
     linalg,
-    logarithms,
     pointwise,
     random_fill,
     real_only,
     rearrange,
     reduction,
-    rounding,
     trigonometry,
     truth,
     twins,
@@ -454,13 +452,7 @@ class TensorMethods:
         binary.method(n) for n in ("bitwise_and", "bitwise_or", "bitwise_xor")
     )
     bitwise_not, positive = bitwise.bitwise_not, bitwise.positive
-    round, floor, ceil, trunc, sign = (
-        rounding.round,
-        rounding.floor,
-        rounding.ceil,
-        rounding.trunc,
-        rounding.sign,
-    )
+    round, floor, ceil, trunc, sign = _methods("rounding", "round floor ceil trunc sign")
     isnan, isinf, isfinite, any, all = (
         truth.isnan,
         truth.isinf,
@@ -468,7 +460,8 @@ class TensorMethods:
         truth.any,
         truth.all,
     )
-    log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
+    log10, log2 = _methods("logarithms", "log10 log2")
+    norm = linalg.norm
     prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
     histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram", method_of)
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
@@ -482,7 +475,7 @@ class TensorMethods:
         binary.method(n)
         for n in ("greater", "greater_equal", "less", "less_equal", "not_equal", "true_divide")
     )
-    fix = trunc
+    fix = Method("microtorch.tensor:Tensor.trunc")  # (the same function: its own Method)
     eq_, ne_, lt_, le_, gt_, ge_ = twins.eq_, twins.ne_, twins.lt_, twins.le_, twins.gt_, twins.ge_
     greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
     logical_and_, logical_or_, logical_xor_, logical_not_ = (
@@ -491,7 +484,7 @@ class TensorMethods:
         twins.logical_xor_,
         twins.logical_not_,
     )
-    true_divide_, fix_ = twins.true_divide_, twins.trunc_
+    true_divide_, fix_ = twins.true_divide_, Method("microtorch.tensor:Tensor.trunc_")
     deg2rad, rad2deg, sgn, gcd, lcm = (
         method_keywords(f)
         for f in (pointwise.deg2rad, pointwise.rad2deg, pointwise.sgn, pointwise.gcd)
@@ -520,10 +513,9 @@ class TensorMethods:
     sin_, cos_, sigmoid_, tanh_, reciprocal_ = (
         twins.sin_, twins.cos_, twins.sigmoid_, twins.tanh_, twins.reciprocal_,
     )  # fmt: skip
-    log10_, log2_, square_ = twins.log10_, twins.log2_, twins.square_
-    ceil_, floor_, round_, trunc_, sign_ = (
-        twins.ceil_, twins.floor_, twins.round_, twins.trunc_, twins.sign_,
-    )  # fmt: skip
+    log10_, log2_ = _twins("logarithms", "log10_ log2_")
+    square_ = twins.square_
+    ceil_, floor_, round_, trunc_, sign_ = _twins("rounding", "ceil_ floor_ round_ trunc_ sign_")
     bitwise_not_, cumsum_, cumprod_, fmod_ = (
         twins.bitwise_not_, twins.cumsum_, twins.cumprod_, twins.fmod_,
     )  # fmt: skip
@@ -623,10 +615,9 @@ class TensorMethods:
         Method(_SPECIAL + name[:-1], functools.partial(twins.twin, name))
         for name in ("erf_", "erfc_", "erfinv_", "lerp_", "addcmul_", "addcdiv_")
     )
-    frac, isposinf, isneginf, signbit = (
-        method_keywords(rounding.frac), truth.isposinf, truth.isneginf, truth.signbit,
-    )  # fmt: skip
-    frac_ = twins.twin("frac_", rounding.frac)
+    (frac,) = _methods("rounding", "frac", method_keywords)
+    isposinf, isneginf, signbit = truth.isposinf, truth.isneginf, truth.signbit
+    (frac_,) = _twins("rounding", "frac_")
     nansum, nanmean, kthvalue, mode = (
         Method(_STATISTICS + name, method_of) for name in ("nansum", "nanmean", "kthvalue", "mode")
     )
