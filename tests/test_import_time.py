@@ -46,7 +46,7 @@ LAZY_AREAS = [
     "microtorch.api.rounding", "microtorch.api.logarithms",
     # not microtorch's: optional extras, and standard modules only save/load or the profiler use
     "torch", "graphviz", "ipywidgets", "IPython", "matplotlib", "zipfile", "tempfile", "json",
-    "threading", "copy",  # (grad mode's thread-local is _thread's; copy: optim's)
+    "threading", "copy", "traceback",  # (grad mode's thread-local: _thread's; optim; anomaly mode)
 ]  # fmt: skip
 
 TABLES = {
