@@ -2,9 +2,11 @@
 
 Write ``import microtorch as torch`` and beginner PyTorch code runs unchanged.
 
-``import microtorch`` loads the core only: tensors, autograd, the everyday ops, nn and optim.
-Rarely used areas load on first use (``torch.linalg``, ``torch.det``, ``x.det()``,
-``torch.special``, ``nn.TransformerEncoderLayer``, ``optim.LBFGS``: microtorch/_lazy.py). The
+``import microtorch`` loads the core only: tensors, autograd and the everyday ops, what a
+first cell needs. ``torch.nn`` and ``torch.optim`` load on their first use (``import
+microtorch.nn as nn``, or reading ``torch.nn``), as do rarely used areas (``torch.linalg``,
+``torch.det``, ``x.det()``, ``torch.special``, ``nn.TransformerEncoderLayer``, ``optim.LBFGS``:
+microtorch/_lazy.py). The
 rule for a new rarely used area: do not import it here (nor from any module ``import
 microtorch`` loads); put its names in the ``ON_FIRST_USE`` table below, or in nn's, nn.functional's,
 optim's, autograd's (``**_lazy.names("microtorch.api.mine", "f g")``), its Tensor methods as
@@ -27,19 +29,7 @@ from microtorch.api.elementwise import where as _where
 from microtorch.api.indexing import select
 from microtorch.api.join import cat, chunk, split, stack, unbind
 from microtorch.api.keywords import torch_keywords
-from microtorch.api.legacy_types import (
-    BoolTensor,
-    ByteTensor,
-    CharTensor,
-    DoubleTensor,
-    FloatTensor,
-    HalfTensor,
-    IntTensor,
-    LongTensor,
-    ShortTensor,
-)
 from microtorch.api.linalg import bmm, dot, matmul, mm, mv, norm
-from microtorch.api.logarithms import log2, log10
 from microtorch.api.real_only import conj, imag, is_complex, is_conj, real, resolve_conj
 from microtorch.api.rearrange import (
     expm1,
@@ -70,9 +60,6 @@ from microtorch.api.reduction import (
     sum,
     var,
 )
-from microtorch.api.rounding import ceil, floor, frac, round, sign, trunc
-from microtorch.api.sampling import bernoulli, normal
-from microtorch.api.scatter import gather, scatter, scatter_add, scatter_reduce
 from microtorch.api.shape import clone, flatten, permute, squeeze, t, transpose, unsqueeze
 from microtorch.api.shape import reshape_function as reshape
 from microtorch.api.tensor_options import tensor_options as _tensor_options
@@ -96,20 +83,15 @@ from microtorch.api.twins import (
     asinh_,
     atan_,
     atanh_,
-    ceil_,
     clamp_,
     cos_,
     cosh_,
     exp_,
-    floor_,
     log1p_,
-    log2_,
-    log10_,
     log_,
     neg_,
     reciprocal_,
     relu_,
-    round_,
     sigmoid_,
     sin_,
     sinh_,
@@ -117,7 +99,6 @@ from microtorch.api.twins import (
     square_,
     tan_,
     tanh_,
-    trunc_,
 )  # fmt: skip
 from microtorch.api.unary import (
     abs,
@@ -196,13 +177,6 @@ from microtorch.dtypes import (
     strided,
     uint8,
 )  # fmt: skip
-from microtorch.runtime import (
-    are_deterministic_algorithms_enabled,
-    get_num_threads,
-    is_deterministic_algorithms_warn_only_enabled,
-    set_num_threads,
-    use_deterministic_algorithms,
-)
 from microtorch.tensor import Size, Tensor
 
 # PyTorch's other names for the same functions:
@@ -291,7 +265,6 @@ __all__ += ["erf_", "erfc_", "lerp", "trace", "bincount", "diff", "median", "rep
 __all__ += ["bernoulli", "einsum", "normal"]
 __all__ += ["broadcast_tensors", "cartesian_prod", "cdist", "det", "inverse", "slogdet"]
 __all__ += ["tensordot"]
-frac_ = Tensor.frac_
 __all__ += ["frac", "frac_", "isneginf", "isposinf", "logspace", "nanmean", "nansum", "signbit"]
 __all__ += ["std_mean", "var_mean", "get_num_threads", "set_num_threads", "kthvalue", "mode"]
 __all__ += [
@@ -322,7 +295,6 @@ greater, greater_equal, less, less_equal, not_equal, true_divide = (
     _binary_functions.function(name)
     for name in ("greater", "greater_equal", "less", "less_equal", "not_equal", "true_divide")
 )
-fix, fix_ = trunc, trunc_
 logical_and, logical_or, logical_xor = (
     _binary_functions.function(n) for n in ("logical_and", "logical_or", "logical_xor")
 )
@@ -372,15 +344,12 @@ def numel(input: Tensor) -> builtins.int:  # noqa: A002 - PyTorch's name
     return input.numel()
 
 
-from microtorch import cuda, nn, optim, utils  # noqa: E402 - after the core
 from microtorch.api.elementwise import allclose, equal, isclose  # noqa: E402
 
 __all__ += ["allclose", "cuda", "distributions", "equal", "isclose", "load", "nn", "optim", "save"]
 __all__ += ["utils"]
 __all__ += ["testing"]
 __all__ += ["argsort", "nonzero", "sort", "topk"]
-from microtorch import random  # noqa: E402
-from microtorch.random import get_rng_state, initial_seed, set_rng_state  # noqa: E402
 
 __all__ += ["functional", "linalg", "profiler", "special"]
 __all__ += ["backends", "random", "get_rng_state", "initial_seed", "set_rng_state"]
@@ -399,8 +368,6 @@ __all__ += ["cummax", "cummin", "logcumsumexp", "aminmax", "bucketize", "searchs
 __all__ += ["combinations", "unique_consecutive"]
 # --- end walka
 # --- walkb
-from microtorch.api.shifts import bitwise_left_shift, bitwise_right_shift  # noqa: E402
-from microtorch.nn.functional import prelu  # noqa: E402
 
 nan_to_num_ = torch_keywords("input")(Tensor.nan_to_num_)
 
@@ -426,21 +393,29 @@ def randint_like(
 
 def celu(input: Tensor, alpha: builtins.float = 1.0) -> Tensor:  # noqa: A002 - PyTorch's name
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (``torch.nn.functional.celu``)."""
+    from microtorch import nn  # (on first use, as torch.nn)
+
     return nn.functional.celu(input, alpha)
 
 
 def celu_(input: Tensor, alpha: builtins.float = 1.0) -> Tensor:  # noqa: A002
     """``celu``, written into ``input``; returns it."""
+    from microtorch import nn
+
     return nn.functional.celu(input, alpha, inplace=True)
 
 
 def selu(input: Tensor) -> Tensor:  # noqa: A002
     """scale * elu(x, alpha) with PyTorch's fixed alpha and scale (``F.selu``)."""
+    from microtorch import nn
+
     return nn.functional.selu(input)
 
 
 def selu_(input: Tensor) -> Tensor:  # noqa: A002
     """``selu``, written into ``input``; returns it."""
+    from microtorch import nn
+
     return nn.functional.selu(input, inplace=True)
 
 
@@ -451,27 +426,15 @@ __all__ += ["igamma", "igammac", "cumulative_trapezoid", "trapezoid", "trapz"]
 
 __all__ += ["digamma", "lgamma", "mvlgamma", "polygamma", "i0", "i0_"]
 # --- walkd (issue 24): process settings, exception classes, deprecated and removed names
-from microtorch import runtime as _runtime  # noqa: E402
-
 # --- walke
-from microtorch.api.legacy_types import set_default_tensor_type  # noqa: E402
 from microtorch.autograd.anomaly_mode import (  # noqa: E402
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
-from microtorch.exceptions import AcceleratorError, FatalError, OutOfMemoryError  # noqa: E402
 
 __all__ += ["corrcoef", "cov", "nanmedian", "renorm"]
 
-get_float32_matmul_precision = _runtime.get_float32_matmul_precision
-set_float32_matmul_precision = _runtime.set_float32_matmul_precision
-get_num_interop_threads = _runtime.get_num_interop_threads
-set_num_interop_threads = _runtime.set_num_interop_threads
-set_flush_denormal = _runtime.set_flush_denormal
-get_deterministic_debug_mode = _runtime.get_deterministic_debug_mode
-set_deterministic_debug_mode = _runtime.set_deterministic_debug_mode
-is_warn_always_enabled, set_warn_always = _runtime.is_warn_always_enabled, _runtime.set_warn_always
 # What the build has: numpy's LAPACK (linalg) and FFT; neither MKL nor OpenMP of PyTorch's own
 has_lapack, has_spectral, has_mkl, has_openmp = True, True, False, False
 get_device, is_inference = _method("get_device"), _method("is_inference")
@@ -507,16 +470,6 @@ from microtorch.api.memory_format import (  # noqa: E402
     preserve_format,
     typename,
 )
-from microtorch.api.reshape_inplace import resize_as_  # noqa: E402
-from microtorch.nn import functional as _nn_functional  # noqa: E402
-from microtorch.nn.functional import (  # noqa: E402 - the same arguments as F's
-    adaptive_avg_pool1d,
-    conv1d,
-    conv2d,
-    conv3d,
-    cosine_similarity,
-    pairwise_distance,
-)
 
 zero_ = _method("zero_")
 __all__ += [
@@ -538,6 +491,41 @@ __all__ += [
 # Rarely used areas, imported on first use (see the rule at the top of this file).
 ON_FIRST_USE = {
     **_lazy.modules("microtorch", "accelerator backends distributions functional linalg"),
+    # nn and optim: a first cell (tensors, autograd) needs neither (about a third of the import)
+    **_lazy.modules("microtorch", "nn optim"),
+    # small areas a first cell seldom reads: each module costs its load (~0.1 ms) even so
+    **_lazy.modules("microtorch", "cuda random utils"),
+    **_lazy.names("microtorch.random", "get_rng_state initial_seed set_rng_state"),
+    **_lazy.names("microtorch.exceptions", "AcceleratorError FatalError OutOfMemoryError"),
+    # rounding and the base-2 and base-10 logarithms, and their in-place twins (the Tensor's)
+    **_lazy.names("microtorch.api.rounding", "ceil floor frac round sign trunc"),
+    "fix": "microtorch.api.rounding:trunc",
+    **_lazy.names("microtorch.api.logarithms", "log2 log10"),
+    **{
+        name: f"microtorch.tensor:Tensor.{name}"
+        for name in ("ceil_", "floor_", "round_", "trunc_", "frac_", "log2_", "log10_")
+    },
+    "fix_": "microtorch.tensor:Tensor.trunc_",
+    # the legacy tensor types (issue 24), gathers and scatters, random draws, shifts
+    **_lazy.names(
+        "microtorch.api.legacy_types",
+        "BoolTensor ByteTensor CharTensor DoubleTensor FloatTensor HalfTensor IntTensor "
+        "LongTensor ShortTensor set_default_tensor_type",
+    ),
+    **_lazy.names("microtorch.api.scatter", "gather scatter scatter_add scatter_reduce"),
+    **_lazy.names("microtorch.api.sampling", "bernoulli normal"),
+    **_lazy.names("microtorch.api.shifts", "bitwise_left_shift bitwise_right_shift"),
+    **_lazy.names("microtorch.api.reshape_inplace", "resize_as_"),
+    # process settings (walkd): microtorch/runtime.py
+    **_lazy.names(
+        "microtorch.runtime",
+        "are_deterministic_algorithms_enabled get_num_threads "
+        "is_deterministic_algorithms_warn_only_enabled set_num_threads "
+        "use_deterministic_algorithms get_float32_matmul_precision set_float32_matmul_precision "
+        "get_num_interop_threads set_num_interop_threads set_flush_denormal "
+        "get_deterministic_debug_mode set_deterministic_debug_mode is_warn_always_enabled "
+        "set_warn_always",
+    ),
     **_lazy.modules("microtorch", "profiler return_types special testing"),
     # save/load import zipfile, tempfile and json (~10 ms)
     **_lazy.names("microtorch.serialization", "save load"),
@@ -637,20 +625,21 @@ ON_FIRST_USE = {
         "hinge_embedding_loss kl_div margin_ranking_loss poisson_nll_loss rrelu rrelu_ threshold "
         "threshold_ triplet_margin_loss",
     ),
-    **{
-        name: _nn_functional.ON_FIRST_USE[name]
-        for name in [
-            "bilinear",
-            "channel_shuffle",
-            "conv_transpose1d",
-            "conv_transpose2d",
-            "conv_transpose3d",
-            "pdist",
-            "pixel_shuffle",
-            "pixel_unshuffle",
-            "rms_norm",
-        ]  # fmt: skip
-    },
+    # F's own functions (torch.conv2d is F.conv2d), where F has them or loads them in turn
+    **_lazy.names(
+        "microtorch.nn.functional",
+        "adaptive_avg_pool1d conv1d conv2d conv3d cosine_similarity pairwise_distance prelu",
+    ),
+    **_lazy.names("microtorch.nn.bilinear", "bilinear"),
+    **_lazy.names(
+        "microtorch.nn.conv_transpose_functions",
+        "conv_transpose1d conv_transpose2d conv_transpose3d",
+    ),
+    **_lazy.names("microtorch.nn.loss_more_functions", "pdist"),
+    **_lazy.names(
+        "microtorch.nn.shuffle_functions", "channel_shuffle pixel_shuffle pixel_unshuffle"
+    ),
+    **_lazy.names("microtorch.nn.norm_more_functions", "rms_norm"),
     "clamp_max_": "microtorch.tensor:Tensor.clamp_max_",
     "clamp_min_": "microtorch.tensor:Tensor.clamp_min_",
 }

@@ -27,15 +27,11 @@ from microtorch.api import (
     indexing,
     join,
     linalg,
-    logarithms,
     pointwise,
     random_fill,
     real_only,
     rearrange,
     reduction,
-    reshape_inplace,
-    rounding,
-    sampling,
     trigonometry,
     truth,
     twins,
@@ -44,14 +40,10 @@ from microtorch.api import (
 from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
 from microtorch.api import multinomial as multinomial_ops
-from microtorch.api import prelu as prelu_ops
-from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
-from microtorch.api import shifts as shift_ops
 from microtorch.api.arguments import expect_ints, method_of, parsed, parser_error, reraise
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import method_keywords, torch_keywords
-from microtorch.api.legacy_types import dtype_of_type
 from microtorch.api.operands import as_operand
 from microtorch.api.tensor_options import check_memory_format, tensor_options
 from microtorch.autograd import node as _node
@@ -291,7 +283,7 @@ class TensorMethods:
         ``dtype``: a dtype, a legacy type (``torch.LongTensor``) or its name."""
         if dtype is None:
             return f"microtorch.{self._dtype._legacy}"
-        return shape_ops.to_dtype(self, dtype_of_type(dtype))
+        return shape_ops.to_dtype(self, _api_module("legacy_types").dtype_of_type(dtype))
 
     def cpu(self, *, memory_format: Any = None) -> Tensor:
         check_memory_format("cpu", memory_format)
@@ -460,13 +452,7 @@ class TensorMethods:
         binary.method(n) for n in ("bitwise_and", "bitwise_or", "bitwise_xor")
     )
     bitwise_not, positive = bitwise.bitwise_not, bitwise.positive
-    round, floor, ceil, trunc, sign = (
-        rounding.round,
-        rounding.floor,
-        rounding.ceil,
-        rounding.trunc,
-        rounding.sign,
-    )
+    round, floor, ceil, trunc, sign = _methods("rounding", "round floor ceil trunc sign")
     isnan, isinf, isfinite, any, all = (
         truth.isnan,
         truth.isinf,
@@ -474,7 +460,8 @@ class TensorMethods:
         truth.any,
         truth.all,
     )
-    log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
+    log10, log2 = _methods("logarithms", "log10 log2")
+    norm = linalg.norm
     prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
     histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram", method_of)
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
@@ -488,7 +475,7 @@ class TensorMethods:
         binary.method(n)
         for n in ("greater", "greater_equal", "less", "less_equal", "not_equal", "true_divide")
     )
-    fix = trunc
+    fix = Method("microtorch.tensor:Tensor.trunc")  # (the same function: its own Method)
     eq_, ne_, lt_, le_, gt_, ge_ = twins.eq_, twins.ne_, twins.lt_, twins.le_, twins.gt_, twins.ge_
     greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
     logical_and_, logical_or_, logical_xor_, logical_not_ = (
@@ -497,7 +484,7 @@ class TensorMethods:
         twins.logical_xor_,
         twins.logical_not_,
     )
-    true_divide_, fix_ = twins.true_divide_, twins.trunc_
+    true_divide_, fix_ = twins.true_divide_, Method("microtorch.tensor:Tensor.trunc_")
     deg2rad, rad2deg, sgn, gcd, lcm = (
         method_keywords(f)
         for f in (pointwise.deg2rad, pointwise.rad2deg, pointwise.sgn, pointwise.gcd)
@@ -526,10 +513,9 @@ class TensorMethods:
     sin_, cos_, sigmoid_, tanh_, reciprocal_ = (
         twins.sin_, twins.cos_, twins.sigmoid_, twins.tanh_, twins.reciprocal_,
     )  # fmt: skip
-    log10_, log2_, square_ = twins.log10_, twins.log2_, twins.square_
-    ceil_, floor_, round_, trunc_, sign_ = (
-        twins.ceil_, twins.floor_, twins.round_, twins.trunc_, twins.sign_,
-    )  # fmt: skip
+    log10_, log2_ = _twins("logarithms", "log10_ log2_")
+    square_ = twins.square_
+    ceil_, floor_, round_, trunc_, sign_ = _twins("rounding", "ceil_ floor_ round_ trunc_ sign_")
     bitwise_not_, cumsum_, cumprod_, fmod_ = (
         twins.bitwise_not_, twins.cumsum_, twins.cumprod_, twins.fmod_,
     )  # fmt: skip
@@ -540,36 +526,33 @@ class TensorMethods:
     absolute_, negative_, clip_ = abs_, neg_, clamp_
     multiply_, divide_, subtract_ = mul_, div_, sub_
     # in place, but not element-wise: a new shape (api/reshape_inplace.py), random numbers
-    unsqueeze_, squeeze_, t_, transpose_ = (
-        reshape_inplace.unsqueeze_, reshape_inplace.squeeze_, reshape_inplace.t_,
-        reshape_inplace.transpose_,
-    )  # fmt: skip
-    swapdims_, swapaxes_ = transpose_, reshape_inplace.swapaxes_
-    resize_, random_ = method_of(reshape_inplace.resize_), random_fill.random_
+    unsqueeze_, squeeze_, t_, transpose_, swapaxes_ = _methods(
+        "reshape_inplace", "unsqueeze_ squeeze_ t_ transpose_ swapaxes_"
+    )
+    swapdims_ = Method("microtorch.api.reshape_inplace:transpose_")  # (its own: see Method)
+    (resize_,) = _methods("reshape_inplace", "resize_", method_of)
+    random_ = random_fill.random_
     uniform_, exponential_, geometric_, cauchy_, log_normal_ = (
         random_fill.uniform_, random_fill.exponential_, random_fill.geometric_,
         random_fill.cauchy_, random_fill.log_normal_,
     )  # fmt: skip
 
-    gather, scatter, scatter_add, scatter_reduce = (
-        method_keywords(f)
-        for f in (
-            scatter_ops.gather,
-            scatter_ops.scatter,
-            scatter_ops.scatter_add,
-            scatter_ops.scatter_reduce,
-        )
+    gather, scatter, scatter_add, scatter_reduce = _methods(
+        "scatter", "gather scatter scatter_add scatter_reduce", method_keywords
     )
 
     def scatter_(self, dim: builtins.int, index: Tensor, src: Any = None, **kwargs: Any) -> Any:
+        scatter_ops = _api_module("scatter")
         return apply_inplace(self, "scatter_", scatter_ops.scatter, dim, index, src, **kwargs)
 
     def scatter_add_(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
+        scatter_ops = _api_module("scatter")
         return apply_inplace(self, "scatter_add_", scatter_ops.scatter_add, dim, index, src)
 
     def scatter_reduce_(
         self, dim: builtins.int, index: Tensor, src: Tensor, reduce: str, **kwargs: Any
     ) -> Tensor:
+        scatter_ops = _api_module("scatter")
         return apply_inplace(
             self, "scatter_reduce_", scatter_ops.scatter_reduce, dim, index, src, reduce, **kwargs
         )
@@ -617,10 +600,10 @@ class TensorMethods:
         for name in ("erf", "erfc", "erfinv", "addcmul", "addcdiv")
     )
     lerp = Method(_SPECIAL + "lerp", method_of)
-    normal_, bernoulli_ = sampling.normal_, sampling.bernoulli_
+    normal_, bernoulli_ = _methods("sampling", "normal_ bernoulli_")
 
     def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
-        return sampling.bernoulli(self, p, generator=generator)
+        return _api_module("sampling").bernoulli(self, p, generator=generator)
 
     diff, repeat_interleave = (
         Method(_SEQUENCES + name, method_keywords) for name in ("diff", "repeat_interleave")
@@ -632,10 +615,9 @@ class TensorMethods:
         Method(_SPECIAL + name[:-1], functools.partial(twins.twin, name))
         for name in ("erf_", "erfc_", "erfinv_", "lerp_", "addcmul_", "addcdiv_")
     )
-    frac, isposinf, isneginf, signbit = (
-        method_keywords(rounding.frac), truth.isposinf, truth.isneginf, truth.signbit,
-    )  # fmt: skip
-    frac_ = twins.twin("frac_", rounding.frac)
+    (frac,) = _methods("rounding", "frac", method_keywords)
+    isposinf, isneginf, signbit = truth.isposinf, truth.isneginf, truth.signbit
+    (frac_,) = _twins("rounding", "frac_")
     nansum, nanmean, kthvalue, mode = (
         Method(_STATISTICS + name, method_of) for name in ("nansum", "nanmean", "kthvalue", "mode")
     )
@@ -790,23 +772,25 @@ class TensorMethods:
     igamma, igammac = _methods("incomplete_gamma", "igamma igammac", method_keywords)
     igamma_, igammac_ = _twins("incomplete_gamma", "igamma_ igammac_")
     (dist,) = _methods("dist", "dist", method_keywords)
-    bitwise_left_shift = method_keywords(shift_ops.bitwise_left_shift)
-    bitwise_right_shift = method_keywords(shift_ops.bitwise_right_shift)
-    bitwise_left_shift_ = twins.twin("bitwise_left_shift_", shift_ops.bitwise_left_shift)
-    bitwise_right_shift_ = twins.twin("bitwise_right_shift_", shift_ops.bitwise_right_shift)
-    __ilshift__, __irshift__ = bitwise_left_shift_, bitwise_right_shift_
+    bitwise_left_shift, bitwise_right_shift = _methods(
+        "shifts", "bitwise_left_shift bitwise_right_shift", method_keywords
+    )
+    bitwise_left_shift_, bitwise_right_shift_ = _twins(
+        "shifts", "bitwise_left_shift_ bitwise_right_shift_"
+    )
+    __ilshift__, __irshift__ = _twins("shifts", "bitwise_left_shift_ bitwise_right_shift_")
 
     def __lshift__(self, other: Any) -> Tensor:
-        return shift_ops.shift(self, other, True, "bitwise_left_shift")
+        return _api_module("shifts").shift(self, other, True, "bitwise_left_shift")
 
     def __rlshift__(self, other: Any) -> Tensor:
-        return shift_ops.shift(other, self, True, "bitwise_left_shift")
+        return _api_module("shifts").shift(other, self, True, "bitwise_left_shift")
 
     def __rshift__(self, other: Any) -> Tensor:
-        return shift_ops.shift(self, other, False, "bitwise_right_shift")
+        return _api_module("shifts").shift(self, other, False, "bitwise_right_shift")
 
     def __rrshift__(self, other: Any) -> Tensor:
-        return shift_ops.shift(other, self, False, "bitwise_right_shift")
+        return _api_module("shifts").shift(other, self, False, "bitwise_right_shift")
 
     def polygamma(self, n: builtins.int) -> Tensor:
         """The n-th derivative of digamma at this tensor's values."""
@@ -917,7 +901,8 @@ class TensorMethods:
     (renorm_,) = _methods("renorm", "renorm_")
     (nanmedian,) = _methods("nanmedian", "nanmedian", method_keywords)
     # --- walkf
-    prelu, resize_as_ = prelu_ops.prelu, reshape_inplace.resize_as_
+    (prelu,) = _methods("prelu", "prelu")
+    (resize_as_,) = _methods("reshape_inplace", "resize_as_")
     multinomial = multinomial_ops.multinomial
 
     # --- walkg

@@ -15,9 +15,7 @@ from microtorch.api import (
     bitwise,
     cumulative,
     division,
-    logarithms,
     pointwise,
-    rounding,
     trigonometry,
     unary,
 )
@@ -30,9 +28,8 @@ from microtorch.autograd import node as _node
 
 __all__ = [
     "twin", "abs_", "neg_", "exp_", "log_", "log1p_", "sqrt_", "sin_", "cos_", "sigmoid_",
-    "tanh_", "reciprocal_", "log10_", "log2_", "square_", "ceil_", "floor_", "round_",
-    "trunc_", "sign_", "bitwise_not_", "cumsum_", "cumprod_", "tan_", "sinh_", "cosh_",
-    "asin_", "acos_", "atan_", "asinh_", "acosh_", "atanh_", "fmod_", "atan2_",
+    "tanh_", "reciprocal_", "square_", "bitwise_not_", "cumsum_", "cumprod_", "tan_", "sinh_",
+    "cosh_", "asin_", "acos_", "atan_", "asinh_", "acosh_", "atanh_", "fmod_", "atan2_",
     "clamp_", "relu_", "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "logical_and_",
     "logical_or_", "logical_xor_", "logical_not_", "true_divide_", "deg2rad_", "rad2deg_",
     "hypot_", "copysign_", "sgn_", "gcd_", "lcm_",
@@ -75,13 +72,9 @@ sin_, cos_, sigmoid_, tanh_, reciprocal_ = (
     twin("sin_", unary.sin), twin("cos_", unary.cos), twin("sigmoid_", unary.sigmoid),
     twin("tanh_", unary.tanh), twin("reciprocal_", unary.reciprocal),
 )  # fmt: skip
-log10_, log2_, square_ = (
-    twin("log10_", logarithms.log10), twin("log2_", logarithms.log2), twin("square_", _square),
-)  # fmt: skip
-ceil_, floor_, round_, trunc_, sign_ = (
-    twin("ceil_", rounding.ceil), twin("floor_", rounding.floor), twin("round_", rounding.round),
-    twin("trunc_", rounding.trunc), twin("sign_", rounding.sign),
-)  # fmt: skip
+square_ = twin("square_", _square)
+# (log10_, log2_, ceil_, floor_, round_, trunc_, sign_: Tensor Methods, made from their module
+# on first use by api/tensor_methods.py's _twins)
 bitwise_not_, cumsum_, cumprod_ = (
     twin("bitwise_not_", bitwise.bitwise_not), twin("cumsum_", cumulative.cumsum),
     twin("cumprod_", cumulative.cumprod),

@@ -8,11 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from microtorch import _coverage, _lazy
 from microtorch._warn import warn
-from microtorch.autograd import (
-    double_backward,  # noqa: F401 - (hands node.py record_formula)
-    views,
-)
 from microtorch.autograd import node as _node
+from microtorch.autograd import views
 from microtorch.autograd.anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from microtorch.autograd.engine import (
     BackwardStep,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import traceback  # here, not at the top: only an anomaly report needs it
 from typing import Any
 
 import numpy as np
@@ -74,15 +73,25 @@ class detect_anomaly(set_detect_anomaly):  # noqa: N801
         super().__init__(True, check_nan)
 
 
+def forward_stack() -> Any:
+    """The stack of the code that called ``Function.apply``, outwards: what anomaly mode keeps
+    of each operation's forward (a ``traceback.StackSummary``)."""
+    from traceback import extract_stack  # (on first use: only anomaly mode reads stacks)
+
+    return extract_stack()[:-3]  # (less this function, Function.new_node and apply)
+
+
 def check_nan(node: Any, grad_inputs: tuple[Any, ...]) -> None:
     """Raise PyTorch's anomaly error if this node's backward produced NaN."""
     # PyTorch's error and warning, plus the line of the user's code that made the operation.
 
     for i, g in enumerate(grad_inputs):
         if g is not None and np.issubdtype(g.dtype, np.floating) and np.isnan(g).any():
+            from traceback import format_list  # (on first use, as in forward_stack)
+
             stack = _user_stack(node._trace)
             where = (
-                "".join(traceback.format_list(stack))
+                "".join(format_list(stack))
                 if stack
                 else "(the forward ran before anomaly detection was enabled)\n"
             )

@@ -15,7 +15,6 @@ Two kinds of ``Function``, differing only in what ``forward`` and ``backward`` r
 
 from __future__ import annotations
 
-import traceback
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -23,7 +22,7 @@ import numpy as np
 
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
-from microtorch.autograd.anomaly_mode import check_nan
+from microtorch.autograd.anomaly_mode import check_nan, forward_stack
 from microtorch.autograd.grad_mode import state
 from microtorch.autograd.grad_mode import switches as _switches
 from microtorch.autograd.node import (
@@ -239,7 +238,7 @@ class Function:
         if _scope_stack:  # the nn.Module whose forward is running (for drawing)
             node._scope = _scope_stack[-1]
         if _switches.anomaly:
-            node._trace = traceback.extract_stack()[:-2]  # the caller of apply, outwards
+            node._trace = forward_stack()  # the caller of apply, outwards
         return node
 
     @classmethod

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-import threading
+from _thread import _local as thread_local  # (threading.local, without threading)
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -20,7 +20,7 @@ __all__ = [
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class _State(threading.local):
+class _State(thread_local):
     # Per thread, as in PyTorch: a no_grad block in one thread does not affect another.
     grad_enabled = True
     inference = False
@@ -137,7 +137,7 @@ class inference_mode(_GradModeContext):  # noqa: N801
             state.inference = True
 
 
-class _Threading(threading.local):
+class _Threading(thread_local):
     multithreading = True  # (per thread, as PyTorch's)
 
 

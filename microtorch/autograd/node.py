@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch import _lazy
 from microtorch.autograd.grad_mode import switches as _switches
 
 __all__ = [
@@ -53,9 +54,13 @@ record: Any = None  # record(value): a Tensor as the formula sees it (anything e
 tensor_of: Any = None  # tensor_of(value): the Tensor behind what a formula computed
 
 
-# Set by autograd/double_backward.py: with create_graph=True, records a backward formula as
-# the one node PyTorch records for it (``TanhBackwardBackward0``).
-record_formula: Any = None
+def record_formula(cls: Any, ctx: Any, grad_outputs: list[Any]) -> tuple[Any, ...]:
+    """With create_graph=True, record ``cls``'s backward formula as the one node PyTorch records
+    for it (``TanhBackwardBackward0``): autograd/double_backward.py's ``record_formula``."""
+    # Rarely needed (a gradient of a gradient), so its module is imported on the first call,
+    # and puts its record_formula in this one's place.
+    _lazy.load("microtorch.autograd.double_backward")
+    return record_formula(cls, ctx, grad_outputs)  # (the global: double_backward's now)
 
 
 def use_recorded_arrays(make_record: Any, make_tensor: Any) -> None:
