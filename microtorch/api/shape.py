@@ -6,6 +6,7 @@ in ``microtorch/ops/shape.py``.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -70,7 +71,7 @@ def parse_shape(shape: Sequence[Any], numel: int) -> tuple[int, ...]:
     dims = [int(s) for s in shape]
     if dims.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
-    known = int(np.prod([d for d in dims if d != -1]))
+    known = math.prod([d for d in dims if d != -1])  # (Python's ints: no overflow)
     if -1 in dims:
         if known == 0 or numel % known:
             raise RuntimeError(

@@ -36,3 +36,21 @@ def test_relu_backward_selects_the_gradient(torch_module: ModuleType) -> None:
         lib.relu(x).backward(lib.tensor(upstream.astype(np.float32)))
         grads.append(x.grad.numpy())
     np.testing.assert_array_equal(grads[1], grads[0])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_relu_backward_keeps_gradients_bit_for_bit(dtype: str, torch_module: ModuleType) -> None:
+    # the select is made on the bits: a -0.0, inf or nan gradient where a > 0 (or a is nan)
+    # passes as it is, and every gradient where a <= 0 becomes +0.0, in each float dtype
+    values = np.array([*SPECIAL, 3.0, 4.0], dtype)
+    upstream = np.array(
+        [np.inf, np.nan, -0.0, -np.inf, np.nan, -0.0, 2.0, np.inf, -1.0, 5.0, -3.0, -0.0], dtype
+    )
+    grads = []
+    for lib in (torch_module, microtorch):
+        x = lib.tensor(values, requires_grad=True)
+        lib.relu(x).backward(lib.tensor(upstream))
+        grads.append(x.grad.numpy())
+    assert grads[1].dtype == grads[0].dtype
+    np.testing.assert_array_equal(grads[1], grads[0])
+    np.testing.assert_array_equal(np.signbit(grads[1]), np.signbit(grads[0]))
