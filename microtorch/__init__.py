@@ -651,8 +651,8 @@ ON_FIRST_USE = {
             "rms_norm",
         ]  # fmt: skip
     },
-    "clamp_max_": "microtorch.tensor:Tensor.clamp_max_",
-    "clamp_min_": "microtorch.tensor:Tensor.clamp_min_",
+    "clamp_max_": "microtorch.api.composites:clamp_max_",
+    "clamp_min_": "microtorch.api.composites:clamp_min_",
 }
 
 

@@ -598,8 +598,7 @@ class TensorMethods:
         Method(_COMPOSITES + "argwhere"),
     )
     clamp_min_, clamp_max_ = (
-        Method(_COMPOSITES + name[:-1], functools.partial(twins.twin, name))
-        for name in ("clamp_min_", "clamp_max_")
+        Method(_COMPOSITES + name, method_of) for name in ("clamp_min_", "clamp_max_")
     )
 
     def nan_to_num_(
