@@ -551,18 +551,11 @@ class TensorMethods:
         random_fill.cauchy_, random_fill.log_normal_,
     )  # fmt: skip
 
-    gather, scatter, scatter_add, scatter_reduce = (
+    gather, scatter_add, scatter_reduce = (
         method_keywords(f)
-        for f in (
-            scatter_ops.gather,
-            scatter_ops.scatter,
-            scatter_ops.scatter_add,
-            scatter_ops.scatter_reduce,
-        )
+        for f in (scatter_ops.gather, scatter_ops.scatter_add, scatter_ops.scatter_reduce)
     )
-
-    def scatter_(self, dim: builtins.int, index: Tensor, src: Any = None, **kwargs: Any) -> Any:
-        return apply_inplace(self, "scatter_", scatter_ops.scatter, dim, index, src, **kwargs)
+    scatter, scatter_ = method_keywords(scatter_ops.scatter), method_of(scatter_ops.scatter_)
 
     def scatter_add_(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
         return apply_inplace(self, "scatter_add_", scatter_ops.scatter_add, dim, index, src)
