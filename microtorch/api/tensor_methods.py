@@ -538,7 +538,7 @@ class TensorMethods:
         twins.asinh_, twins.acosh_, twins.atanh_, twins.atan2_,
     )  # fmt: skip
     absolute_, negative_, clip_ = abs_, neg_, clamp_
-    multiply_, divide_, subtract_ = mul_, div_, sub_
+    multiply_, divide_, subtract_ = mul_, div_, method_of(binary.subtract_)
     # in place, but not element-wise: a new shape (api/reshape_inplace.py), random numbers
     unsqueeze_, squeeze_, t_, transpose_ = (
         reshape_inplace.unsqueeze_, reshape_inplace.squeeze_, reshape_inplace.t_,
