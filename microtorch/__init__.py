@@ -640,8 +640,8 @@ ON_FIRST_USE = {
         "microtorch.nn.shuffle_functions", "channel_shuffle pixel_shuffle pixel_unshuffle"
     ),
     **_lazy.names("microtorch.nn.norm_more_functions", "rms_norm"),
-    "clamp_max_": "microtorch.tensor:Tensor.clamp_max_",
-    "clamp_min_": "microtorch.tensor:Tensor.clamp_min_",
+    "clamp_max_": "microtorch.api.composites:clamp_max_",
+    "clamp_min_": "microtorch.api.composites:clamp_min_",
 }
 
 

@@ -276,12 +276,3 @@ def test_norm_records_linalg_vector_norm_backward() -> None:
     n = x.norm()
     assert n.item() == 5.0
     assert n.grad_fn.name() == "LinalgVectorNormBackward0"
-
-
-def test_view_as_a_dtype_is_refused_with_the_fix() -> None:
-    # PyTorch's x.view(dtype) reinterprets the bytes; microtorch does not cover it, and says so
-    # (it once answered with the shape parser's "a shape must be made of ints")
-    x = microtorch.ones(4)
-    with pytest.raises(NotImplementedError, match=r"view\(microtorch.int32\): .*Fix: \.to\("):
-        x.view(microtorch.int32)
-    assert x.view(2, 2).shape == (2, 2)

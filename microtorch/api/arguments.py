@@ -116,12 +116,14 @@ def _fits(kind: str, value: Any, default: str | None, numbers: bool = False) -> 
         return isinstance(value, (tuple, list)) and all(_fits("Number", v, None) for v in value)
     if kind == "bool":
         return isinstance(value, (bool, np.bool_))
-    if kind == "Number":  # (a 0-d tensor counts as a number)
+    if kind == "Number":  # (a 0-d tensor counts as a number, unless it requires grad)
         if isinstance(value, _node.Tensor):
-            return value._data.ndim == 0
+            return value._data.ndim == 0 and not value.requires_grad
         return isinstance(value, (int, float, np.number, np.bool_))
     if kind == "torch.dtype":
         return isinstance(value, dtype)
+    if kind == "str":  # (None too: PyTorch prints an optional str? as str)
+        return value is None or isinstance(value, str)
     return True  # (a type this module does not check)
 
 

@@ -16,15 +16,20 @@ these signatures only when the op fails. The operators (``x > "a"``) give way to
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from microtorch.api import bitwise, division, pointwise, trigonometry
 from microtorch.api import elementwise as ew
 from microtorch.api.arguments import DEPRECATED, method_of, parsed
+from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords
+from microtorch.autograd import node as _node
 
-__all__ = ["SIGNATURES", "function", "method"]
+__all__ = ["SIGNATURES", "function", "method", "subtract_"]
 
 _TENSOR = "Tensor input, Tensor other, *, Tensor out=None"
 _NUMBER = "Tensor input, Number other, *, Tensor out=None"
@@ -33,6 +38,7 @@ _WITH_ALPHA = (
     "Tensor input, Tensor other, *, Number alpha=1, Tensor out=None",
     DEPRECATED + "Tensor input, Number alpha, Tensor other, *, Tensor out=None",
 )
+_NUMBER_ALPHA = "Tensor input, Number other, Number alpha=1"  # (subtract's alone)
 _NUMBER_FIRST = (_TENSOR, "Number self, Tensor other", _NUMBER)  # (2 % x, 6 & x)
 _DIV = (
     _TENSOR,
@@ -49,7 +55,7 @@ _POW = (
 SIGNATURES: dict[str, tuple[str, ...]] = {
     "add": _WITH_ALPHA,
     "sub": _WITH_ALPHA,
-    "subtract": (_WITH_ALPHA[0], "Tensor input, Number other, Number alpha=1"),
+    "subtract": (_WITH_ALPHA[0], _NUMBER_ALPHA),
     "mul": (_TENSOR,),
     "multiply": (_TENSOR, "Tensor input, Number other"),
     "div": _DIV,
@@ -76,13 +82,47 @@ _NUMBERS_AS_TENSORS |= {"true_divide", "floor_divide"}
 
 _OTHER = torch_keywords("input", "other", out=True)  # torch.add(input=x, other=y, out=z)
 _ADD, _SUB, _MUL, _DIVIDE = _OTHER(ew.add), _OTHER(ew.sub), _OTHER(ew.mul), _OTHER(ew.div)
+
+
+def alpha_by_position(sub: Callable[..., Any]) -> Callable[..., Any]:
+    """``sub`` with PyTorch's other overload of ``subtract`` too, ``(Tensor input, Number
+    other, Number alpha=1)``: ``torch.subtract(x, 2, 3)`` is ``x - 3 * 2`` (SubBackward1)."""
+
+    @functools.wraps(sub)
+    def subtract(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 3 and not kwargs and _is_number(args[1]):
+            return ew.sub_number(args[0], _number(args[1]), args[2])
+        return sub(*args, **kwargs)  # (alpha by position after a tensor: the parser's error)
+
+    return subtract
+
+
+@parsed("subtract_", _WITH_ALPHA[0].removesuffix(", Tensor out=None"), _NUMBER_ALPHA)
+def subtract_(input: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: A002 - PyTorch's name
+    """``x.subtract_(other, alpha)``: ``sub_``, with alpha by position after a number too."""
+    if len(args) == 2 and not kwargs and _is_number(args[0]):
+        return apply_inplace(input, "sub_", ew.sub_number, _number(args[0]), alpha=args[1])
+    return apply_inplace(input, "sub_", _SUB, *args, **kwargs)
+
+
+def _is_number(value: Any) -> bool:
+    # PyTorch's Number: a Python or numpy number, or a 0-d tensor that does not require grad
+    if isinstance(value, _node.Tensor):
+        return value._data.ndim == 0 and not value.requires_grad
+    return isinstance(value, (int, float, np.number, np.bool_))
+
+
+def _number(value: Any) -> Any:
+    return value.item() if isinstance(value, _node.Tensor) else value
+
+
 _EQ, _NE, _LT, _LE, _GT, _GE = (_OTHER(f) for f in (ew.eq, ew.ne, ew.lt, ew.le, ew.gt, ew.ge))
 
 # The op behind each name (an alias, torch.greater, has its own name in its errors)
 _OPS: dict[str, Callable[..., Any]] = {
     "add": _ADD,
     "sub": _SUB,
-    "subtract": _SUB,
+    "subtract": alpha_by_position(_SUB),
     "mul": _MUL,
     "multiply": _MUL,
     "div": _DIVIDE,

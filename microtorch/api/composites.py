@@ -13,20 +13,23 @@ from typing import Any
 import numpy as np
 
 from microtorch.api import elementwise as ew
-from microtorch.api import indexing, join, sorting
+from microtorch.api import indexing, join, sorting, twins
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_number, expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
-from microtorch.api.operands import as_operand
+from microtorch.api.operands import _laid_out, as_operand
 from microtorch.api.reduction import normalize_dims
 from microtorch.api.reduction import sum as reduce_sum
 from microtorch.autograd import node as _node
 from microtorch.dtypes import result_type
-from microtorch.ops.bounds import ClampMax, ClampMin, NanToNum
+from microtorch.ops._broadcast import broadcast_error
+from microtorch.ops.bounds import ClampMax, ClampMaxTensor, ClampMin, ClampMinTensor, NanToNum
 
 __all__ = [
     "broadcast_to", "narrow", "movedim", "hstack", "vstack", "column_stack", "outer",
-    "count_nonzero", "argwhere", "clamp_min", "clamp_max", "nan_to_num",
+    "count_nonzero", "argwhere", "clamp_min", "clamp_max", "clamp_min_", "clamp_max_",
+    "nan_to_num",
 ]  # fmt: skip
 
 
@@ -124,29 +127,57 @@ def argwhere(input: Any) -> Any:  # noqa: A002
     return sorting.nonzero(input)
 
 
+_NUMBER = "Tensor input, Number {}, *, Tensor out=None"
+
+
+@parsed("clamp_min", "Tensor input, Tensor min, *, Tensor out=None", _NUMBER.format("min"))
 @torch_keywords("input", "min", out=True)
-def clamp_min(a: Any, min: float) -> Any:  # noqa: A002
-    """max(a, min)."""
+def clamp_min(a: Any, min: Any) -> Any:  # noqa: A002
+    """max(a, min), for a number or a tensor ``min`` (broadcast)."""
+    if isinstance(min, _node.Tensor):
+        return _clamp_by_tensor(ClampMinTensor, a, min, "clamp_min")
     return ClampMin.apply(*_bounded(a, min, "clamp_min"))
 
 
+@parsed("clamp_max", "Tensor input, Tensor max, *, Tensor out=None", _NUMBER.format("max"))
 @torch_keywords("input", "max", out=True)
-def clamp_max(a: Any, max: float) -> Any:  # noqa: A002
-    """min(a, max)."""
+def clamp_max(a: Any, max: Any) -> Any:  # noqa: A002
+    """min(a, max), for a number or a tensor ``max`` (broadcast)."""
+    if isinstance(max, _node.Tensor):
+        return _clamp_by_tensor(ClampMaxTensor, a, max, "clamp_max")
     return ClampMax.apply(*_bounded(a, max, "clamp_max"))
+
+
+def _in_place(name: str, function: Any) -> Any:
+    """``x.clamp_min_(m)``: ``clamp_min`` written into ``x``, with PyTorch's parser errors."""
+    bound = name[6:9]
+    signatures = (f"Tensor input, Tensor {bound}", f"Tensor input, Number {bound}")
+    return parsed(name, *signatures)(twins.twin(name, function))
+
+
+clamp_min_, clamp_max_ = _in_place("clamp_min_", clamp_min), _in_place("clamp_max_", clamp_max)
 
 
 def _bounded(a: Any, bound: Any, op: str) -> tuple[Any, Any]:
     expect_tensor(a, op)
-    if isinstance(bound, _node.Tensor):
-        side, pick = ("min", "maximum") if op.startswith("clamp_min") else ("max", "minimum")
-        raise NotImplementedError(
-            f"microtorch's {op} takes a number as its bound (Fix: torch.clamp(x, {side}=t) or "
-            f"torch.{pick}(x, t) for a tensor bound)"
-        )
+    expect_number(bound, op, op[6:], 2)  # (clamp_min(x, None) would be nan)
     if not a._dtype.is_floating_point:  # an int tensor and a float bound: float32
         a = as_operand(a, result_type(a, bound))
     return a, bound
+
+
+def _clamp_by_tensor(fn: Any, a: Any, bound: Any, op: str) -> Any:
+    # PyTorch's clamp_min.Tensor: computed in the dtype of a and the bound together; an int or
+    # bool operand is cast to it (it has no gradient), a float one stays (each float input's
+    # gradient comes in its own dtype, and no ToCopyBackward0 node is recorded)
+    expect_tensor(a, op)
+    dtype = result_type(a, bound)
+    a, bound = (x if x._dtype.is_floating_point else as_operand(x, dtype) for x in (a, bound))
+    try:
+        out = fn.apply(a, bound, dtype.numpy)
+    except ValueError:
+        raise broadcast_error(a._data.shape, bound._data.shape) from None
+    return out if out._data.ndim < 2 else _laid_out(out, a, bound)
 
 
 def check_replacements(op: str, nan: Any, posinf: Any, neginf: Any) -> None:

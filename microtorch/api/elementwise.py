@@ -47,11 +47,13 @@ from microtorch.ops.elementwise import (
     Sub,
     Where,
 )
+from microtorch.ops.scalar import SubScalar
 
 __all__ = [
     "add",
     "sub",
     "rsub",
+    "sub_number",
     "mul",
     "div",
     "rdiv",
@@ -93,6 +95,16 @@ def sub(a: Operand, b: Operand, *, alpha: float = 1) -> Any:
     return _binary(Sub, a, b, None, (alpha,))
 
 
+def sub_number(a: Any, c: Any, alpha: Any = 1) -> Any:
+    """a - alpha * c for a number c: PyTorch's ``sub(Tensor, Number other, Number alpha)``,
+    the overload ``torch.subtract(x, 2, 3)`` reaches (its node is SubBackward1)."""
+    expect_tensor(a, "subtract")
+    _check_bool_sub(a, c)
+    _check_alpha(a, c, alpha)
+    target = result_type(a, c)  # (an int tensor minus 2.5 is float32)
+    return SubScalar.apply(as_operand(a, target), c, alpha)
+
+
 def _check_bool_sub(a: Operand, b: Operand) -> None:
     # PyTorch refuses - on masks: 1 - mask would be an int tensor, not the inverted mask.
     # (a Python bool counts as a bool tensor, as PyTorch wraps it: x - False is refused too)
@@ -112,7 +124,16 @@ def _check_bool_sub(a: Operand, b: Operand) -> None:
 
 
 def _check_alpha(a: Operand, b: Operand, alpha: float) -> None:
-    if isinstance(alpha, float) and not result_type(a, b).is_floating_point:
+    if isinstance(alpha, complex):
+        raise RuntimeError(
+            "For non-complex input tensors, argument alpha must not be a complex number. "
+            "(Fix: microtorch has no complex tensors; a real alpha)"
+        )
+    if isinstance(alpha, (bool, np.bool_)) and result_type(a, b) is not _BOOL:
+        raise RuntimeError(
+            "Boolean alpha only supported for Boolean results. (Fix: a number alpha, e.g. 1)"
+        )
+    if isinstance(alpha, (float, np.floating)) and not result_type(a, b).is_floating_point:
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number. "
             "(Fix: an int alpha, or float tensors, e.g. a.float())"

@@ -12,14 +12,24 @@ from typing import Any
 
 import numpy as np
 
-from microtorch.api._checks import expect_tensor, type_name
+from microtorch._warn import warn
+from microtorch.api._checks import expect_number, expect_tensor, written_number
+from microtorch.api.arguments import parsed
+from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.autograd import grad_mode
 from microtorch.autograd import node as _node
-from microtorch.ops.scatter import Gather, Scatter, ScatterAdd, ScatterReduce, ScatterValue
+from microtorch.ops.scatter import (
+    Gather,
+    Scatter,
+    ScatterAdd,
+    ScatterCombine,
+    ScatterReduce,
+    ScatterValue,
+)  # fmt: skip
 
-__all__ = ["gather", "scatter", "scatter_add", "scatter_reduce"]
+__all__ = ["gather", "scatter", "scatter_", "scatter_add", "scatter_reduce"]
 
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 
@@ -38,34 +48,64 @@ def gather(a: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any:
     return Gather.apply(a, idx, d)
 
 
-@torch_keywords("input", "dim", "index", "src")
+_SCATTER = (
+    "Tensor input, int dim, Tensor index, Tensor src, *, Tensor out=None",
+    "Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor out=None",
+    "Tensor input, int dim, Tensor index, Number value, *, Tensor out=None",
+    "Tensor input, int dim, Tensor index, Number value, *, str reduce, Tensor out=None",
+)
+
+
+@parsed("scatter", *_SCATTER)
+@torch_keywords("input", "dim", "index", "src", out=True)
 def scatter(
     a: Any, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: Any = None
 ) -> Any:
-    """``a`` with ``out[i][index[i][j]] = src[i][j]`` for ``dim=1``; ``src`` may be a number."""
-    if reduce is not None:
-        raise NotImplementedError(
-            "microtorch does not cover scatter's reduce= (deprecated in PyTorch) (Fix: use "
-            "scatter_add, or scatter_reduce(dim, index, src, 'prod'))"
-        )
+    """``a`` with ``out[i][index[i][j]] = src[i][j]`` for ``dim=1``; ``src`` may be a number;
+    ``reduce="add"`` or ``"multiply"`` combines src into ``a``'s values instead."""
+    return _scatter(a, dim, index, src, value, reduce, "scatter")
+
+
+@parsed("scatter_", *[s.removesuffix(", Tensor out=None") for s in _SCATTER])
+def scatter_(
+    a: Any, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: Any = None
+) -> Any:
+    """``scatter``, written into ``a``; returns it (a gradient error names scatter_)."""
+    return apply_inplace(a, "scatter_", _scatter, dim, index, src, value, reduce, "scatter_")
+
+
+def _scatter(a: Any, dim: int, index: Any, src: Any, value: Any, reduce: Any, aten: str) -> Any:
+    if (src is None) == (value is None) or not isinstance(reduce, (str, type(None))):
+        raise TypeError("scatter() takes a src or a value, and a str reduce")  # (the parser's)
     src = value if src is None else src
-    if not isinstance(src, (_node.Tensor, int, float)):
-        got = type_name(src)
-        raise TypeError(
-            f"scatter() received an invalid combination of arguments - got (int, Tensor, {got}), "
-            "but expected one of:\n * (int dim, Tensor index, Tensor src)\n      didn't match "
-            f"because some of the arguments have invalid types: (int, Tensor, !{got}!)\n * (int "
-            "dim, Tensor index, Tensor src, *, str reduce)\n * (int dim, Tensor index, Number "
-            "value)\n      didn't match because some of the arguments have invalid types: (int, "
-            f"Tensor, !{got}!)\n * (int dim, Tensor index, Number value, *, str reduce)\n"
-        )
     d, idx = _check(a, dim, index, "scatter")
-    if not isinstance(src, _node.Tensor):
+    if isinstance(src, _node.Tensor):
+        _check_src(a, idx, src, dim)
+    else:
+        expect_number(src, "scatter", "value", 4)
+        src = written_number(src, a._data.dtype)  # (300 into int8: PyTorch's error)
         _check_sizes(idx, a, None, d)
-        _check_bounds(idx, a, d)
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError(
+            "reduce argument must be either add or multiply. (Fix: for sum, prod, mean, amax "
+            "or amin, use scatter_reduce)"
+        )
+    _check_bounds(idx, a, d)
+    if reduce is None:
+        if isinstance(src, _node.Tensor):
+            return Scatter.apply(a, idx, src, d)
         return ScatterValue.apply(a, idx, src, d)
-    _check_src(a, idx, src, dim)
-    return Scatter.apply(a, idx, src, d)
+    if isinstance(src, _node.Tensor) and not _warned:
+        _warned.append(True)  # (PyTorch warns once per process, and not for a number)
+        warn(_DEPRECATED_REDUCE)
+    return ScatterCombine.apply(a, idx, src, d, reduce, aten)
+
+
+_warned: list[bool] = []
+_DEPRECATED_REDUCE = (
+    "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in "
+    "a future PyTorch release. Use torch.scatter_reduce instead for more reduction options."
+)
 
 
 @torch_keywords("input", "dim", "index", "src")
@@ -112,7 +152,10 @@ def _check(a: Any, dim: int, index: Any, op: str) -> tuple[int, np.ndarray]:
             f"microtorch's {op} takes tensors of one or more dimensions (Fix: x.reshape(1))"
         )
     if index._data.ndim != a._data.ndim:
-        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+        tensor = "input" if op == "gather" else "self"
+        raise RuntimeError(
+            f"Index tensor must have the same number of dimensions as {tensor} tensor"
+        )
     return d, index._data.astype(np.int64)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api import dtype_view
 from microtorch.api._checks import expect_tensor
 from microtorch.api.arguments import NO_DIM, parsed
 from microtorch.api.keywords import torch_keywords
@@ -93,15 +94,12 @@ def _fmt(dims: list[int]) -> str:
 
 @parsed("view", "Tensor input, torch.dtype dtype", "Tensor input, tuple of ints size")
 def view(a: Any, *shape: Any) -> Any:
-    """The same memory with a new shape; fails when the strides don't allow it."""
+    """The same memory with a new shape (fails when the strides don't allow it), or read as
+    another dtype: ``x.view(torch.int32)``."""
     if not shape:  # (the parser's TypeError: PyTorch needs a size)
         raise TypeError("view() missing its shape")
-    if len(shape) == 1 and isinstance(shape[0], dtype_):
-        raise NotImplementedError(
-            f"view({shape[0]}): microtorch does not reinterpret a tensor's bytes as another "
-            f"dtype (Fix: .to({shape[0]}) converts the values; for the bits themselves, "
-            "x.numpy().view(...) in numpy)"
-        )
+    if len(shape) == 1 and isinstance(shape[0], dtype_):  # the same bytes read as a dtype
+        return dtype_view.view_as_dtype(a, shape[0])
     new = parse_shape(shape, a._data.size)
     try:
         return as_view(View.apply(a, new), a)

@@ -524,7 +524,7 @@ class TensorMethods:
         twins.asinh_, twins.acosh_, twins.atanh_, twins.atan2_,
     )  # fmt: skip
     absolute_, negative_, clip_ = abs_, neg_, clamp_
-    multiply_, divide_, subtract_ = mul_, div_, sub_
+    multiply_, divide_, subtract_ = mul_, div_, method_of(binary.subtract_)
     # in place, but not element-wise: a new shape (api/reshape_inplace.py), random numbers
     unsqueeze_, squeeze_, t_, transpose_, swapaxes_ = _methods(
         "reshape_inplace", "unsqueeze_ squeeze_ t_ transpose_ swapaxes_"
@@ -540,10 +540,7 @@ class TensorMethods:
     gather, scatter, scatter_add, scatter_reduce = _methods(
         "scatter", "gather scatter scatter_add scatter_reduce", method_keywords
     )
-
-    def scatter_(self, dim: builtins.int, index: Tensor, src: Any = None, **kwargs: Any) -> Any:
-        scatter_ops = _api_module("scatter")
-        return apply_inplace(self, "scatter_", scatter_ops.scatter, dim, index, src, **kwargs)
+    (scatter_,) = _methods("scatter", "scatter_", method_of)
 
     def scatter_add_(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
         scatter_ops = _api_module("scatter")
@@ -581,8 +578,7 @@ class TensorMethods:
         Method(_COMPOSITES + "argwhere"),
     )
     clamp_min_, clamp_max_ = (
-        Method(_COMPOSITES + name[:-1], functools.partial(twins.twin, name))
-        for name in ("clamp_min_", "clamp_max_")
+        Method(_COMPOSITES + name, method_of) for name in ("clamp_min_", "clamp_max_")
     )
 
     def nan_to_num_(

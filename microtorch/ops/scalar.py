@@ -30,13 +30,15 @@ class AddScalar(NumpyFunction):
 
 
 class SubScalar(NumpyFunction):
-    """z = a - c for a number c, so dz/da = 1 (``sub.Scalar``: ``SubBackward1``)."""
+    """z = a - alpha * c for numbers c and alpha, so dz/da = 1 (``sub.Scalar``:
+    ``SubBackward1``)."""
 
     node_name = "SubBackward1"
 
     @staticmethod
-    def forward(ctx, a, c):
-        return a - np.asarray(c, a.dtype)
+    def forward(ctx, a, c, alpha=1):
+        c = np.asarray(c, a.dtype)  # (alpha * c in a's dtype, as PyTorch computes it)
+        return a - c if alpha == 1 else a - (alpha * c).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad_output):

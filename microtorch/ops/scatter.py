@@ -15,6 +15,7 @@ from microtorch.autograd.function import NumpyFunction
 
 __all__ = [
     "positions", "reduce_at", "Gather", "Scatter", "ScatterValue", "ScatterAdd", "ScatterReduce",
+    "ScatterCombine",
 ]  # fmt: skip
 
 
@@ -141,6 +142,31 @@ class ScatterReduce(NumpyFunction):
         if not ctx.include_self:
             grad_a[where] = 0
         return grad_a, _grad_src(grad[where], ctx.src_shape)
+
+
+class ScatterCombine(NumpyFunction):
+    """out = a with src (or a number) added into, or multiplied into, each place
+    positions(index, dim) names: scatter's deprecated ``reduce="add"`` / ``"multiply"``.
+    PyTorch defines no derivative for it, so backward raises its error."""
+
+    node_name = "torch::autograd::NotImplemented"
+
+    @staticmethod
+    def forward(ctx, a, index, src, dim, reduce, aten):
+        ctx.aten = aten  # ("scatter", or "scatter_" for the in-place method)
+        if isinstance(src, np.ndarray):
+            src = src[tuple(slice(n) for n in index.shape)]
+        out = a.copy()
+        combine = np.add if reduce == "add" else np.multiply  # (on bools: or, and)
+        combine.at(out, positions(index, dim), np.asarray(src).astype(a.dtype))
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        raise RuntimeError(
+            f"derivative for aten::{ctx.aten} is not implemented (Fix: for a gradient "
+            "through scattered sums, use scatter_add or scatter_reduce(..., 'sum'))"
+        )
 
 
 def reduce_at(

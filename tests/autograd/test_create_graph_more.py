@@ -373,6 +373,13 @@ CASES.update({
     "poisson": ((4,), "unit01", lambda L, x: L.poisson(x**2) + x**3),
 })  # fmt: skip
 
+# kw3: clamp_min/clamp_max by a tensor bound that requires grad (broadcast: its gradient summed)
+CASES.update({
+    "clamp_min_tensor": ((6,), "distinct", lambda L, x: L.clamp_min(x, x.flip(0) * 0.5) ** 2),
+    "clamp_max_tensor": ((2, 3), "distinct", lambda L, x: L.clamp_max(x, x[0] * 0.7) ** 2),
+    "clamp_min__tensor": ((2, 3), "distinct", lambda L, x: (x * 1).clamp_min_(x[1] ** 2) ** 2),
+})  # fmt: skip
+
 # ops whose second derivative PyTorch does not have: torch raises, and so must microtorch
 RAISES: dict[str, tuple[tuple[int, ...], str, Any]] = {
     "zeta": ((5,), "positive", lambda L, x: L.special.zeta(x + 1.5, x)),  # (no first one)
@@ -498,6 +505,7 @@ FIXED += ["lobpcg_smallest", "lobpcg_batch"]  # (at tol=1e-13: finite difference
 FIXED += ["pad_reflect3d", "pad_replicate3d", "pairwise_distance", "kl_div_target", "vdot"]
 FIXED += ["view_refreshed", "index_put", "igamma_other", "igammac_other", "mha_masked"]
 FIXED += ["take_grad", "index_grad", "sort_grad", "max_unpool2d_grad"]  # (third derivatives)
+FIXED += ["clamp_min_tensor", "clamp_max_tensor", "clamp_min__tensor"]
 
 
 @pytest.mark.filterwarnings("ignore")

@@ -1391,5 +1391,19 @@ CASES: list[Bad | Same] = [
     Bad('addbmm_2d_batches', IndexError, 'Dimension out of range (expected to be in range of [-2, 1], but got 2)', lambda L: L.addbmm(W(_x(L, 2, 2)), W(_x(L, 2, 2)), W(_x(L, 2, 2)))),
     Bad('range_pin_memory', TypeError, "range() got an unexpected keyword argument 'pin_memory'", lambda L: L.range(0, 3, pin_memory=False)),
     Bad('as_tensor_dtype_by_position', TypeError, 'as_tensor() takes 1 positional argument but 2 were given', lambda L: L.as_tensor([1.0], L.float64)),
+    # --- kw3
+    Bad('clamp_min_tensor_sizes', RuntimeError, 'The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0', lambda L: L.clamp_min(W(_x(L, 3)), W(_x(L, 2)))),
+    Bad('clamp_max__tensor_broadcast_shape', RuntimeError, "output with shape [3] doesn't match the broadcast shape [2, 3]", lambda L: W(_x(L, 3)).clamp_max_(W(_x(L, 2, 1)))),
+    Bad('clamp_min__int_float_tensor', RuntimeError, "result type Float can't be cast to the desired output type Long", lambda L: W(_t(L, 1, 2)).clamp_min_(W(_t(L, 1.5)))),
+    Bad('clamp_max_none', TypeError, 'clamp_max() received an invalid combination of arguments - got (Tensor, NoneType), but expected one of:', lambda L: L.clamp_max(W(_x(L, 2)), None)),
+    Bad('scatter_reduce_mean', RuntimeError, 'reduce argument must be either add or multiply.', lambda L: L.scatter(W(_x(L, 2, 3)), 0, _t(L, [0, 1, 0]), W(_x(L, 1, 3)), reduce='mean'), hint='scatter_reduce'),
+    Bad('scatter_reduce_int', TypeError, 'scatter() received an invalid combination of arguments - got (Tensor, int, Tensor, Tensor, reduce=int), but expected one of:', lambda L: L.scatter(W(_x(L, 2, 3)), 0, _t(L, [0, 1, 0]), W(_x(L, 1, 3)), reduce=1)),
+    Bad('scatter__add_value_overflow', RuntimeError, 'value cannot be converted to type int8_t without overflow', lambda L: W(L.ones(3, dtype=L.int8)).scatter_(0, _t(L, 0, 0), 300, reduce='add')),
+    Bad('subtract_tensor_alpha_by_position', TypeError, 'subtract() received an invalid combination of arguments - got (Tensor, Tensor, int), but expected one of:', lambda L: L.subtract(W(_x(L, 2)), W(_x(L, 2)), 3)),
+    Bad('subtract_int_float_alpha', RuntimeError, 'For integral input tensors, argument alpha must not be a floating point number.', lambda L: W(_t(L, 1, 2)).subtract_(2, 1.5)),
+    Bad('view_dtype_0d', RuntimeError, 'self.dim() cannot be 0 to view Float as Double (different element sizes)', lambda L: W(L.tensor(1.0)).view(L.float64)),
+    Bad('view_dtype_transposed', RuntimeError, 'self.stride(-1) must be 1 to view Float as Half (different element sizes), but got 2', lambda L: W(_x(L, 2, 2)).t().view(L.float16), hint='contiguous'),
+    Bad('view_dtype_odd_size', RuntimeError, 'self.size(-1) must be divisible by 2 to view Float as Double (different element sizes), but got 3', lambda L: W(_x(L, 3)).view(L.float64)),
+    Bad('view_dtype_offset', RuntimeError, 'self.storage_offset() must be divisible by 2 to view Float as Double (different element sizes), but got 1', lambda L: W(_x(L, 5))[1:].view(L.float64)),
 ]
 # fmt: on
