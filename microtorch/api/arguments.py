@@ -20,6 +20,7 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 
 from microtorch.api._checks import type_name
+from microtorch.api.keyword_order import unordered_map_order
 from microtorch.api.keywords import by_fn_names
 from microtorch.autograd import node as _node
 from microtorch.dtypes import dtype
@@ -228,13 +229,10 @@ def parser_error(
     ]
     if len(errors) == 1 or len(plausible) == 1:
         return plausible[0] if plausible else errors[0]
-    named = [f"{k}={_got(v)}" for k, v in kwargs.items()]
-    # (PyTorch's own format: "(int, dim=str)", but keywords alone "(b=int, a=int, )")
-    got = (
-        ", ".join([_got(a) for a in args] + named)
-        if args
-        else "".join(f"{k}, " for k in reversed(named))
-    )
+    # (PyTorch's own format: "(int, dim=str)", but keywords alone "(b=int, a=int, )"; the
+    # keywords in its C++ hash table's order)
+    named = [f"{k}={_got(kwargs[k])}" for k in unordered_map_order(list(kwargs))]
+    got = ", ".join([_got(a) for a in args] + named) if args else "".join(f"{k}, " for k in named)
     listed = [
         params
         for text, params in zip(signatures, parsed_signatures)
@@ -269,7 +267,7 @@ def _why_not(
     # one with a default as its default ("int dim = 0" is named "0"): a quirk, kept
     later = params[max(len(params) - len(kwargs), 0) :]
     named = {p.name: p for p in later if p.default is None}
-    wrong = [k for k in reversed(kwargs) if k not in named]
+    wrong = [k for k in unordered_map_order(list(kwargs)) if k not in named]
     if wrong:
         return (
             f"      didn't match because some of the keywords were incorrect: {', '.join(wrong)}\n"
@@ -278,9 +276,12 @@ def _why_not(
         _described(v) if _marked_fits(p, v, numbers) else f"!{_described(v)}!"
         for p, v in zip(params, args)
     ]
-    keys = [
-        f"{k}={_described(v)}" if _marked_fits(named[k], v, numbers) else f"!{k}={_described(v)}!"
-        for k, v in kwargs.items()
+    keys = [  # (in the signature's order)
+        f"{p.name}={_described(kwargs[p.name])}"
+        if _marked_fits(p, kwargs[p.name], numbers)
+        else f"!{p.name}={_described(kwargs[p.name])}!"
+        for p in named.values()
+        if p.name in kwargs
     ]
     text = ", ".join(marked + keys) if marked else "".join(f"{k}, " for k in keys)
     return f"      didn't match because some of the arguments have invalid types: ({text})\n"

@@ -1391,5 +1391,9 @@ CASES: list[Bad | Same] = [
     Bad('addbmm_2d_batches', IndexError, 'Dimension out of range (expected to be in range of [-2, 1], but got 2)', lambda L: L.addbmm(W(_x(L, 2, 2)), W(_x(L, 2, 2)), W(_x(L, 2, 2)))),
     Bad('range_pin_memory', TypeError, "range() got an unexpected keyword argument 'pin_memory'", lambda L: L.range(0, 3, pin_memory=False)),
     Bad('as_tensor_dtype_by_position', TypeError, 'as_tensor() takes 1 positional argument but 2 were given', lambda L: L.as_tensor([1.0], L.float64)),
+    # --- err
+    Bad('var_keywords_in_pytorchs_order', TypeError, 'var() received an invalid combination of arguments - got (keepdim=bool, dim=float, input=Tensor, ), but expected one of:', lambda L: L.var(input=W(_x(L, 2, 3)), keepdim=False, dim=1.5)),
+    Bad('linspace_eight_keywords', TypeError, 'linspace() received an invalid combination of arguments - got (pin_memory=bool, requires_grad=bool, device=str, layout=torch.layout, dtype=torch.dtype, steps=float, end=int, start=int, ), but expected one of:', lambda L: L.linspace(start=0, end=3, steps=1.5, dtype=L.float64, layout=L.strided, device='cpu', pin_memory=False, requires_grad=False)),
+    Bad('sum_layout_for_dim', TypeError, 'sum() received an invalid combination of arguments - got (Tensor, torch.layout), but expected one of:', lambda L: L.sum(W(_x(L, 2)), L.strided)),
 ]
 # fmt: on
