@@ -16,6 +16,7 @@ from microtorch.api import elementwise as ew
 from microtorch.api import indexing, join, sorting
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_number, expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.reduction import normalize_dims
@@ -30,6 +31,10 @@ __all__ = [
 ]  # fmt: skip
 
 
+@parsed(
+    "broadcast_to",
+    "Tensor input, tuple of ints size",
+)
 @torch_keywords("input", "size")
 def broadcast_to(a: Any, size: Any) -> Any:
     """``a`` expanded to ``size`` (a view: ``a.expand(size)``)."""
@@ -37,6 +42,11 @@ def broadcast_to(a: Any, size: Any) -> Any:
     return shape_ops.expand(a, tuple(size))
 
 
+@parsed(
+    "narrow",
+    "Tensor input, int dim, Tensor start, int length",
+    "Tensor input, int dim, int start, int length",
+)
 @torch_keywords("input", "dim", "start", "length")
 def narrow(a: Any, dim: int, start: int, length: int) -> Any:
     """``length`` entries of ``a`` from ``start`` along ``dim`` (a view: a slice)."""
@@ -112,6 +122,11 @@ def outer(a: Any, b: Any) -> Any:
     return ew.mul(shape_ops.view(a, (a._data.size, 1)), b)
 
 
+@parsed(
+    "count_nonzero",
+    "Tensor input, int dim = None",
+    "Tensor input, tuple of ints dim",
+)
 def count_nonzero(input: Any, dim: Any = None) -> Any:  # noqa: A002 - PyTorch's name
     """How many entries are not 0 (along ``dim``, if given)."""
     expect_tensor(input, "count_nonzero")

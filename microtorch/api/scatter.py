@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, type_name
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.autograd import grad_mode
@@ -24,6 +25,10 @@ __all__ = ["gather", "scatter", "scatter_add", "scatter_reduce"]
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 
 
+@parsed(
+    "gather",
+    "Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor out=None",
+)
 @torch_keywords("input", "dim", "index", out=True)
 def gather(a: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any:
     """``out[i][j] = a[i][index[i][j]]`` for ``dim=1`` (and so on in other dimensions)."""
@@ -38,6 +43,13 @@ def gather(a: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any:
     return Gather.apply(a, idx, d)
 
 
+@parsed(
+    "scatter",
+    "Tensor input, int dim, Tensor index, Tensor src, *, Tensor out = None",
+    "Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor out = None",
+    "Tensor input, int dim, Tensor index, Number value, *, Tensor out = None",
+    "Tensor input, int dim, Tensor index, Number value, *, str reduce, Tensor out = None",
+)
 @torch_keywords("input", "dim", "index", "src")
 def scatter(
     a: Any, dim: int, index: Any, src: Any = None, *, value: Any = None, reduce: Any = None
@@ -68,6 +80,10 @@ def scatter(
     return Scatter.apply(a, idx, src, d)
 
 
+@parsed(
+    "scatter_add",
+    "Tensor input, int dim, Tensor index, Tensor src, *, Tensor out=None",
+)
 @torch_keywords("input", "dim", "index", "src")
 def scatter_add(a: Any, dim: int, index: Any, src: Any) -> Any:
     """``a`` with ``src[i][j]`` added to ``out[i][index[i][j]]`` for ``dim=1``."""
@@ -77,6 +93,10 @@ def scatter_add(a: Any, dim: int, index: Any, src: Any) -> Any:
     return ScatterAdd.apply(a, idx, src, d)
 
 
+@parsed(
+    "scatter_reduce",
+    "Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True",
+)
 @torch_keywords("input", "dim", "index", "src", "reduce")
 def scatter_reduce(
     a: Any, dim: int, index: Any, src: Any, reduce: str, *, include_self: bool = True

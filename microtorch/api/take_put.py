@@ -15,6 +15,7 @@ import numpy as np
 from microtorch.api import indexing, scatter
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor, written_number
+from microtorch.api.arguments import parsed
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.operands import as_operand
 from microtorch.api.reduction import normalize_dims
@@ -79,6 +80,10 @@ def take(input: Any, index: Any) -> Any:  # noqa: A002
     return Take.apply(input, idx)
 
 
+@parsed(
+    "take_along_dim",
+    "Tensor input, Tensor indices, int dim=None, *, Tensor out=None",
+)
 def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:  # noqa: A002
     """The values of ``input`` at ``indices`` along ``dim`` (broadcasting the other
     dimensions); without ``dim``, of the flattened ``input``."""

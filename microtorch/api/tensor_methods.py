@@ -441,10 +441,11 @@ class TensorMethods:
         shape_ops.t,
         method_of(shape_ops.permute),
     )
-    split, chunk, unbind = join.split, method_of(join.chunk), join.unbind
+    split, chunk, unbind = join.split, method_of(join.chunk), method_of(join.unbind)
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, nonzero = (
-        Method(_SORTING + "sort"), Method(_SORTING + "argsort"), Method(_SORTING + "nonzero"),
+        Method(_SORTING + "sort", method_of), Method(_SORTING + "argsort", method_of),
+        Method(_SORTING + "nonzero"),
     )  # fmt: skip
     topk = Method(_SORTING + "topk", method_of)
     # PyTorch's other names for the same methods:
@@ -471,12 +472,17 @@ class TensorMethods:
         truth.isnan,
         truth.isinf,
         truth.isfinite,
-        truth.any,
-        truth.all,
+        method_of(truth.any),
+        method_of(truth.all),
     )
     log10, log2, norm = logarithms.log10, logarithms.log2, linalg.norm
-    prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
-    histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram", method_of)
+    prod, cumsum, cumprod = (
+        method_of(cumulative.prod),
+        method_of(cumulative.cumsum),
+        method_of(cumulative.cumprod),
+    )
+    histc = Method(_HISTOGRAM + "histc", method_of)
+    histogram = Method(_HISTOGRAM + "histogram", method_of)
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
         method_keywords(f)
         for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
@@ -594,7 +600,7 @@ class TensorMethods:
         parsed("broadcast_to", "Tensor input, tuple of ints size")(shape_ops.expand)
     )
     count_nonzero, argwhere = (
-        Method(_COMPOSITES + "count_nonzero"),
+        Method(_COMPOSITES + "count_nonzero", method_of),
         Method(_COMPOSITES + "argwhere"),
     )
     clamp_min_, clamp_max_ = (
@@ -610,7 +616,7 @@ class TensorMethods:
         composites.check_replacements("nan_to_num_", nan, posinf, neginf)
         return twins.twin("nan_to_num_", composites.nan_to_num)(self, nan, posinf, neginf)
 
-    cross = Method("microtorch.api.cross:cross")
+    cross = Method("microtorch.api.cross:cross", method_of)
     unique = Method("microtorch.api.unique:unique")
     erf, erfc, erfinv, addcmul, addcdiv = (
         Method(_SPECIAL + name, method_keywords)
@@ -746,22 +752,24 @@ class TensorMethods:
     tensor_split, hsplit, vsplit, dsplit = _methods(
         "splits", "tensor_split hsplit vsplit dsplit", method_keywords
     )
-    split_with_sizes, fliplr, flipud = _methods("splits", "split_with_sizes fliplr flipud")
+    (split_with_sizes,) = _methods("splits", "split_with_sizes", method_of)
+    fliplr, flipud = _methods("splits", "fliplr flipud")
     unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_of)
-    (diagflat,) = _methods("splits", "diagflat")
+    (diagflat,) = _methods("splits", "diagflat", method_of)
     (unique_consecutive,) = _methods("unique", "unique_consecutive")
     addmm, addmv, addr, addbmm, baddbmm = _methods("products", "addmm addmv addr addbmm baddbmm")
     addmm_, addmv_, addr_, addbmm_, baddbmm_ = _methods(
         "products", "addmm_ addmv_ addr_ addbmm_ baddbmm_"
     )
     inner, ger, vdot, kron = _methods("products", "inner ger vdot kron")
-    rot90, take, take_along_dim, put, put_ = _methods(
-        "take_put", "rot90 take take_along_dim put put_"
-    )
+    rot90, take, put, put_ = _methods("take_put", "rot90 take put put_")
+    (take_along_dim,) = _methods("take_put", "take_along_dim", method_of)
     index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = _methods(
         "take_put", "index_put index_put_ masked_scatter masked_scatter_ fill_diagonal_"
     )
-    cummax, cummin, logcumsumexp, aminmax = _methods("scan", "cummax cummin logcumsumexp aminmax")
+    cummax, cummin, logcumsumexp, aminmax = _methods(
+        "scan", "cummax cummin logcumsumexp aminmax", method_of
+    )
     # --- end walka
     # --- walkb
     lgamma, digamma, mvlgamma = _methods("gamma", "lgamma digamma mvlgamma", method_keywords)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from microtorch._lazy import Method
+from microtorch.api.arguments import method_of
 from microtorch.api.inplace import apply_inplace
 
 __all__ = ["WindowMethods"]
@@ -24,12 +25,13 @@ class WindowMethods:
 
     __slots__ = ()
 
-    index_add, index_copy, index_fill, unfold = (
-        Method("microtorch.api.index_along:" + name)
-        for name in ("index_add", "index_copy", "index_fill", "unfold")
+    index_add, index_copy, index_fill = (
+        Method("microtorch.api.index_along:" + name, method_of)
+        for name in ("index_add", "index_copy", "index_fill")
     )
+    unfold = Method("microtorch.api.index_along:unfold")
     quantile, nanquantile = (
-        Method("microtorch.api.quantile:" + name) for name in ("quantile", "nanquantile")
+        Method("microtorch.api.quantile:" + name, method_of) for name in ("quantile", "nanquantile")
     )
     exp2, logit, sinc, xlogy, exp2_, logit_, sinc_, xlogy_ = (
         Method("microtorch.api.special_functions:" + name)

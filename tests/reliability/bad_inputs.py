@@ -1395,5 +1395,11 @@ CASES: list[Bad | Same] = [
     Bad('var_keywords_in_pytorchs_order', TypeError, 'var() received an invalid combination of arguments - got (keepdim=bool, dim=float, input=Tensor, ), but expected one of:', lambda L: L.var(input=W(_x(L, 2, 3)), keepdim=False, dim=1.5)),
     Bad('linspace_eight_keywords', TypeError, 'linspace() received an invalid combination of arguments - got (pin_memory=bool, requires_grad=bool, device=str, layout=torch.layout, dtype=torch.dtype, steps=float, end=int, start=int, ), but expected one of:', lambda L: L.linspace(start=0, end=3, steps=1.5, dtype=L.float64, layout=L.strided, device='cpu', pin_memory=False, requires_grad=False)),
     Bad('sum_layout_for_dim', TypeError, 'sum() received an invalid combination of arguments - got (Tensor, torch.layout), but expected one of:', lambda L: L.sum(W(_x(L, 2)), L.strided)),
+    Bad('argsort_float_dim_keyword', TypeError, 'argsort() received an invalid combination of arguments - got (Tensor, dim=float), but expected one of:', lambda L: L.argsort(W(_x(L, 2, 2)), dim=1.5)),
+    Bad('tensor_any_float_in_dims_keyword', TypeError, 'any() received an invalid combination of arguments - got (keepdim=bool, dim=list, ), but expected one of:', lambda L: W(_x(L, 2, 2)).any(dim=[1.5], keepdim=True)),
+    Bad('tensor_cummax_float_dim', TypeError, "cummax(): argument 'dim' (position 1) must be int, not float", lambda L: W(_x(L, 2, 2)).cummax(1.5)),
+    Bad('index_select_float_dim', TypeError, "index_select(): argument 'dim' (position 2) must be int, not float", lambda L: L.index_select(W(_x(L, 2, 2)), 1.5, W(L.tensor([0])))),
+    Bad('count_nonzero_float_dim', TypeError, 'count_nonzero() received an invalid combination of arguments - got (Tensor, float), but expected one of:', lambda L: L.count_nonzero(W(_x(L, 2, 2)), 1.5)),
+    Bad('combinations_float_r', TypeError, "combinations(): argument 'r' (position 2) must be int, not float", lambda L: L.combinations(W(_x(L, 3)), 1.5)),
 ]
 # fmt: on
