@@ -5,6 +5,7 @@ types of torch.layout and torch.memory_format by those names; each compared with
 from __future__ import annotations
 
 import random
+import re
 from types import ModuleType
 
 import pytest
@@ -67,3 +68,19 @@ def test_keywords_come_in_pytorchs_hash_table_order(torch_module: ModuleType) ->
         assert [k.split("=")[0] for k in got.split(", ") if k] == unordered_map_order(order)
         checked += 1
     assert checked > 40
+
+
+@pytest.mark.parametrize("name", ["tril_indices", "triu_indices"])
+def test_triangle_indices_take_dtype_none_and_refuse_float_sizes(
+    name: str, torch_module: ModuleType
+) -> None:
+    """dtype=None is PyTorch's long; a float row, col or offset is the parser's TypeError
+    (numpy's tril_indices took 3.5 rows as 4)."""
+    ours, theirs = getattr(microtorch, name), getattr(torch_module, name)
+    got, expected = ours(3, 4, 1, dtype=None), theirs(3, 4, 1, dtype=None)
+    assert got.tolist() == expected.tolist() and str(got.dtype) == "microtorch.int64"
+    for args in ((3.5, 3), (3, 3.0), (3, 3, 0.5)):
+        with pytest.raises(TypeError) as info:
+            theirs(*args)
+        with pytest.raises(TypeError, match=re.escape(str(info.value))):
+            ours(*args)

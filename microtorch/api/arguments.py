@@ -14,6 +14,7 @@ form: PyTorch counts positions after ``self`` there (``x.chunk([1])``: position 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -72,7 +73,8 @@ class Param(NamedTuple):  # (a NamedTuple, not a dataclass: dataclasses costs ~5
 def parse_signature(text: str) -> tuple[Param, ...]:
     """``"Tensor input, int dim=0, *, torch.dtype dtype=None"`` as parameters."""
     params, keyword_only = [], False
-    for part in (p.strip() for p in text.split(",") if p.strip()):
+    # (split at the commas outside brackets: "tuple of ints dims=[0, 1]" is one parameter)
+    for part in (p.strip() for p in re.split(r",(?![^\[]*\])", text) if p.strip()):
         if part == "*":
             keyword_only = True
             continue

@@ -39,6 +39,10 @@ __all__ = [
 ]  # fmt: skip
 
 
+@parsed(
+    "rot90",
+    "Tensor input, int k=1, tuple of ints dims=[0, 1], *, Tensor out=None",
+)
 def rot90(input: Any, k: int = 1, dims: Any = (0, 1)) -> Any:  # noqa: A002
     """``input`` turned ``k`` quarter turns in the plane of ``dims`` (first towards second)."""
     expect_tensor(input, "rot90")

@@ -9,6 +9,7 @@ from microtorch._warn import warn
 from microtorch.api import rearrange
 from microtorch.api import reduction as red
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.autograd.grad_mode import no_grad
 from microtorch.nn import layer_ops, pad_ops
 from microtorch.nn.loss_functions import legacy_reduction
@@ -117,6 +118,10 @@ def normalize(
     return result
 
 
+@parsed(
+    "cosine_similarity",
+    "Tensor x1, Tensor x2, int dim=1, float eps=1e-08",
+)
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """(x1 / max(||x1||, eps)) . (x2 / max(||x2||, eps)) along ``dim``: the cosine of the
     angle between the vectors, in [-1, 1]. (PyTorch clamps the norms outside the graph and

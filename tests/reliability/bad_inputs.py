@@ -1401,5 +1401,11 @@ CASES: list[Bad | Same] = [
     Bad('index_select_float_dim', TypeError, "index_select(): argument 'dim' (position 2) must be int, not float", lambda L: L.index_select(W(_x(L, 2, 2)), 1.5, W(L.tensor([0])))),
     Bad('count_nonzero_float_dim', TypeError, 'count_nonzero() received an invalid combination of arguments - got (Tensor, float), but expected one of:', lambda L: L.count_nonzero(W(_x(L, 2, 2)), 1.5)),
     Bad('combinations_float_r', TypeError, "combinations(): argument 'r' (position 2) must be int, not float", lambda L: L.combinations(W(_x(L, 3)), 1.5)),
+    Bad('tril_indices_float_row', TypeError, "tril_indices(): argument 'row' must be int, not float", lambda L: L.tril_indices(row=3.5, col=3)),
+    Bad('triu_indices_float_offset', TypeError, "triu_indices(): argument 'offset' (position 3) must be int, not float", lambda L: L.triu_indices(3, 3, 0.5)),
+    Bad('avg_pool1d_float_kernel_keyword', TypeError, "avg_pool1d(): argument 'kernel_size' must be tuple of ints, not float", lambda L: L.avg_pool1d(W(_x(L, 1, 4)), kernel_size=1.5)),
+    Bad('kl_div_float_reduction_keyword', TypeError, "kl_div(): argument 'reduction' must be int, not float", lambda L: L.kl_div(W(_x(L, 2)), W(_x(L, 2)), reduction=1.5)),
+    Bad('hann_window_float_length_keyword', TypeError, "hann_window(): argument 'window_length' must be int, not float", lambda L: L.hann_window(window_length=1.5)),
+    Bad('conv1d_float_stride_keyword', TypeError, 'conv1d() received an invalid combination of arguments - got (stride=float, weight=Tensor, input=Tensor, ), but expected one of:', lambda L: L.conv1d(input=W(_x(L, 1, 1, 4)), weight=W(_x(L, 1, 1, 2)), stride=1.5)),
 ]
 # fmt: on
