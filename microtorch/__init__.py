@@ -20,6 +20,7 @@ from microtorch import _coverage, _lazy, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.api import binary_functions as _binary_functions
 from microtorch.api._checks import expect_tensor as _expect_tensor
+from microtorch.api.arguments import alias as _alias
 from microtorch.api.bitwise import bitwise_not, positive
 from microtorch.api.cumulative import cumprod, cumsum, prod
 from microtorch.api.elementwise import logical_not, masked_fill
@@ -206,10 +207,10 @@ from microtorch.runtime import (
 from microtorch.tensor import Size, Tensor
 
 # PyTorch's other names for the same functions:
-concat = concatenate = cat
+concat, concatenate = _alias(cat, "concat"), _alias(cat, "concatenate")  # (errors: their names)
 absolute, negative = abs, neg  # (multiply, divide, subtract: below, with add, mul, ...)
-swapdims = transpose
-swapaxes = torch_keywords("input", "axis0", "axis1")(transpose)  # (numpy's names)
+swapdims = _alias(transpose, "swapdims")
+swapaxes = _alias(transpose, "swapaxes", "Tensor input, int axis0, int axis1")  # (numpy's names)
 square = torch_keywords("input", out=True)(Tensor.square)  # (torch.square(input=x))
 
 __all__ = [
@@ -547,7 +548,7 @@ ON_FIRST_USE = {
         "argwhere broadcast_to clamp_max clamp_min column_stack count_nonzero hstack movedim "
         "nan_to_num narrow outer row_stack vstack",
     ),
-    "moveaxis": "microtorch.api.composites:movedim",
+    "moveaxis": "microtorch.api.composites:moveaxis",
     **_lazy.names("microtorch.api.cross", "cross"),
     **_lazy.names("microtorch.api.decomposition", "svd"),
     **_lazy.names("microtorch.api.diagonal", "diag diag_embed diagonal trace"),

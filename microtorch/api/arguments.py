@@ -29,6 +29,7 @@ from microtorch.dtypes import dtype
 __all__ = [
     "DEPRECATED",
     "NO_DIM",
+    "alias",
     "Param",
     "expect_bool",
     "expect_int",
@@ -351,9 +352,19 @@ def parsed(op: str, *signatures: str, numbers_as_tensors: bool = False) -> Calla
                 raise
 
         checked.method = method  # type: ignore[attr-defined]
+        checked.parser = (op, signatures, numbers_as_tensors)  # type: ignore[attr-defined]
         return checked  # type: ignore[return-value]
 
     return decorate
+
+
+def alias(fn: F, op: str, *signatures: str) -> F:
+    """The ``parsed`` function ``fn`` under PyTorch's other name ``op``, whose errors PyTorch
+    words with that name (``torch.swapaxes(x, 0, 1.5)``: "swapaxes(): argument 'axis1' ...");
+    ``signatures`` where the other name calls its arguments otherwise, else ``fn``'s."""
+    _, own, numbers = getattr(fn, "parser")  # noqa: B009 - set by parsed
+    inner: F = getattr(fn, "__wrapped__")  # noqa: B009 - set by functools.wraps
+    return parsed(op, *(signatures or own), numbers_as_tensors=numbers)(inner)
 
 
 @functools.cache

@@ -16,7 +16,7 @@ from microtorch.api import elementwise as ew
 from microtorch.api import indexing, join, sorting
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_number, expect_tensor
-from microtorch.api.arguments import parsed
+from microtorch.api.arguments import alias, parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.reduction import normalize_dims
@@ -26,7 +26,7 @@ from microtorch.dtypes import result_type
 from microtorch.ops.bounds import ClampMax, ClampMin, NanToNum
 
 __all__ = [
-    "broadcast_to", "narrow", "movedim", "hstack", "vstack", "column_stack", "outer",
+    "broadcast_to", "narrow", "movedim", "moveaxis", "hstack", "vstack", "column_stack", "outer",
     "count_nonzero", "argwhere", "clamp_min", "clamp_max", "nan_to_num",
 ]  # fmt: skip
 
@@ -63,6 +63,11 @@ def narrow(a: Any, dim: int, start: int, length: int) -> Any:
     return indexing.getitem(a, (slice(None),) * d + (slice(start, start + length),))
 
 
+@parsed(
+    "movedim",
+    "Tensor input, int source, int destination",
+    "Tensor input, tuple of ints source, tuple of ints destination",
+)
 @torch_keywords("input", "source", "destination")
 def movedim(a: Any, source: Any, destination: Any) -> Any:
     """``a`` with dimension(s) ``source`` moved to ``destination`` (a permute)."""
@@ -80,6 +85,9 @@ def movedim(a: Any, source: Any, destination: Any) -> Any:
     for s, t in sorted(zip(dst, src)):
         order.insert(s, t)
     return shape_ops.permute(a, tuple(order))
+
+
+moveaxis = alias(movedim, "moveaxis")  # (numpy's name; its errors say moveaxis())
 
 
 def hstack(tensors: Any) -> Any:

@@ -48,9 +48,16 @@ from microtorch.api import prelu as prelu_ops
 from microtorch.api import scatter as scatter_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api import shifts as shift_ops
-from microtorch.api.arguments import expect_ints, method_of, parsed, parser_error, reraise
+from microtorch.api.arguments import (
+    alias,
+    expect_ints,
+    method_of,
+    parsed,
+    parser_error,
+    reraise,
+)
 from microtorch.api.inplace import apply_inplace
-from microtorch.api.keywords import method_keywords, torch_keywords
+from microtorch.api.keywords import method_keywords
 from microtorch.api.legacy_types import dtype_of_type
 from microtorch.api.operands import as_operand
 from microtorch.api.tensor_options import check_memory_format, tensor_options
@@ -451,8 +458,10 @@ class TensorMethods:
     # PyTorch's other names for the same methods:
     absolute, negative = abs, neg
     multiply, divide, subtract = (binary.method(n) for n in ("multiply", "divide", "subtract"))
-    swapdims = transpose
-    swapaxes = torch_keywords("input", "axis0", "axis1")(transpose)  # (numpy's names)
+    swapdims = method_of(alias(shape_ops.transpose, "swapdims"))
+    swapaxes = method_of(
+        alias(shape_ops.transpose, "swapaxes", "Tensor input, int axis0, int axis1")
+    )
     logical_and, logical_or, logical_xor, floor_divide, remainder, fmod = (
         binary.method(n)
         for n in ("logical_and", "logical_or", "logical_xor", "floor_divide", "remainder", "fmod")
@@ -550,7 +559,7 @@ class TensorMethods:
         reshape_inplace.unsqueeze_, reshape_inplace.squeeze_, reshape_inplace.t_,
         reshape_inplace.transpose_,
     )  # fmt: skip
-    swapdims_, swapaxes_ = transpose_, reshape_inplace.swapaxes_
+    swapdims_, swapaxes_ = reshape_inplace.swapdims_, reshape_inplace.swapaxes_
     resize_, random_ = method_of(reshape_inplace.resize_), random_fill.random_
     uniform_, exponential_, geometric_, cauchy_, log_normal_ = (
         random_fill.uniform_, random_fill.exponential_, random_fill.geometric_,
@@ -591,7 +600,7 @@ class TensorMethods:
     tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
     narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
         Method(_COMPOSITES + name, method_keywords)
-        for name in ("narrow", "movedim", "movedim", "outer", "clamp_min", "clamp_max")
+        for name in ("narrow", "movedim", "moveaxis", "outer", "clamp_min", "clamp_max")
         + ("nan_to_num",)
     )
     # x.broadcast_to(2, 3) or ((2, 3)): expand, which takes the sizes either way too (not so

@@ -1407,5 +1407,11 @@ CASES: list[Bad | Same] = [
     Bad('kl_div_float_reduction_keyword', TypeError, "kl_div(): argument 'reduction' must be int, not float", lambda L: L.kl_div(W(_x(L, 2)), W(_x(L, 2)), reduction=1.5)),
     Bad('hann_window_float_length_keyword', TypeError, "hann_window(): argument 'window_length' must be int, not float", lambda L: L.hann_window(window_length=1.5)),
     Bad('conv1d_float_stride_keyword', TypeError, 'conv1d() received an invalid combination of arguments - got (stride=float, weight=Tensor, input=Tensor, ), but expected one of:', lambda L: L.conv1d(input=W(_x(L, 1, 1, 4)), weight=W(_x(L, 1, 1, 2)), stride=1.5)),
+    Bad('swapaxes_names_itself', TypeError, "swapaxes(): argument 'axis1' (position 3) must be int, not float", lambda L: L.swapaxes(W(_x(L, 2, 3)), 0, 1.5)),
+    Bad('swapdims_names_itself', TypeError, "swapdims(): argument 'dim0' must be int, not float", lambda L: L.swapdims(W(_x(L, 2, 3)), dim0=1.5, dim1=0)),
+    Bad('tensor_swapdims__names_itself', TypeError, "swapdims_(): argument 'dim1' (position 2) must be int, not float", lambda L: W(_x(L, 2, 3)).swapdims_(0, 1.5)),
+    Bad('concat_names_itself', TypeError, "concat(): argument 'dim' (position 2) must be int, not float", lambda L: L.concat([W(_x(L, 2))], 1.5)),
+    Bad('concatenate_names_itself', TypeError, "concatenate(): argument 'dim' must be int, not float", lambda L: L.concatenate(tensors=[W(_x(L, 2))], dim=1.5)),
+    Bad('tensor_moveaxis_names_itself', TypeError, 'moveaxis() received an invalid combination of arguments - got (int, float), but expected one of:', lambda L: W(_x(L, 2, 3)).moveaxis(0, 1.5)),
 ]
 # fmt: on
