@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 import re
+import warnings
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -84,3 +86,75 @@ def test_triangle_indices_take_dtype_none_and_refuse_float_sizes(
             theirs(*args)
         with pytest.raises(TypeError, match=re.escape(str(info.value))):
             ours(*args)
+
+
+def _outcome(call: str, L: ModuleType) -> tuple[str, Any]:
+    """("value", a plain result) or ("error", class name, first line without the fix), and
+    the warnings' texts."""
+    F = L.nn.functional  # noqa: F841 - the calls use these
+    x, t, p = L.ones(2, 4) / 4, L.tensor([0, 1]), L.ones(2, 4) / 2  # noqa: F841 - exact sums
+    A = L.diag(L.arange(1.0, 10.0, dtype=L.float64))  # noqa: F841
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            got = eval(call)
+            if isinstance(got, tuple):
+                got = got[0]
+            shown: Any = ("value", got.tolist() if isinstance(got, L.Tensor) else got)
+        except Exception as error:  # noqa: BLE001 - compared with torch's
+            first = str(error).split("\n")[0].split(" (Fix:")[0].replace("microtorch.", "torch.")
+            shown = ("error", type(error).__name__.lstrip("_"), first)
+    return shown, [str(w.message) for w in caught]
+
+
+# Calls from issue 24's list of small gaps, each compared with torch 2.13
+SMALL = [
+    # 'elementwise_mean', PyTorch's old name of 'mean': a warning and the mean
+    "F.cross_entropy(x, t, reduction='elementwise_mean')",
+    "F.nll_loss(x, t, reduction='elementwise_mean')",
+    "F.mse_loss(x, p, reduction='elementwise_mean')",
+    "F.binary_cross_entropy(p, p, reduction='elementwise_mean')",
+    "L.nn.L1Loss(reduction='elementwise_mean')(x, p)",
+    "F.poisson_nll_loss(x, p, reduction='elementwise_mean')",  # (its own check: ValueError)
+    "F.l1_loss(x, p, reduction='average')",
+    # label_smoothing: C++'s double in the text; below 0 or NaN no smoothing, as in PyTorch
+    "F.cross_entropy(x, t, label_smoothing=2.0)",
+    "F.cross_entropy(x, t, label_smoothing=1.23456789)",
+    "F.cross_entropy(x, t, label_smoothing=2.5e10)",
+    "round(F.cross_entropy(x * L.arange(4.0), t, label_smoothing=-1).item(), 6)",
+    "round(F.cross_entropy(x * L.arange(4.0), p, label_smoothing=float('nan')).item(), 6)",
+    # F.linear's dtype texts: mm's without a bias, addmm's with one (its bias check first)
+    "F.linear(x, L.ones(3, 4, dtype=L.float64))",
+    "F.linear(x[0].double(), L.ones(3, 4))",
+    "F.linear(x, L.ones(3, 4), L.ones(3, dtype=L.float64))",
+    "F.linear(x.double(), L.ones(3, 4), L.ones(3))",
+    "F.linear(x, L.ones(3, 4, dtype=L.float64), L.ones(3))",
+    # float cutoffs: Linear(4, 4.0) inside, torch.empty's text
+    "L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [2.0, 5])",
+    "L.nn.Linear(4, 4.0)",
+    "L.nn.Linear(4.0, 4)",
+    # Tensor.unflatten is Python in PyTorch: Python's TypeErrors, named Tensor.unflatten()
+    "x.unflatten(input=0, sizes=(2, 2))",
+    "x.unflatten(self=x, dim=1, sizes=(2, 2))",
+    "x.unflatten(1)",
+    # a float padding_idx: F's range check, then torch.embedding's parser
+    "F.embedding(t, L.ones(5, 3), padding_idx=1.5)",
+    "F.embedding(t, L.ones(5, 3), padding_idx=-1.5)",
+    "F.embedding(t, L.ones(5, 3), padding_idx=10.5)",
+    "L.nn.Embedding(5, 3, padding_idx=1.5)",
+    # lobpcg's X and k
+    "L.lobpcg(A, X=L.ones(9, 2))",
+    "L.lobpcg(A.float(), X=L.ones(9, 2, dtype=L.float64))",
+    "L.lobpcg(A.long(), X=L.ones(9, 2, dtype=L.float64))",
+    "L.lobpcg(A, X=L.ones(9, 2, dtype=L.int64))",
+    "L.lobpcg(A, X=L.ones(9, 0, dtype=L.float64))",
+    "L.lobpcg(A, k=0)",
+    "L.lobpcg(A, k=1.5)",
+    "L.lobpcg(A, k=0, n=2)",
+    "hasattr(L.Tensor, 'bucketize')",  # (torch 2.13 has torch.bucketize only)
+]
+
+
+@pytest.mark.parametrize("call", SMALL)
+def test_small_gaps_as_torch(call: str, torch_module: ModuleType) -> None:
+    assert _outcome(call, microtorch) == _outcome(call, torch_module)

@@ -763,7 +763,14 @@ class TensorMethods:
     )
     (split_with_sizes,) = _methods("splits", "split_with_sizes", method_of)
     fliplr, flipud = _methods("splits", "fliplr flipud")
-    unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_of)
+    _unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_of)
+
+    def unflatten(self, dim: Any, sizes: Any) -> Tensor:
+        """``unflatten(self, dim, sizes)``: PyTorch writes this method in Python, so a wrong
+        keyword gets Python's TypeError, named ``Tensor.unflatten()`` (``input=``)."""
+        return self._unflatten(dim, sizes)
+
+    unflatten.__qualname__ = "Tensor.unflatten"  # (the name Python's TypeErrors give)
     (diagflat,) = _methods("splits", "diagflat", method_of)
     (unique_consecutive,) = _methods("unique", "unique_consecutive")
     addmm, addmv, addr, addbmm, baddbmm = _methods("products", "addmm addmv addr addbmm baddbmm")

@@ -12,7 +12,7 @@ from microtorch.api._checks import expect_tensor
 from microtorch.api.arguments import parsed
 from microtorch.autograd.grad_mode import no_grad
 from microtorch.nn import layer_ops, pad_ops
-from microtorch.nn.loss_functions import legacy_reduction
+from microtorch.nn.loss_functions import _check_reduction, legacy_reduction
 from microtorch.ops.bounds import ClampMin
 from microtorch.ops.linalg import NormDim
 from microtorch.ops.scalar import AddScalar
@@ -162,6 +162,8 @@ def kl_div(
     ``reduction='batchmean'`` for the mathematical KL divergence of each sample."""
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce, reduction)
+    elif reduction == "elementwise_mean":  # (PyTorch's old name: 'mean' without its warning)
+        reduction = _check_reduction(reduction)
     elif reduction == "mean":
         warn(
             "reduction: 'mean' divides the total loss by both the batch size and the support "

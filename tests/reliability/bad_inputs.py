@@ -1413,5 +1413,15 @@ CASES: list[Bad | Same] = [
     Bad('concat_names_itself', TypeError, "concat(): argument 'dim' (position 2) must be int, not float", lambda L: L.concat([W(_x(L, 2))], 1.5)),
     Bad('concatenate_names_itself', TypeError, "concatenate(): argument 'dim' must be int, not float", lambda L: L.concatenate(tensors=[W(_x(L, 2))], dim=1.5)),
     Bad('tensor_moveaxis_names_itself', TypeError, 'moveaxis() received an invalid combination of arguments - got (int, float), but expected one of:', lambda L: W(_x(L, 2, 3)).moveaxis(0, 1.5)),
+    Bad('cross_entropy_label_smoothing_2_0', RuntimeError, 'label_smoothing must be between 0.0 and 1.0. Got: 2', lambda L: _F(L).cross_entropy(W(_x(L, 2, 4)), L.tensor([0, 1]), label_smoothing=2.0)),
+    Bad('linear_dtype_without_bias', RuntimeError, 'expected m1 and m2 to have the same dtype, but got: float != double', lambda L: _F(L).linear(W(_x(L, 2, 4)), W(L.ones(3, 4, dtype=L.float64)))),
+    Bad('linear_bias_dtype', RuntimeError, 'self and mat2 must have the same dtype, but got Double and Float', lambda L: _F(L).linear(W(_x(L, 2, 4)), W(_x(L, 3, 4)), W(L.ones(3, dtype=L.float64)))),
+    Bad('adaptive_log_softmax_float_cutoffs', TypeError, "empty(): argument 'size' (position 1) must be tuple of ints, but found element of type float at pos 0", lambda L: L.nn.AdaptiveLogSoftmaxWithLoss(4, 10, [2.0, 5])),
+    Bad('tensor_unflatten_input_keyword', TypeError, "Tensor.unflatten() got an unexpected keyword argument 'input'", lambda L: W(_x(L, 2, 4)).unflatten(input=0, sizes=(2, 2))),
+    Bad('embedding_float_padding_idx_functional', TypeError, "embedding(): argument 'padding_idx' (position 3) must be int, not float", lambda L: _F(L).embedding(L.tensor([0, 1]), W(_x(L, 5, 3)), padding_idx=1.5)),
+    Bad('Embedding_float_padding_idx', IndexError, 'only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices (got float)', lambda L: L.nn.Embedding(5, 3, padding_idx=1.5)),
+    Bad('lobpcg_X_dtype', RuntimeError, 'expected m1 and m2 to have the same dtype, but got: double != float', lambda L: L.lobpcg(W(L.eye(9, dtype=L.float64)), X=W(_x(L, 9, 2)))),
+    Bad('lobpcg_X_integer', RuntimeError, 'linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long', lambda L: L.lobpcg(W(L.eye(9, dtype=L.float64)), X=W(L.ones(9, 2, dtype=L.long)))),
+    Bad('lobpcg_float_k', TypeError, 'randn(): argument \'size\' failed to unpack the object at pos 2 with error "type must be tuple of ints,but got float"', lambda L: L.lobpcg(W(L.eye(9, dtype=L.float64)), k=1.5)),
 ]
 # fmt: on
