@@ -80,6 +80,13 @@ from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
 
+# scatter_'s signatures, as PyTorch declares them (scatter's, without out=)
+_SCATTER_IN_PLACE = [
+    f"Tensor input, int dim, Tensor index, {value}{reduce}"
+    for value in ("Tensor src", "Number value")
+    for reduce in ("", ", *, str reduce")
+]
+
 # The new_* methods' signature, after their size (and fill_value) as PyTorch declares it
 _NEW_OPTIONS = (
     "Tensor input, {}, *, torch.dtype dtype=None, torch.layout layout=None, "
@@ -542,11 +549,16 @@ class TensorMethods:
         twins.sin_, twins.cos_, twins.sigmoid_, twins.tanh_, twins.reciprocal_,
     )  # fmt: skip
     log10_, log2_, square_ = twins.log10_, twins.log2_, twins.square_
-    ceil_, floor_, round_, trunc_, sign_ = (
-        twins.ceil_, twins.floor_, twins.round_, twins.trunc_, twins.sign_,
-    )  # fmt: skip
-    bitwise_not_, cumsum_, cumprod_, fmod_ = (
-        twins.bitwise_not_, twins.cumsum_, twins.cumprod_, twins.fmod_,
+    ceil_, floor_, trunc_, sign_ = twins.ceil_, twins.floor_, twins.trunc_, twins.sign_
+    round_ = method_of(
+        parsed("round_", "Tensor input", "Tensor input, *, int decimals")(twins.round_)
+    )
+    cumsum_, cumprod_ = (
+        method_of(parsed(name, "Tensor input, int dim, *, torch.dtype dtype=None")(twin))
+        for name, twin in (("cumsum_", twins.cumsum_), ("cumprod_", twins.cumprod_))
+    )
+    bitwise_not_, fmod_ = (
+        twins.bitwise_not_, twins.fmod_,
     )  # fmt: skip
     tan_, sinh_, cosh_, asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_ = (
         twins.tan_, twins.sinh_, twins.cosh_, twins.asin_, twins.acos_, twins.atan_,
@@ -579,8 +591,14 @@ class TensorMethods:
     def scatter_(self, dim: builtins.int, index: Tensor, src: Any = None, **kwargs: Any) -> Any:
         return apply_inplace(self, "scatter_", scatter_ops.scatter, dim, index, src, **kwargs)
 
+    scatter_ = method_of(parsed("scatter_", *_SCATTER_IN_PLACE)(scatter_))
+
     def scatter_add_(self, dim: builtins.int, index: Tensor, src: Tensor) -> Tensor:
         return apply_inplace(self, "scatter_add_", scatter_ops.scatter_add, dim, index, src)
+
+    scatter_add_ = method_of(
+        parsed("scatter_add_", "Tensor input, int dim, Tensor index, Tensor src")(scatter_add_)
+    )
 
     def scatter_reduce_(
         self, dim: builtins.int, index: Tensor, src: Tensor, reduce: str, **kwargs: Any
@@ -588,6 +606,14 @@ class TensorMethods:
         return apply_inplace(
             self, "scatter_reduce_", scatter_ops.scatter_reduce, dim, index, src, reduce, **kwargs
         )
+
+    scatter_reduce_ = method_of(
+        parsed(
+            "scatter_reduce_",
+            "Tensor input, int dim, Tensor index, Tensor src, str reduce, *, "
+            "bool include_self=True",
+        )(scatter_reduce_)
+    )
 
     rsqrt, expm1, tril, triu, tile, index_select, masked_select = (
         method_keywords(f)
@@ -597,7 +623,10 @@ class TensorMethods:
     flip, roll = method_keywords(rearrange.flip), method_keywords(rearrange.roll)
     repeat = method_of(rearrange.repeat)
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
-    tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
+    tril_, triu_ = (
+        method_of(parsed(name, "Tensor input, int diagonal=0")(twins.twin(name, fn)))
+        for name, fn in (("tril_", rearrange.tril), ("triu_", rearrange.triu))
+    )
     narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
         Method(_COMPOSITES + name, method_keywords)
         for name in ("narrow", "movedim", "moveaxis", "outer", "clamp_min", "clamp_max")
@@ -778,7 +807,8 @@ class TensorMethods:
         "products", "addmm_ addmv_ addr_ addbmm_ baddbmm_"
     )
     inner, ger, vdot, kron = _methods("products", "inner ger vdot kron")
-    rot90, take, put, put_ = _methods("take_put", "rot90 take put put_")
+    take, put, put_ = _methods("take_put", "take put put_")
+    (rot90,) = _methods("take_put", "rot90", method_of)
     (take_along_dim,) = _methods("take_put", "take_along_dim", method_of)
     index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = _methods(
         "take_put", "index_put index_put_ masked_scatter masked_scatter_ fill_diagonal_"
@@ -801,6 +831,8 @@ class TensorMethods:
                 f"desired output type {gamma_ops.get_default_dtype()._legacy[:-6]}"
             )
         return apply_inplace(self, "mvlgamma_", gamma_ops.mvlgamma, p)
+
+    mvlgamma_ = method_of(parsed("mvlgamma_", "Tensor input, int p")(mvlgamma_))
 
     (i0,) = _methods("bessel", "i0", method_keywords)
     (i0_,) = _twins("bessel", "i0_")
@@ -893,13 +925,7 @@ class TensorMethods:
         """exp(A) = I + A + A^2 / 2! + ... of each square matrix."""
         return _api_module("linalg_square").matrix_exp(self)
 
-    def matrix_power(self, n: builtins.int) -> Any:
-        """A @ A @ ... (n times; n = 0 the identity, n < 0 powers of the inverse)."""
-        if isinstance(n, builtins.bool) or not isinstance(n, builtins.int):
-            raise TypeError(
-                f"matrix_power(): argument 'n' (position 1) must be int, not {type(n).__name__}"
-            )
-        return _api_module("linalg_square").matrix_power(self, n)
+    matrix_power = Method(_LINALG_SQUARE + "torch_matrix_power", method_of)
 
     def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
         """Call ``hook(self)`` after a backward pass has added into this leaf's ``.grad``
@@ -938,7 +964,12 @@ class TensorMethods:
     # --- walke
     cov, corrcoef = _methods("correlation", "cov corrcoef")
     (renorm,) = _methods("renorm", "renorm", method_keywords)
-    (renorm_,) = _methods("renorm", "renorm_")
+    renorm_ = Method(
+        "microtorch.api.renorm:renorm_",
+        lambda fn: method_of(
+            parsed("renorm_", "Tensor input, Number p, int dim, Number maxnorm")(fn)
+        ),
+    )
     (nanmedian,) = _methods("nanmedian", "nanmedian", method_keywords)
     # --- walkf
     prelu, resize_as_ = prelu_ops.prelu, reshape_inplace.resize_as_

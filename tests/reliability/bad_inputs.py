@@ -1423,5 +1423,10 @@ CASES: list[Bad | Same] = [
     Bad('lobpcg_X_dtype', RuntimeError, 'expected m1 and m2 to have the same dtype, but got: double != float', lambda L: L.lobpcg(W(L.eye(9, dtype=L.float64)), X=W(_x(L, 9, 2)))),
     Bad('lobpcg_X_integer', RuntimeError, 'linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long', lambda L: L.lobpcg(W(L.eye(9, dtype=L.float64)), X=W(L.ones(9, 2, dtype=L.long)))),
     Bad('lobpcg_float_k', TypeError, 'randn(): argument \'size\' failed to unpack the object at pos 2 with error "type must be tuple of ints,but got float"', lambda L: L.lobpcg(W(L.eye(9, dtype=L.float64)), k=1.5)),
+    Bad('rot90_float_k', TypeError, "rot90(): argument 'k' (position 2) must be int, not float", lambda L: L.rot90(W(_x(L, 3, 3)), 1.5)),
+    Bad('tensor_index_add__float_dim_keyword', TypeError, "index_add_(): argument 'dim' must be int, not float", lambda L: W(_x(L, 3, 3)).index_add_(dim=1.5, index=L.tensor([0, 1]), source=W(_x(L, 2, 3)))),
+    Bad('tensor_cumsum__float_dim', TypeError, "cumsum_(): argument 'dim' (position 1) must be int, not float", lambda L: W(_x(L, 3)).cumsum_(1.5)),
+    Bad('tensor_tril__float_diagonal_keyword', TypeError, "tril_(): argument 'diagonal' must be int, not float", lambda L: W(_x(L, 3, 3)).tril_(diagonal=1.5)),
+    Bad('tensor_matrix_power_float_keyword', TypeError, "matrix_power(): argument 'n' must be int, not float", lambda L: W(_x(L, 3, 3)).matrix_power(n=1.5)),
 ]
 # fmt: on
