@@ -18,7 +18,7 @@ from microtorch.autograd import node as _node
 from microtorch.ops._broadcast import broadcast_error
 from microtorch.ops.linalg import Addmm, Bmm, Dot, Mm, Mv, VectorNorm, _SqueezeFirst
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "norm"]
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "norm", "c_name"]
 
 
 def _shape(x: Any) -> str:
@@ -30,11 +30,13 @@ _C_NAMES = {
     "Short": "short int",
     "Byte": "unsigned char",
     "Char": "signed char",
+    "Half": "c10::Half",
+    "BFloat16": "c10::BFloat16",
 }
 
 
-def _c_name(dt: Any) -> str:
-    # PyTorch names dtypes by their C++ types in this message: "long int", "float" ...
+def c_name(dt: Any) -> str:
+    """The C++ type PyTorch names a dtype by in mm's message: "long int", "float" ..."""
     name = dt._legacy[:-6]
     return _C_NAMES.get(name, name.lower())
 
@@ -43,8 +45,8 @@ def _check_dtypes(a: Any, b: Any) -> None:
     if a._dtype is not b._dtype:
         views_first(a, b)
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_c_name(a._dtype)} != "
-            f"{_c_name(b._dtype)} (Fix: convert one, e.g. b.to(a.dtype))"
+            f"expected m1 and m2 to have the same dtype, but got: {c_name(a._dtype)} != "
+            f"{c_name(b._dtype)} (Fix: convert one, e.g. b.to(a.dtype))"
         )
 
 

@@ -143,6 +143,10 @@ def tile(a: Any, *dims: Any) -> Any:
     return repeat(a, *((1,) * (a._data.ndim - len(dims)) + dims))
 
 
+@parsed(
+    "index_select",
+    "Tensor input, int dim, Tensor index, *, Tensor out=None",
+)
 @torch_keywords("input", "dim", "index", out=True)
 def index_select(a: Any, dim: int, index: Any) -> Any:
     """The slices of ``a`` at the positions ``index`` (1-d) names, along ``dim``."""

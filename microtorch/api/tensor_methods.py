@@ -41,9 +41,9 @@ from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
 from microtorch.api import multinomial as multinomial_ops
 from microtorch.api import shape as shape_ops
-from microtorch.api.arguments import expect_ints, method_of, parsed, parser_error, reraise
+from microtorch.api.arguments import alias, expect_ints, method_of, parsed, parser_error, reraise
 from microtorch.api.inplace import apply_inplace
-from microtorch.api.keywords import method_keywords, torch_keywords
+from microtorch.api.keywords import method_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.tensor_options import check_memory_format, tensor_options
 from microtorch.autograd import node as _node
@@ -65,6 +65,7 @@ from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
 
+# scatter_'s signatures, as PyTorch declares them (scatter's, without out=)
 # The new_* methods' signature, after their size (and fill_value) as PyTorch declares it
 _NEW_OPTIONS = (
     "Tensor input, {}, *, torch.dtype dtype=None, torch.layout layout=None, "
@@ -433,17 +434,20 @@ class TensorMethods:
         shape_ops.t,
         method_of(shape_ops.permute),
     )
-    split, chunk, unbind = join.split, method_of(join.chunk), join.unbind
+    split, chunk, unbind = join.split, method_of(join.chunk), method_of(join.unbind)
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, nonzero = (
-        Method(_SORTING + "sort"), Method(_SORTING + "argsort"), Method(_SORTING + "nonzero"),
+        Method(_SORTING + "sort", method_of), Method(_SORTING + "argsort", method_of),
+        Method(_SORTING + "nonzero"),
     )  # fmt: skip
     topk = Method(_SORTING + "topk", method_of)
     # PyTorch's other names for the same methods:
     absolute, negative = abs, neg
     multiply, divide, subtract = (binary.method(n) for n in ("multiply", "divide", "subtract"))
-    swapdims = transpose
-    swapaxes = torch_keywords("input", "axis0", "axis1")(transpose)  # (numpy's names)
+    swapdims = method_of(alias(shape_ops.transpose, "swapdims"))
+    swapaxes = method_of(
+        alias(shape_ops.transpose, "swapaxes", "Tensor input, int axis0, int axis1")
+    )
     logical_and, logical_or, logical_xor, floor_divide, remainder, fmod = (
         binary.method(n)
         for n in ("logical_and", "logical_or", "logical_xor", "floor_divide", "remainder", "fmod")
@@ -457,13 +461,18 @@ class TensorMethods:
         truth.isnan,
         truth.isinf,
         truth.isfinite,
-        truth.any,
-        truth.all,
+        method_of(truth.any),
+        method_of(truth.all),
     )
     log10, log2 = _methods("logarithms", "log10 log2")
     norm = linalg.norm
-    prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
-    histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram", method_of)
+    prod, cumsum, cumprod = (
+        method_of(cumulative.prod),
+        method_of(cumulative.cumsum),
+        method_of(cumulative.cumprod),
+    )
+    histc = Method(_HISTOGRAM + "histc", method_of)
+    histogram = Method(_HISTOGRAM + "histogram", method_of)
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
         method_keywords(f)
         for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
@@ -515,9 +524,14 @@ class TensorMethods:
     )  # fmt: skip
     log10_, log2_ = _twins("logarithms", "log10_ log2_")
     square_ = twins.square_
-    ceil_, floor_, round_, trunc_, sign_ = _twins("rounding", "ceil_ floor_ round_ trunc_ sign_")
-    bitwise_not_, cumsum_, cumprod_, fmod_ = (
-        twins.bitwise_not_, twins.cumsum_, twins.cumprod_, twins.fmod_,
+    ceil_, floor_, trunc_, sign_ = _twins("rounding", "ceil_ floor_ trunc_ sign_")
+    round_ = Method("microtorch.api.rounding:round_", method_of)
+    cumsum_, cumprod_ = (
+        method_of(parsed(name, "Tensor input, int dim, *, torch.dtype dtype=None")(twin))
+        for name, twin in (("cumsum_", twins.cumsum_), ("cumprod_", twins.cumprod_))
+    )
+    bitwise_not_, fmod_ = (
+        twins.bitwise_not_, twins.fmod_,
     )  # fmt: skip
     tan_, sinh_, cosh_, asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_ = (
         twins.tan_, twins.sinh_, twins.cosh_, twins.asin_, twins.acos_, twins.atan_,
@@ -526,10 +540,9 @@ class TensorMethods:
     absolute_, negative_, clip_ = abs_, neg_, clamp_
     multiply_, divide_, subtract_ = mul_, div_, method_of(binary.subtract_)
     # in place, but not element-wise: a new shape (api/reshape_inplace.py), random numbers
-    unsqueeze_, squeeze_, t_, transpose_, swapaxes_ = _methods(
-        "reshape_inplace", "unsqueeze_ squeeze_ t_ transpose_ swapaxes_"
+    unsqueeze_, squeeze_, t_, transpose_, swapaxes_, swapdims_ = _methods(
+        "reshape_inplace", "unsqueeze_ squeeze_ t_ transpose_ swapaxes_ swapdims_"
     )
-    swapdims_ = Method("microtorch.api.reshape_inplace:transpose_")  # (its own: see Method)
     (resize_,) = _methods("reshape_inplace", "resize_", method_of)
     random_ = random_fill.random_
     uniform_, exponential_, geometric_, cauchy_, log_normal_ = (
@@ -546,6 +559,10 @@ class TensorMethods:
         scatter_ops = _api_module("scatter")
         return apply_inplace(self, "scatter_add_", scatter_ops.scatter_add, dim, index, src)
 
+    scatter_add_ = method_of(
+        parsed("scatter_add_", "Tensor input, int dim, Tensor index, Tensor src")(scatter_add_)
+    )
+
     def scatter_reduce_(
         self, dim: builtins.int, index: Tensor, src: Tensor, reduce: str, **kwargs: Any
     ) -> Tensor:
@@ -553,6 +570,14 @@ class TensorMethods:
         return apply_inplace(
             self, "scatter_reduce_", scatter_ops.scatter_reduce, dim, index, src, reduce, **kwargs
         )
+
+    scatter_reduce_ = method_of(
+        parsed(
+            "scatter_reduce_",
+            "Tensor input, int dim, Tensor index, Tensor src, str reduce, *, "
+            "bool include_self=True",
+        )(scatter_reduce_)
+    )
 
     rsqrt, expm1, tril, triu, tile, index_select, masked_select = (
         method_keywords(f)
@@ -562,10 +587,13 @@ class TensorMethods:
     flip, roll = method_keywords(rearrange.flip), method_keywords(rearrange.roll)
     repeat = method_of(rearrange.repeat)
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
-    tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
+    tril_, triu_ = (
+        method_of(parsed(name, "Tensor input, int diagonal=0")(twins.twin(name, fn)))
+        for name, fn in (("tril_", rearrange.tril), ("triu_", rearrange.triu))
+    )
     narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
         Method(_COMPOSITES + name, method_keywords)
-        for name in ("narrow", "movedim", "movedim", "outer", "clamp_min", "clamp_max")
+        for name in ("narrow", "movedim", "moveaxis", "outer", "clamp_min", "clamp_max")
         + ("nan_to_num",)
     )
     # x.broadcast_to(2, 3) or ((2, 3)): expand, which takes the sizes either way too (not so
@@ -574,7 +602,7 @@ class TensorMethods:
         parsed("broadcast_to", "Tensor input, tuple of ints size")(shape_ops.expand)
     )
     count_nonzero, argwhere = (
-        Method(_COMPOSITES + "count_nonzero"),
+        Method(_COMPOSITES + "count_nonzero", method_of),
         Method(_COMPOSITES + "argwhere"),
     )
     clamp_min_, clamp_max_ = (
@@ -589,7 +617,7 @@ class TensorMethods:
         composites.check_replacements("nan_to_num_", nan, posinf, neginf)
         return twins.twin("nan_to_num_", composites.nan_to_num)(self, nan, posinf, neginf)
 
-    cross = Method("microtorch.api.cross:cross")
+    cross = Method("microtorch.api.cross:cross", method_of)
     unique = Method("microtorch.api.unique:unique")
     erf, erfc, erfinv, addcmul, addcdiv = (
         Method(_SPECIAL + name, method_keywords)
@@ -724,22 +752,32 @@ class TensorMethods:
     tensor_split, hsplit, vsplit, dsplit = _methods(
         "splits", "tensor_split hsplit vsplit dsplit", method_keywords
     )
-    split_with_sizes, fliplr, flipud = _methods("splits", "split_with_sizes fliplr flipud")
-    unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_of)
-    (diagflat,) = _methods("splits", "diagflat")
+    (split_with_sizes,) = _methods("splits", "split_with_sizes", method_of)
+    fliplr, flipud = _methods("splits", "fliplr flipud")
+    _unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_of)
+
+    def unflatten(self, dim: Any, sizes: Any) -> Tensor:
+        """``unflatten(self, dim, sizes)``: PyTorch writes this method in Python, so a wrong
+        keyword gets Python's TypeError, named ``Tensor.unflatten()`` (``input=``)."""
+        return self._unflatten(dim, sizes)
+
+    unflatten.__qualname__ = "Tensor.unflatten"  # (the name Python's TypeErrors give)
+    (diagflat,) = _methods("splits", "diagflat", method_of)
     (unique_consecutive,) = _methods("unique", "unique_consecutive")
     addmm, addmv, addr, addbmm, baddbmm = _methods("products", "addmm addmv addr addbmm baddbmm")
     addmm_, addmv_, addr_, addbmm_, baddbmm_ = _methods(
         "products", "addmm_ addmv_ addr_ addbmm_ baddbmm_"
     )
     inner, ger, vdot, kron = _methods("products", "inner ger vdot kron")
-    rot90, take, take_along_dim, put, put_ = _methods(
-        "take_put", "rot90 take take_along_dim put put_"
-    )
+    take, put, put_ = _methods("take_put", "take put put_")
+    (rot90,) = _methods("take_put", "rot90", method_of)
+    (take_along_dim,) = _methods("take_put", "take_along_dim", method_of)
     index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = _methods(
         "take_put", "index_put index_put_ masked_scatter masked_scatter_ fill_diagonal_"
     )
-    cummax, cummin, logcumsumexp, aminmax = _methods("scan", "cummax cummin logcumsumexp aminmax")
+    cummax, cummin, logcumsumexp, aminmax = _methods(
+        "scan", "cummax cummin logcumsumexp aminmax", method_of
+    )
     # --- end walka
     # --- walkb
     lgamma, digamma, mvlgamma = _methods("gamma", "lgamma digamma mvlgamma", method_keywords)
@@ -755,6 +793,8 @@ class TensorMethods:
                 f"desired output type {gamma_ops.get_default_dtype()._legacy[:-6]}"
             )
         return apply_inplace(self, "mvlgamma_", gamma_ops.mvlgamma, p)
+
+    mvlgamma_ = method_of(parsed("mvlgamma_", "Tensor input, int p")(mvlgamma_))
 
     (i0,) = _methods("bessel", "i0", method_keywords)
     (i0_,) = _twins("bessel", "i0_")
@@ -849,13 +889,7 @@ class TensorMethods:
         """exp(A) = I + A + A^2 / 2! + ... of each square matrix."""
         return _api_module("linalg_square").matrix_exp(self)
 
-    def matrix_power(self, n: builtins.int) -> Any:
-        """A @ A @ ... (n times; n = 0 the identity, n < 0 powers of the inverse)."""
-        if isinstance(n, builtins.bool) or not isinstance(n, builtins.int):
-            raise TypeError(
-                f"matrix_power(): argument 'n' (position 1) must be int, not {type(n).__name__}"
-            )
-        return _api_module("linalg_square").matrix_power(self, n)
+    matrix_power = Method(_LINALG_SQUARE + "torch_matrix_power", method_of)
 
     def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
         """Call ``hook(self)`` after a backward pass has added into this leaf's ``.grad``
@@ -894,7 +928,12 @@ class TensorMethods:
     # --- walke
     cov, corrcoef = _methods("correlation", "cov corrcoef")
     (renorm,) = _methods("renorm", "renorm", method_keywords)
-    (renorm_,) = _methods("renorm", "renorm_")
+    renorm_ = Method(
+        "microtorch.api.renorm:renorm_",
+        lambda fn: method_of(
+            parsed("renorm_", "Tensor input, Number p, int dim, Number maxnorm")(fn)
+        ),
+    )
     (nanmedian,) = _methods("nanmedian", "nanmedian", method_keywords)
     # --- walkf
     (prelu,) = _methods("prelu", "prelu")
