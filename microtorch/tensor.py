@@ -484,7 +484,7 @@ class Tensor(TensorMethods, WindowMethods):
             return
         node = self.grad_fn
         if not node._retain_grad:
-            node._retain_grad = {}
+            node._retain_grad, node.has_pre_hooks = {}, True
         node._retain_grad[self._output_nr] = weakref.ref(self)
         self._retains = True
 
@@ -499,7 +499,7 @@ class Tensor(TensorMethods, WindowMethods):
             node = self.grad_fn  # (raises for a view PyTorch no longer lets you use: a second
             if node is not None:  # call then succeeds, its hook never called, as PyTorch's)
                 if not node._tensor_hooks:
-                    node._tensor_hooks = {}
+                    node._tensor_hooks, node.has_pre_hooks = {}, True
                 node._tensor_hooks[self._output_nr] = self._hooks
         self._hooks.append(hook)  # (after an in-place change too: hooks stay with the values
         return RemovableHandle(self._hooks, hook)  # they were registered on, as PyTorch's)

@@ -21,7 +21,9 @@ from microtorch.autograd.function import Function
 from microtorch.dtypes import int64
 from microtorch.ops._broadcast import broadcast_error
 
-__all__ = ["operator", "arithmetic_operator", "matrix_operator", "op_operator", "mm_operator"]
+__all__ = [
+    "operator", "arithmetic_operator", "matrix_operator", "op_operator", "op_method", "mm_operator",
+]  # fmt: skip
 
 _OPERANDS = (int, float, np.number, np.bool_)  # (bool is an int)
 _CAST_OPERANDS = (*_OPERANDS, np.ndarray)  # what op_operator hands to the function to cast
@@ -89,6 +91,26 @@ def mm_operator(op: type[Function], fn: Callable[[Any, Any], Any]) -> Callable[[
         return NotImplemented
 
     return binary_operator
+
+
+def op_method(op: type[Function], method: Callable[..., Any]) -> Callable[..., Any]:
+    """The Tensor method ``method`` (``x.tanh()``, the function with PyTorch's keywords) that
+    runs ``op`` itself (``Tanh``) for a floating-point tensor and no further arguments, as
+    ``op_operator`` does for ``*``: one call, then ``Tanh.apply``. Anything else (an integer
+    tensor, which computes in the default float dtype, or keywords) goes through ``method``."""
+
+    @functools.wraps(method)
+    def unary_method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if (
+            not args
+            and not kwargs
+            and isinstance(self, _node.Tensor)
+            and self._dtype.is_floating_point
+        ):
+            return op.apply(self)
+        return method(self, *args, **kwargs)
+
+    return unary_method
 
 
 def op_operator(

@@ -45,6 +45,7 @@ from microtorch.api.arguments import alias, expect_ints, method_of, parsed, pars
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import method_keywords
 from microtorch.api.operands import as_operand
+from microtorch.api.operators import op_method
 from microtorch.api.tensor_options import check_memory_format, tensor_options
 from microtorch.autograd import node as _node
 from microtorch.device import as_device
@@ -61,6 +62,7 @@ from microtorch.dtypes import (
     strided,
     uint8,
 )  # fmt: skip
+from microtorch.ops import unary as uops
 from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
@@ -398,13 +400,17 @@ class TensorMethods:
     )
     masked_fill = method_of(ew.masked_fill)
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
-    # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper
-    neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, clamp, reciprocal = (
-        method_keywords(f)
-        for f in (unary.neg, unary.exp, unary.log, unary.log1p, unary.sqrt, unary.abs)
-        + (unary.sin, unary.cos, unary.sigmoid, unary.tanh, unary.relu, unary.clamp)
-        + (unary.reciprocal,)
-    )
+    # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper;
+    # x.exp() of a floating-point tensor runs Exp itself, as x * y runs Mul (op_method)
+    neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, reciprocal = (
+        op_method(op, method_keywords(f))
+        for op, f in (
+            (uops.Neg, unary.neg), (uops.Exp, unary.exp), (uops.Log, unary.log),
+            (uops.Log1p, unary.log1p), (uops.Sqrt, unary.sqrt), (uops.Abs, unary.abs),
+            (uops.Sin, unary.sin), (uops.Cos, unary.cos), (uops.Sigmoid, unary.sigmoid),
+            (uops.Tanh, unary.tanh), (uops.Relu, unary.relu), (uops.Reciprocal, unary.reciprocal),
+        )
+    )  # fmt: skip
     clamp, clip = method_of(unary.clamp), method_of(unary.clip)
     sum, mean, max, min, amax, amin = (
         method_of(reduction.sum),
