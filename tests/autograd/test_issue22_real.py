@@ -202,3 +202,37 @@ def test_an_unrecorded_product_runs_four_python_functions() -> None:
     assert len(calls) <= 4, calls
     calls = python_calls(lambda: a**3)  # the operator, unrecorded, forward, power, plain_tensor
     assert len(calls) <= 5, calls
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        dict(),
+        dict(padding=2),
+        dict(stride=2, padding=1),
+        dict(dilation=2, groups=2),
+        dict(stride=(2, 1), dilation=(1, 2), padding=(1, 0), groups=2),
+    ],
+)
+def test_conv2d_input_gradient_from_one_product_matches_torch(
+    dtype: str, options: dict[str, Any]
+) -> None:
+    # small_cnn: the input gradient is w^T @ dL/dy for all kernel offsets at once, then each
+    # offset's windows added back; a non-contiguous input and a non-uniform upstream gradient
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((3, 4, 9, 8))  # read transposed: (3, 4, 8, 9), not contiguous
+    w = rng.standard_normal((6, 4 // options.get("groups", 1), 3, 3))
+    shape = torch.nn.functional.conv2d(torch.tensor(x).mT, torch.tensor(w), **options).shape
+    g = rng.standard_normal(tuple(shape))
+    grads = {}
+    for L in (torch, microtorch):
+        dt = getattr(L, dtype)
+        xt = L.tensor(x, dtype=dt).transpose(-1, -2).requires_grad_()
+        assert not xt.is_contiguous()
+        wt = L.tensor(w, dtype=dt, requires_grad=True)
+        L.nn.functional.conv2d(xt, wt, **options).backward(L.tensor(g, dtype=dt))
+        grads[L.__name__] = (xt.grad.numpy(), wt.grad.numpy())
+    rtol = 1e-5 if dtype == "float32" else 1e-12
+    for got, expected in zip(grads["microtorch"], grads["torch"]):
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=rtol)
