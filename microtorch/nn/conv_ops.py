@@ -212,10 +212,9 @@ class Convolution(OptionalInputs):
         dL/dx_pad[n, c, q] = sum over o, and p, k with p s + k d = q, of dL/dy[n, o, p] w[o, c, k]
         dL/db[o] = sum over n, p of dL/dy[n, o, p]
 
-    The input gradient is the forward read backwards: w^T @ dL/dy is the gradient of the
-    windows (one matrix product, as forward's), and for each kernel offset k, whose windows
-    read x_pad at p s + k d, its part is added back there (one slice per offset, none per
-    pixel).
+    The input gradient is the forward read backwards: for each kernel offset k, the windows
+    read x_pad at p s + k d, so w[:, :, k]^T @ dL/dy is added back there (one matrix product
+    and one slice per kernel offset, none per pixel).
     """
 
     node_name = "ConvolutionBackward0"
@@ -248,12 +247,14 @@ class Convolution(OptionalInputs):
         if need_w:  # dL/dw = dL/dy @ cols^T, summed over the batch
             cols, _ = _im2col(_pad(x, padding, padding), kernel, stride, dilation, groups)
             gw = np.matmul(gm, cols.swapaxes(-1, -2)).sum(axis=0).reshape(w.shape)
-        if need_x:  # dL/dcols = w^T @ dL/dy, each window's part added back where it was read
-            wm = w.reshape(groups, co // groups, -1)  # (G, Co/G, C/G * K)
-            gcols = np.matmul(wm.swapaxes(-1, -2), gm)  # (N, G, C/G * K, P): one product
-            gwin = gcols.reshape(n, x.shape[1], *kernel, *out)  # (N, C, *kernel, *out)
-            padded = _padded(x.shape[2:], padding, padding)
-            gx = _crop(_scatter_windows(gwin, padded, stride, dilation), padding, x.shape[2:])
+        if need_x:  # per kernel offset k: w[:, :, k]^T @ dL/dy, added where k's windows read
+            gxp = np.zeros_like(x, shape=(n, x.shape[1], *_padded(x.shape[2:], padding, padding)))
+            every = (slice(None), slice(None))  # all (output or input) channels, all samples
+            for k, where in _offsets(kernel, stride, dilation, out):
+                wk = w[every + k].reshape(groups, co // groups, -1)
+                share = np.matmul(wk.swapaxes(-1, -2), gm)  # (N, G, C/G, P)
+                gxp[every + where] += share.reshape(n, x.shape[1], *out)
+            gx = _crop(gxp, padding, x.shape[2:])
         if need_b:
             gb = grad_output.sum(axis=(0, *range(2, 2 + nd)))
         return gx, gw, gb

@@ -215,11 +215,9 @@ def test_an_unrecorded_product_runs_four_python_functions() -> None:
         dict(stride=(2, 1), dilation=(1, 2), padding=(1, 0), groups=2),
     ],
 )
-def test_conv2d_input_gradient_from_one_product_matches_torch(
-    dtype: str, options: dict[str, Any]
-) -> None:
-    # small_cnn: the input gradient is w^T @ dL/dy for all kernel offsets at once, then each
-    # offset's windows added back; a non-contiguous input and a non-uniform upstream gradient
+def test_conv2d_input_gradient_matches_torch(dtype: str, options: dict[str, Any]) -> None:
+    # small_cnn: the input and weight gradients of conv2d (one product per kernel offset, its
+    # windows added back) with a non-contiguous input and a non-uniform upstream gradient
     rng = np.random.default_rng(5)
     x = rng.standard_normal((3, 4, 9, 8))  # read transposed: (3, 4, 8, 9), not contiguous
     w = rng.standard_normal((6, 4 // options.get("groups", 1), 3, 3))
