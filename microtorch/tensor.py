@@ -38,6 +38,7 @@ from microtorch.api.operators import (
     mm_operator,
     op_operator,
     operator,
+    pow_operator,
 )
 from microtorch.api.tensor_methods import TensorMethods
 from microtorch.api.window_methods import WindowMethods
@@ -53,7 +54,7 @@ from microtorch.dtypes import (
     from_numpy_dtype,
     get_default_dtype,
 )
-from microtorch.ops.elementwise import Add, Div, Mul, Sub
+from microtorch.ops.elementwise import Add, Div, Mul, PowScalar, Sub
 from microtorch.ops.inplace import Copy
 from microtorch.ops.linalg import Mm
 
@@ -540,7 +541,7 @@ class Tensor(TensorMethods, WindowMethods):
     __add__ = __radd__ = op_operator(Add, ew.add)
     __mul__ = __rmul__ = op_operator(Mul, ew.mul)
     __sub__, __truediv__ = op_operator(Sub, ew.sub, floats=True), op_operator(Div, ew.div, True)
-    __pow__ = arithmetic_operator(ew.pow)
+    __pow__ = pow_operator(PowScalar, ew.pow)  # (x ** 2: straight to PowScalar)
 
     __matmul__ = mm_operator(Mm, linalg.matmul)  # (two matrices: straight to Mm)
 

@@ -45,9 +45,10 @@ from microtorch.api.arguments import alias, expect_ints, method_of, parsed, pars
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import method_keywords
 from microtorch.api.operands import as_operand
-from microtorch.api.operators import op_method
+from microtorch.api.operators import op_method, unrecorded
 from microtorch.api.tensor_options import check_memory_format, tensor_options
 from microtorch.autograd import node as _node
+from microtorch.autograd.grad_mode import state as _grad
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import (
@@ -63,6 +64,7 @@ from microtorch.dtypes import (
     uint8,
 )  # fmt: skip
 from microtorch.ops import unary as uops
+from microtorch.ops.reduction import Sum
 from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
@@ -126,6 +128,29 @@ def _deprecated_T(ndim: int) -> None:  # noqa: N802
     if kind not in _t_warned:
         _t_warned.add(kind)
         warn(_T_WARNINGS[kind])
+
+
+_sum_method, _pow_method = method_of(reduction.sum), binary.method("pow")
+
+
+def _sum(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """``x.sum(...)``; ``x.sum()`` runs ``Sum`` itself, as ``reduction.sum`` would (its dtype:
+    the tensor's if floating-point, else int64), and without ``apply`` when nothing is
+    recorded."""
+    if args or kwargs:
+        return _sum_method(self, *args, **kwargs)
+    dtype = None if self._dtype.is_floating_point else int64.numpy
+    if _grad.grad_enabled and (self._rg or self._base is not None):
+        return Sum.apply(self, dtype)  # (recorded, or a view apply renews)
+    return unrecorded(Sum, self._device, self._data, dtype)
+
+
+def _pow(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """``x.pow(...)``; ``x.pow(n)`` of a floating-point tensor and a Python number is
+    ``x ** n`` (straight to ``PowScalar``: see operators.pow_operator)."""
+    if len(args) == 1 and not kwargs and type(args[0]) in (builtins.int, builtins.float):
+        return self ** args[0]
+    return _pow_method(self, *args, **kwargs)
 
 
 class TensorMethods:
@@ -393,11 +418,12 @@ class TensorMethods:
     # (with PyTorch's keyword names, x.add(other=y), and out= for torch.add(a, b, out=c);
     # the operators above skip both)
     # (and PyTorch's argument-parser errors, x.add("a"): api/binary_functions.py)
-    add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge = (
+    add, sub, mul, div, maximum, minimum, eq, ne, lt, le, gt, ge = (
         binary.method(name)
-        for name in ("add", "sub", "mul", "div", "pow", "maximum", "minimum")
+        for name in ("add", "sub", "mul", "div", "maximum", "minimum")
         + ("eq", "ne", "lt", "le", "gt", "ge")
     )
+    pow = functools.wraps(_pow_method)(_pow)  # noqa: A003
     masked_fill = method_of(ew.masked_fill)
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
     # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper;
@@ -412,8 +438,8 @@ class TensorMethods:
         )
     )  # fmt: skip
     clamp, clip = method_of(unary.clamp), method_of(unary.clip)
-    sum, mean, max, min, amax, amin = (
-        method_of(reduction.sum),
+    sum = functools.wraps(_sum_method)(_sum)
+    mean, max, min, amax, amin = (
         method_of(reduction.mean),
         method_of(reduction.max),
         method_of(reduction.min),
