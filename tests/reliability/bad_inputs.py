@@ -1405,5 +1405,15 @@ CASES: list[Bad | Same] = [
     Bad('view_dtype_transposed', RuntimeError, 'self.stride(-1) must be 1 to view Float as Half (different element sizes), but got 2', lambda L: W(_x(L, 2, 2)).t().view(L.float16), hint='contiguous'),
     Bad('view_dtype_odd_size', RuntimeError, 'self.size(-1) must be divisible by 2 to view Float as Double (different element sizes), but got 3', lambda L: W(_x(L, 3)).view(L.float64)),
     Bad('view_dtype_offset', RuntimeError, 'self.storage_offset() must be divisible by 2 to view Float as Double (different element sizes), but got 1', lambda L: W(_x(L, 5))[1:].view(L.float64)),
+    # --- sweep
+    Bad('bmm_bool', NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda L: L.bmm(W(L.tensor([[[True]]])), W(L.tensor([[[True]]])))),
+    Bad('matmul_batched_bool', NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda L: W(L.tensor([[True, False]])) @ W(L.tensor([[[True], [False]]]))),
+    Bad('einsum_bool_contraction', NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda L: L.einsum('i,i->', W(L.tensor([True, False])), W(L.tensor([True, True])))),
+    Bad('addmm_bool', NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'", lambda L: L.addmm(W(L.tensor([[True]])), W(L.tensor([[True]])), W(L.tensor([[True]])))),
+    Bad('addmm_scaled_bool', NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'", lambda L: L.addmm(W(L.tensor([[True]])), W(L.tensor([[True]])), W(L.tensor([[True]])), beta=0)),
+    Bad('addbmm_bool', NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'", lambda L: L.addbmm(W(L.tensor([[True]])), W(L.tensor([[[True]]])), W(L.tensor([[[True]]])))),
+    Bad('addmv_bool', NotImplementedError, "\"addmv_impl_cpu\" not implemented for 'Bool'", lambda L: L.addmv(W(L.tensor([True])), W(L.tensor([[True]])), W(L.tensor([True])))),
+    Bad('baddbmm_bool', NotImplementedError, "\"baddbmm\" not implemented for 'Bool'", lambda L: L.baddbmm(W(L.tensor([[[True]]])), W(L.tensor([[[True]]])), W(L.tensor([[[True]]])))),
+    Bad('bilinear_bool', NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda L: L.nn.functional.bilinear(W(L.tensor([[True]])), W(L.tensor([[True]])), W(L.tensor([[[True]]])))),
 ]
 # fmt: on
