@@ -1230,7 +1230,18 @@ def backward_with_inputs_runs_the_inputs_own_node(L: ModuleType) -> Any:
     return log, h.grad, x.grad, L.autograd.grad(h.sum(), [x])
 
 
+def grad_of_a_hooked_leaf_by_itself_is_no_view(L: ModuleType) -> Any:
+    log: list[Any] = []
+    x = L.tensor(0.25, requires_grad=True)
+    x.register_hook(lambda g: log.append(g.tolist()))
+    (g,) = L.autograd.grad(x, [x])  # the implicit ones_like, which the hook saw: no view, so
+    w = L.tensor([2.0, 4.0], requires_grad=True)
+    g.div_(w[0])  # an in-place op with a graph may change it (not "a view made in no_grad")
+    return log, g, g._base is None, node(g), L.autograd.grad(g, [w])
+
+
 PARTIAL_CASES = cases(
+    grad_of_a_hooked_leaf_by_itself_is_no_view,
     backward_with_inputs_runs_the_inputs_own_node,
     backward_with_an_intermediate_input_retains_its_grad,
     retain_grad_follows_an_in_place_change,
