@@ -1837,3 +1837,17 @@ def clamp_of_ints_by_a_tensor(L: ModuleType) -> Any:
 )
 def test_clamp_with_tensor_bounds_as_in_torch(case: Case, torch_module: ModuleType) -> None:
     same(case, torch_module)
+
+
+@pytest.mark.parametrize("index", ["...", "(...,)", ":", "True", "None", "0", "0:1"])
+def test_writing_into_an_unbind_output_names_the_view_pytorchs_error_names(
+    index: str, torch_module: ModuleType
+) -> None:
+    # x[...] = v and x[:] = v write into x itself (Output 1 of Unbind), x[True] = v and
+    # x[None] = v into x.unsqueeze(0), x[0] = v into the view x[0] (Select)
+    def case(L: ModuleType) -> Any:
+        a, b = L.tensor([[0.75, -1.75], [0.5, 1.0]], requires_grad=True).unbind(0)
+        exec(f"b[{index}] = 0", {"b": b})  # noqa: S102 - the index forms above
+        return b
+
+    same(case, torch_module)
