@@ -1851,3 +1851,16 @@ def test_writing_into_an_unbind_output_names_the_view_pytorchs_error_names(
         return b
 
     same(case, torch_module)
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["z.clamp(min=nan)", "z.clamp(max=nan)", "z.clamp(min=b)", "z.clamp(max=b)",
+     "z.clamp(b, b * 0 + 1)", "z.clone().clamp_(min=b)", "torch.clamp(z, None, b)"],
+)  # fmt: skip
+def test_a_nan_bound_gives_nan_as_in_torch(form: str, torch_module: ModuleType) -> None:
+    def case(L: ModuleType) -> Any:
+        z, b = L.zeros(3), L.tensor([float("nan"), 1.0, -1.0])
+        return eval(form, {"z": z, "b": b, "nan": float("nan"), "torch": L})  # noqa: S307
+
+    same(case, torch_module)
