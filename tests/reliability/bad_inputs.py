@@ -1442,5 +1442,15 @@ CASES: list[Bad | Same] = [
     Bad('tensor_cumsum__float_dim', TypeError, "cumsum_(): argument 'dim' (position 1) must be int, not float", lambda L: W(_x(L, 3)).cumsum_(1.5)),
     Bad('tensor_tril__float_diagonal_keyword', TypeError, "tril_(): argument 'diagonal' must be int, not float", lambda L: W(_x(L, 3, 3)).tril_(diagonal=1.5)),
     Bad('tensor_matrix_power_float_keyword', TypeError, "matrix_power(): argument 'n' must be int, not float", lambda L: W(_x(L, 3, 3)).matrix_power(n=1.5)),
+    # --- sweep
+    Bad('bmm_bool', NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda L: L.bmm(W(L.tensor([[[True]]])), W(L.tensor([[[True]]])))),
+    Bad('matmul_batched_bool', NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda L: W(L.tensor([[True, False]])) @ W(L.tensor([[[True], [False]]]))),
+    Bad('einsum_bool_contraction', NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda L: L.einsum('i,i->', W(L.tensor([True, False])), W(L.tensor([True, True])))),
+    Bad('addmm_bool', NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'", lambda L: L.addmm(W(L.tensor([[True]])), W(L.tensor([[True]])), W(L.tensor([[True]])))),
+    Bad('addmm_scaled_bool', NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'", lambda L: L.addmm(W(L.tensor([[True]])), W(L.tensor([[True]])), W(L.tensor([[True]])), beta=0)),
+    Bad('addbmm_bool', NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'", lambda L: L.addbmm(W(L.tensor([[True]])), W(L.tensor([[[True]]])), W(L.tensor([[[True]]])))),
+    Bad('addmv_bool', NotImplementedError, "\"addmv_impl_cpu\" not implemented for 'Bool'", lambda L: L.addmv(W(L.tensor([True])), W(L.tensor([[True]])), W(L.tensor([True])))),
+    Bad('baddbmm_bool', NotImplementedError, "\"baddbmm\" not implemented for 'Bool'", lambda L: L.baddbmm(W(L.tensor([[[True]]])), W(L.tensor([[[True]]])), W(L.tensor([[[True]]])))),
+    Bad('bilinear_bool', NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda L: L.nn.functional.bilinear(W(L.tensor([[True]])), W(L.tensor([[True]])), W(L.tensor([[[True]]])))),
 ]
 # fmt: on
