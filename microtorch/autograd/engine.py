@@ -33,10 +33,8 @@ def run_backward(
 ) -> Iterator[tuple[Node, list[Any], tuple[Any, ...] | None]]:
     """Run each node once every gradient headed for it has arrived; yield what it did.
 
-    With ``stop_at`` (the nodes of ``autograd.grad``'s inputs), only the nodes that lead to
-    one of them run; a node of ``stop_at`` that leads nowhere further is yielded with its
-    gradients but not run (``None`` for what it passed on).
-    """
+    With ``stop_at`` (``autograd.grad``'s inputs' nodes) only the nodes leading to them run;
+    one of them that leads nowhere further is yielded with its gradients, not run (``None``)."""
     pending = count_dependencies(node for node, _, _ in roots)
     needed = visit = None
     if stop_at is not None:  # autograd.grad: only the part of the graph leading to its inputs
