@@ -1405,5 +1405,10 @@ CASES: list[Bad | Same] = [
     Bad('view_dtype_transposed', RuntimeError, 'self.stride(-1) must be 1 to view Float as Half (different element sizes), but got 2', lambda L: W(_x(L, 2, 2)).t().view(L.float16), hint='contiguous'),
     Bad('view_dtype_odd_size', RuntimeError, 'self.size(-1) must be divisible by 2 to view Float as Double (different element sizes), but got 3', lambda L: W(_x(L, 3)).view(L.float64)),
     Bad('view_dtype_offset', RuntimeError, 'self.storage_offset() must be divisible by 2 to view Float as Double (different element sizes), but got 1', lambda L: W(_x(L, 5))[1:].view(L.float64)),
+    # --- w5f
+    Bad('addmm_inner_before_bias_shape', RuntimeError, 'mat1 and mat2 shapes cannot be multiplied (2x5 and 3x4)', lambda L: L.addmm(W(_x(L, 5)), W(_x(L, 2, 5)), W(_x(L, 3, 4)))),
+    Bad('linear_bias_list', TypeError, "linear(): argument 'bias' (position 3) must be Tensor, not list", lambda L: L.nn.functional.linear(W(_x(L, 2, 3)), W(_x(L, 4, 3)), [1.0] * 4)),
+    Bad('linear_bias_float64', RuntimeError, 'self and mat2 must have the same dtype, but got Double and Float', lambda L: L.nn.functional.linear(W(_x(L, 2, 3)), W(_x(L, 4, 3)), W(L.ones(4, dtype=L.float64)))),
+    Bad('linear_bias_size_3d', RuntimeError, 'The expanded size of the tensor (4) must match the existing size (5) at non-singleton dimension 1.  Target sizes: [4, 4].  Tensor sizes: [5]', lambda L: L.nn.functional.linear(W(_x(L, 2, 2, 3)), W(_x(L, 4, 3)), W(_x(L, 5)))),
 ]
 # fmt: on
