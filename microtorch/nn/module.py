@@ -236,10 +236,9 @@ class Module:
         # Only reached when normal lookup fails: parameters, buffers and submodules, which
         # live in their registries alone (as in PyTorch), so ``self.weight`` comes here.
         d = self.__dict__
-        if "_parameters" in d:  # (Module.__init__ has run: it makes the three together)
-            for registry in (d["_parameters"], d["_buffers"], d["_modules"]):
-                if name in registry:
-                    return registry[name]
+        for registry in ("_parameters", "_buffers", "_modules"):
+            if name in d.get(registry, ()):
+                return d[registry][name]
         # PyTorch methods microtorch does not cover say what to use instead (see _coverage.py).
         raise _coverage.missing("torch.nn.Module", name, self, f"'{type(self).__name__}' object")
 
