@@ -34,21 +34,30 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {i}x{o}) (the last "
             f"dimension of the input, {k}, must equal in_features, {i})"
         )
+    if bias is not None:  # (addmm's check, the first)
+        linalg.same_dtype_as_mat2(bias, weight, "self")
     if input._dtype is not weight._dtype:
         views_first(input, weight)
-        raise RuntimeError(
+        got = (  # (PyTorch's words: addmm's with a bias, mm's without)
             f"mat1 and mat2 must have the same dtype, but got {input._dtype._legacy[:-6]} and "
-            f"{weight._dtype._legacy[:-6]} (Fix: convert the input, e.g. x.float(), or the "
-            f"layer, e.g. model.to(torch.{input._dtype.name}))"
+            f"{weight._dtype._legacy[:-6]}"
+            if bias is not None
+            else "expected m1 and m2 to have the same dtype, but got: "
+            f"{linalg.c_name(input._dtype)} != {linalg.c_name(weight._dtype)}"
+        )
+        raise RuntimeError(
+            f"{got} (Fix: convert the input, e.g. x.float(), or the layer, e.g. "
+            f"model.to(torch.{input._dtype.name}))"
         )
     wt = weight.t()  # TBackward0
     if bias is not None:
         if ndim != 2 and not input.is_contiguous():  # PyTorch folds only a contiguous input
             return linalg.matmul(input, wt) + bias
-        # addmm(bias, x, W.T) and those of addmm's checks not made above: the bias's dtype, shape
+        # addmm(bias, x, W.T) with the checks of addmm's not made above: the bias's shape, bool
         x2 = input if ndim == 2 else input.reshape(-1, k)  # inputs are flattened to 2-D
-        linalg.same_dtype_as_mat2(bias, weight, "self")
         linalg.check_added(bias, (x2._data.shape[0], weight._data.shape[0]))
+        if x2._data.size and weight._data.size:
+            linalg.no_bool(x2, "addmm_impl_cpu_")
         out = Addmm.apply(bias, x2, wt)
         return out if ndim == 2 else out.view(*input._data.shape[:-1], out._data.shape[-1])
     if ndim == 2:
