@@ -248,13 +248,30 @@ def addmm(c: Any, a: Any, b: Any) -> Any:
     _tensors("addmm", a, b)
     expect_tensor(c, "addmm", "input")
     # (PyTorch checks the dtypes first: a float64 bias is refused, not promoted)
-    for x, name in ((c, "self"), (a, "mat1")):
-        if x._dtype is not b._dtype:
-            raise RuntimeError(
-                f"{name} and mat2 must have the same dtype, but got {x._dtype._legacy[:-6]} and "
-                f"{b._dtype._legacy[:-6]} (Fix: convert one, e.g. bias.to(weight.dtype))"
-            )
-    target = (a._data.shape[0], b._data.shape[-1])
+    same_dtype_as_mat2(c, b, "self")
+    same_dtype_as_mat2(a, b, "mat1")
+    if a._data.shape[1] != b._data.shape[0]:  # (before the bias's shape, as PyTorch)
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape(a)} and {_shape(b)}) (the "
+            "inner sizes must match: A's columns and B's rows)"
+        )
+    check_added(c, (a._data.shape[0], b._data.shape[-1]))
+    if a._data.size and b._data.size:
+        no_bool(a, "addmm_impl_cpu_")
+    return Addmm.apply(c, a, b)
+
+
+def same_dtype_as_mat2(x: Any, b: Any, name: str) -> None:
+    """addmm's error for an operand (``name``: "self" or "mat1") of another dtype than mat2."""
+    if x._dtype is not b._dtype:
+        raise RuntimeError(
+            f"{name} and mat2 must have the same dtype, but got {x._dtype._legacy[:-6]} and "
+            f"{b._dtype._legacy[:-6]} (Fix: convert one, e.g. bias.to(weight.dtype))"
+        )
+
+
+def check_added(c: Any, target: tuple[int, int]) -> None:
+    """addmm's error for a term ``c`` that does not broadcast to the product's shape."""
     lead = 2 - c._data.ndim
     for i, n in enumerate(c._data.shape):
         if n != 1 and lead + i >= 0 and n != target[lead + i]:
@@ -264,15 +281,6 @@ def addmm(c: Any, a: Any, b: Any) -> Any:
                 f"{list(target)}.  Tensor sizes: {list(c._data.shape)} (Fix: the bias needs one "
                 "value per output feature)"
             )
-    if a._data.shape[1] != b._data.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({_shape(a)} and {_shape(b)}) (the "
-            "inner sizes must match: A's columns and B's rows)"
-        )
-    _check_dtypes(a, b)
-    if a._data.size and b._data.size:
-        no_bool(a, "addmm_impl_cpu_")
-    return Addmm.apply(c, a, b)
 
 
 def norm(

@@ -8,6 +8,7 @@ from microtorch.api import linalg
 from microtorch.api._checks import expect_tensor, views_first
 from microtorch.autograd.views import as_view
 from microtorch.nn import layer_ops
+from microtorch.ops.linalg import Addmm
 from microtorch.ops.shape import UnsafeView
 from microtorch.tensor import Tensor
 
@@ -18,6 +19,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y = x @ W.T + b, recorded as PyTorch records it (``AddmmBackward0`` for a batch)."""
     expect_tensor(input, "linear")
     expect_tensor(weight, "linear", "weight", 2)
+    if bias is not None:
+        expect_tensor(bias, "linear", "bias", 3)
     ndim = input._data.ndim
     if ndim == 0:
         raise RuntimeError(
@@ -31,11 +34,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {i}x{o}) (the last "
             f"dimension of the input, {k}, must equal in_features, {i})"
         )
-    if bias is not None and bias._dtype is not weight._dtype:  # (addmm's check, the first)
-        raise RuntimeError(
-            f"self and mat2 must have the same dtype, but got {bias._dtype._legacy[:-6]} and "
-            f"{weight._dtype._legacy[:-6]} (Fix: convert one, e.g. bias.to(weight.dtype))"
-        )
+    if bias is not None:  # (addmm's check, the first)
+        linalg.same_dtype_as_mat2(bias, weight, "self")
     if input._dtype is not weight._dtype:
         views_first(input, weight)
         got = (  # (PyTorch's words: addmm's with a bias, mm's without)
@@ -51,12 +51,15 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         )
     wt = weight.t()  # TBackward0
     if bias is not None:
-        if ndim == 2:
-            return linalg.addmm(bias, input, wt)
-        if not input.is_contiguous():  # PyTorch folds only a contiguous input into addmm
+        if ndim != 2 and not input.is_contiguous():  # PyTorch folds only a contiguous input
             return linalg.matmul(input, wt) + bias
-        out = linalg.addmm(bias, input.reshape(-1, k), wt)  # inputs are flattened to 2-D
-        return out.view(*input._data.shape[:-1], out._data.shape[-1])
+        # addmm(bias, x, W.T) with the checks of addmm's not made above: the bias's shape, bool
+        x2 = input if ndim == 2 else input.reshape(-1, k)  # inputs are flattened to 2-D
+        linalg.check_added(bias, (x2._data.shape[0], weight._data.shape[0]))
+        if x2._data.size and weight._data.size:
+            linalg.no_bool(x2, "addmm_impl_cpu_")
+        out = Addmm.apply(bias, x2, wt)
+        return out if ndim == 2 else out.view(*input._data.shape[:-1], out._data.shape[-1])
     if ndim == 2:
         return linalg.mm(input, wt)
     if ndim == 1:

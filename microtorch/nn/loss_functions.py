@@ -107,6 +107,18 @@ def nll_loss(
     reduction = _check_reduction(reduction)
     expect_tensor(input, "nll_loss_nd")
     expect_tensor(target, "nll_loss_nd", "target", 2)
+    return _nll(input, target, weight, ignore_index, reduction)
+
+
+def _nll(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None,
+    ignore_index: int,
+    reduction: str,
+) -> Tensor:
+    # nll_loss once its arguments are known to be tensors and the reduction valid (it is
+    # cross_entropy's second step too): the target's checks, then the op.
     t, shape = target._data, input._data.shape
     if t.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
@@ -171,7 +183,7 @@ def cross_entropy(
     n_classes = input._data.shape[class_dim]
     if target._data.shape == input._data.shape and target._dtype.is_floating_point:
         return _cross_entropy_probs(logp, target, weight, reduction, label_smoothing, class_dim)
-    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    nll = _nll(logp, target, weight, ignore_index, reduction)  # (checked above)
     if label_smoothing == 0:
         return nll
     # PyTorch's label smoothing: mix the NLL with the average of -log p over all classes.

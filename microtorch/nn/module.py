@@ -2,8 +2,9 @@
 
 Assigning a ``Parameter``, a ``Module`` or a registered buffer to an attribute records it
 in ``_parameters``, ``_modules`` or ``_buffers``, which ``parameters()``, ``state_dict()``
-and ``print(model)`` walk. The value is also kept in the instance ``__dict__``, so reading
-``self.fc1`` is an ordinary (fast) attribute lookup.
+and ``print(model)`` walk. It is kept there only (as in PyTorch: code that writes
+``module._parameters[name]`` directly is then always read back), so reading ``self.fc1``
+goes through ``__getattr__``, which looks in the three registries.
 """
 
 from __future__ import annotations
@@ -232,7 +233,8 @@ class Module:
         self.__dict__.pop(name, None)
 
     def __getattr__(self, name: str) -> Any:
-        # Only reached when normal lookup fails: parameters, buffers and submodules.
+        # Only reached when normal lookup fails: parameters, buffers and submodules, which
+        # live in their registries alone (as in PyTorch), so ``self.weight`` comes here.
         d = self.__dict__
         for registry in ("_parameters", "_buffers", "_modules"):
             if name in d.get(registry, ()):

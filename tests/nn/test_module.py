@@ -300,3 +300,22 @@ def _reassigned(lib: ModuleType) -> list[list[str]]:
 
 def test_reassigned_parameters_keep_their_place_as_in_torch(torch_module: ModuleType) -> None:
     assert _reassigned(microtorch) == _reassigned(torch_module)
+
+
+@pytest.mark.parametrize("lib_name", ["microtorch", "torch"])
+def test_registries_written_directly_are_read_back(lib_name: str, torch_module: ModuleType) -> None:
+    # Values live in _parameters/_buffers/_modules only (no second copy in __dict__ that a
+    # direct write would leave stale), so attribute reads see what was written there.
+    lib = microtorch if lib_name == "microtorch" else torch_module
+    layer = lib.nn.Linear(2, 3)
+    new = lib.nn.Parameter(lib.zeros(3, 2))
+    layer._parameters["weight"] = new
+    layer._buffers["scale"] = lib.ones(3)
+    layer._modules["act"] = lib.nn.Tanh()
+    assert layer.weight is new
+    assert layer.scale is layer._buffers["scale"]
+    assert layer.act is layer._modules["act"]
+    assert layer(lib.ones(1, 2)).tolist() == [layer.bias.tolist()]
+    del layer._parameters["bias"]
+    with pytest.raises(AttributeError):
+        _ = layer.bias

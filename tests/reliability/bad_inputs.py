@@ -1452,5 +1452,10 @@ CASES: list[Bad | Same] = [
     Bad('addmv_bool', NotImplementedError, "\"addmv_impl_cpu\" not implemented for 'Bool'", lambda L: L.addmv(W(L.tensor([True])), W(L.tensor([[True]])), W(L.tensor([True])))),
     Bad('baddbmm_bool', NotImplementedError, "\"baddbmm\" not implemented for 'Bool'", lambda L: L.baddbmm(W(L.tensor([[[True]]])), W(L.tensor([[[True]]])), W(L.tensor([[[True]]])))),
     Bad('bilinear_bool', NotImplementedError, "\"bmm\" not implemented for 'Bool'", lambda L: L.nn.functional.bilinear(W(L.tensor([[True]])), W(L.tensor([[True]])), W(L.tensor([[[True]]])))),
+    # --- w5f
+    Bad('addmm_inner_before_bias_shape', RuntimeError, 'mat1 and mat2 shapes cannot be multiplied (2x5 and 3x4)', lambda L: L.addmm(W(_x(L, 5)), W(_x(L, 2, 5)), W(_x(L, 3, 4)))),
+    Bad('linear_bias_list', TypeError, "linear(): argument 'bias' (position 3) must be Tensor, not list", lambda L: L.nn.functional.linear(W(_x(L, 2, 3)), W(_x(L, 4, 3)), [1.0] * 4)),
+    Bad('linear_bias_size_3d', RuntimeError, 'The expanded size of the tensor (4) must match the existing size (5) at non-singleton dimension 1.  Target sizes: [4, 4].  Tensor sizes: [5]', lambda L: L.nn.functional.linear(W(_x(L, 2, 2, 3)), W(_x(L, 4, 3)), W(_x(L, 5)))),
+    Bad('linear_bool', NotImplementedError, "\"addmm_impl_cpu_\" not implemented for 'Bool'", lambda L: L.nn.functional.linear(W(L.ones(2, 3, dtype=L.bool)), W(L.ones(4, 3, dtype=L.bool)), W(L.ones(4, dtype=L.bool)))),
 ]
 # fmt: on
