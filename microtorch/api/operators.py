@@ -18,6 +18,7 @@ import numpy as np
 from microtorch.api.operands import _CONSTANTS, _PY_NUMBERS, _constant, _laid_out
 from microtorch.autograd import node as _node
 from microtorch.autograd.function import Function
+from microtorch.autograd.grad_mode import state as _grad_state
 from microtorch.dtypes import int64
 from microtorch.ops._broadcast import broadcast_error
 
@@ -96,8 +97,9 @@ def op_operator(
 ) -> Callable[[Any, Any], Any]:
     """``arithmetic_operator(fn)`` that runs ``op`` itself (``Mul`` for ``*``, ``fn`` being
     ``mul``) for a tensor or a Python number of the tensor's dtype, as PyTorch's operators go
-    straight to the op: ``y * c`` is one call here, then ``Mul.apply``. Any other number or
-    array goes through ``fn``, which casts it (and says what is wrong with it).
+    straight to the op: ``y * c`` is one call here, then ``Mul.apply`` (or, when nothing is
+    recorded, ``Mul``'s forward as apply would run it). Any other number or array goes
+    through ``fn``, which casts it (and says what is wrong with it).
     ``floats``: only floating-point tensors take the short way (``-`` refuses bools, ``/``
     of integers gives floats)."""
 
@@ -117,7 +119,17 @@ def op_operator(
         else:
             return NotImplemented
         try:
-            result = op.apply(self, other)
+            if (
+                _grad_state.grad_enabled
+                and (self._rg or other._rg or self._base is not None or other._base is not None)
+                or self._device is not other._device
+            ):
+                result = op.apply(self, other)
+            else:  # nothing to record (lr * p.grad under no_grad): the forward alone, as apply
+                # runs it then, without its look at each operand (views, devices, grad)
+                ctx, values = op.unrecorded_ctx(2), [self._data, other._data]
+                out = op.call_forward(ctx, (self, other), values)
+                result = _node.plain_tensor(out, self._device, _grad_state.inference)
         except ValueError:
             raise broadcast_error(self._data.shape, other._data.shape) from None
         if (
