@@ -22,6 +22,7 @@ from microtorch import _coverage, _lazy, autograd
 from microtorch._tensor_str import get_printoptions, set_printoptions
 from microtorch.api import binary_functions as _binary_functions
 from microtorch.api._checks import expect_tensor as _expect_tensor
+from microtorch.api.arguments import alias as _alias
 from microtorch.api.bitwise import bitwise_not, positive
 from microtorch.api.cumulative import cumprod, cumsum, prod
 from microtorch.api.elementwise import logical_not, masked_fill
@@ -180,10 +181,10 @@ from microtorch.dtypes import (
 from microtorch.tensor import Size, Tensor
 
 # PyTorch's other names for the same functions:
-concat = concatenate = cat
+concat, concatenate = _alias(cat, "concat"), _alias(cat, "concatenate")  # (errors: their names)
 absolute, negative = abs, neg  # (multiply, divide, subtract: below, with add, mul, ...)
-swapdims = transpose
-swapaxes = torch_keywords("input", "axis0", "axis1")(transpose)  # (numpy's names)
+swapdims = _alias(transpose, "swapdims")
+swapaxes = _alias(transpose, "swapaxes", "Tensor input, int axis0, int axis1")  # (numpy's names)
 square = torch_keywords("input", out=True)(Tensor.square)  # (torch.square(input=x))
 
 __all__ = [
@@ -500,10 +501,11 @@ ON_FIRST_USE = {
     # rounding and the base-2 and base-10 logarithms, and their in-place twins (the Tensor's)
     **_lazy.names("microtorch.api.rounding", "ceil floor frac round sign trunc"),
     "fix": "microtorch.api.rounding:trunc",
+    "round_": "microtorch.api.rounding:round_",
     **_lazy.names("microtorch.api.logarithms", "log2 log10"),
     **{
         name: f"microtorch.tensor:Tensor.{name}"
-        for name in ("ceil_", "floor_", "round_", "trunc_", "frac_", "log2_", "log10_")
+        for name in ("ceil_", "floor_", "trunc_", "frac_", "log2_", "log10_")
     },
     "fix_": "microtorch.tensor:Tensor.trunc_",
     # the legacy tensor types (issue 24), gathers and scatters, random draws, shifts
@@ -535,7 +537,7 @@ ON_FIRST_USE = {
         "argwhere broadcast_to clamp_max clamp_min column_stack count_nonzero hstack movedim "
         "nan_to_num narrow outer row_stack vstack",
     ),
-    "moveaxis": "microtorch.api.composites:movedim",
+    "moveaxis": "microtorch.api.composites:moveaxis",
     **_lazy.names("microtorch.api.cross", "cross"),
     **_lazy.names("microtorch.api.decomposition", "svd"),
     **_lazy.names("microtorch.api.diagonal", "diag diag_embed diagonal trace"),

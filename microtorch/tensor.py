@@ -38,6 +38,7 @@ from microtorch.api.operators import (
     mm_operator,
     op_operator,
     operator,
+    pow_operator,
 )
 from microtorch.api.tensor_methods import TensorMethods
 from microtorch.api.window_methods import WindowMethods
@@ -53,7 +54,7 @@ from microtorch.dtypes import (
     from_numpy_dtype,
     get_default_dtype,
 )
-from microtorch.ops.elementwise import Add, Div, Mul, Sub
+from microtorch.ops.elementwise import Add, Div, Mul, PowScalar, Sub
 from microtorch.ops.inplace import Copy
 from microtorch.ops.linalg import Mm
 
@@ -484,7 +485,7 @@ class Tensor(TensorMethods, WindowMethods):
             return
         node = self.grad_fn
         if not node._retain_grad:
-            node._retain_grad = {}
+            node._retain_grad, node.has_pre_hooks = {}, True
         node._retain_grad[self._output_nr] = weakref.ref(self)
         self._retains = True
 
@@ -499,7 +500,7 @@ class Tensor(TensorMethods, WindowMethods):
             node = self.grad_fn  # (raises for a view PyTorch no longer lets you use: a second
             if node is not None:  # call then succeeds, its hook never called, as PyTorch's)
                 if not node._tensor_hooks:
-                    node._tensor_hooks = {}
+                    node._tensor_hooks, node.has_pre_hooks = {}, True
                 node._tensor_hooks[self._output_nr] = self._hooks
         self._hooks.append(hook)  # (after an in-place change too: hooks stay with the values
         return RemovableHandle(self._hooks, hook)  # they were registered on, as PyTorch's)
@@ -540,7 +541,7 @@ class Tensor(TensorMethods, WindowMethods):
     __add__ = __radd__ = op_operator(Add, ew.add)
     __mul__ = __rmul__ = op_operator(Mul, ew.mul)
     __sub__, __truediv__ = op_operator(Sub, ew.sub, floats=True), op_operator(Div, ew.div, True)
-    __pow__ = arithmetic_operator(ew.pow)
+    __pow__ = pow_operator(PowScalar, ew.pow)  # (x ** 2: straight to PowScalar)
 
     __matmul__ = mm_operator(Mm, linalg.matmul)  # (two matrices: straight to Mm)
 

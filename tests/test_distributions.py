@@ -54,6 +54,10 @@ CASES: dict[str, tuple[Callable[[ModuleType, list], Any], np.ndarray]] = {
         lambda lib, p: lib.distributions.Categorical(logits=p[4][0]),
         RNG.integers(0, 4, (3, 2)),
     ),
+    "categorical_one_value": (  # (a 0-d value: one draw of one distribution)
+        lambda lib, p: lib.distributions.Categorical(logits=p[4][0]),
+        np.array(2),
+    ),
     "uniform": (
         lambda lib, p: lib.distributions.Uniform(p[5], p[6]),
         LOW + RNG.random((4, 3)) * (HIGH - LOW),

@@ -238,14 +238,17 @@ def test_what_microtorch_refuses() -> None:
 
 
 def test_basic_from_torchs_missing_starts_finds_the_top_pairs(torch_module: ModuleType) -> None:
-    # torch 2.13's 'basic' method, started from these seeds' random X, returns the top
-    # eigenvalue twice and misses the fifth; microtorch's iteration finds all five
+    # On one machine torch 2.13's 'basic' method, started from these seeds' random X, returned
+    # the top eigenvalue twice and missed the fifth; on another it found all five (its BLAS
+    # kernels differ, and so its iterates). microtorch's iteration finds all five from both
+    # starts; where torch's result is right, the two agree.
     a = _matrix(100, seed=100)
     exact, _ = _exact(a, 5, True)
     for seed in (5, 11):
-        torch_module.manual_seed(seed)
-        theirs = torch_module.lobpcg(torch_module.tensor(a), 5, method="basic")[0].numpy()
-        assert np.isclose(theirs, exact[0]).sum() == 2  # (torch's miss, as recorded)
         microtorch.manual_seed(seed)
         ours = microtorch.lobpcg(microtorch.tensor(a), 5, method="basic")[0].numpy()
         np.testing.assert_allclose(ours, exact, rtol=1e-11)
+        torch_module.manual_seed(seed)
+        theirs = torch_module.lobpcg(torch_module.tensor(a), 5, method="basic")[0].numpy()
+        if np.allclose(theirs, exact, rtol=1e-8):
+            np.testing.assert_allclose(ours, theirs, rtol=1e-8)

@@ -60,7 +60,7 @@ def type_name(value: Any) -> str:
 
 
 # microtorch's classes for PyTorch's C types, which PyTorch names with their module
-_STAND_INS = ("dtype", "Size", "device")
+_STAND_INS = ("dtype", "Size", "device", "layout", "memory_format")
 
 
 def expect_tensor(value: Any, op: str, arg: str = "input", position: int = 1) -> None:

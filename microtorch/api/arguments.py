@@ -14,12 +14,14 @@ form: PyTorch counts positions after ``self`` there (``x.chunk([1])``: position 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
 from microtorch.api._checks import type_name
+from microtorch.api.keyword_order import unordered_map_order
 from microtorch.api.keywords import by_fn_names
 from microtorch.autograd import node as _node
 from microtorch.dtypes import dtype
@@ -27,6 +29,7 @@ from microtorch.dtypes import dtype
 __all__ = [
     "DEPRECATED",
     "NO_DIM",
+    "alias",
     "Param",
     "expect_bool",
     "expect_int",
@@ -71,7 +74,8 @@ class Param(NamedTuple):  # (a NamedTuple, not a dataclass: dataclasses costs ~5
 def parse_signature(text: str) -> tuple[Param, ...]:
     """``"Tensor input, int dim=0, *, torch.dtype dtype=None"`` as parameters."""
     params, keyword_only = [], False
-    for part in (p.strip() for p in text.split(",") if p.strip()):
+    # (split at the commas outside brackets: "tuple of ints dims=[0, 1]" is one parameter)
+    for part in (p.strip() for p in re.split(r",(?![^\[]*\])", text) if p.strip()):
         if part == "*":
             keyword_only = True
             continue
@@ -230,13 +234,10 @@ def parser_error(
     ]
     if len(errors) == 1 or len(plausible) == 1:
         return plausible[0] if plausible else errors[0]
-    named = [f"{k}={_got(v)}" for k, v in kwargs.items()]
-    # (PyTorch's own format: "(int, dim=str)", but keywords alone "(b=int, a=int, )")
-    got = (
-        ", ".join([_got(a) for a in args] + named)
-        if args
-        else "".join(f"{k}, " for k in reversed(named))
-    )
+    # (PyTorch's own format: "(int, dim=str)", but keywords alone "(b=int, a=int, )"; the
+    # keywords in its C++ hash table's order)
+    named = [f"{k}={_got(kwargs[k])}" for k in unordered_map_order(list(kwargs))]
+    got = ", ".join([_got(a) for a in args] + named) if args else "".join(f"{k}, " for k in named)
     listed = [
         params
         for text, params in zip(signatures, parsed_signatures)
@@ -271,7 +272,7 @@ def _why_not(
     # one with a default as its default ("int dim = 0" is named "0"): a quirk, kept
     later = params[max(len(params) - len(kwargs), 0) :]
     named = {p.name: p for p in later if p.default is None}
-    wrong = [k for k in reversed(kwargs) if k not in named]
+    wrong = [k for k in unordered_map_order(list(kwargs)) if k not in named]
     if wrong:
         return (
             f"      didn't match because some of the keywords were incorrect: {', '.join(wrong)}\n"
@@ -280,9 +281,12 @@ def _why_not(
         _described(v) if _marked_fits(p, v, numbers) else f"!{_described(v)}!"
         for p, v in zip(params, args)
     ]
-    keys = [
-        f"{k}={_described(v)}" if _marked_fits(named[k], v, numbers) else f"!{k}={_described(v)}!"
-        for k, v in kwargs.items()
+    keys = [  # (in the signature's order)
+        f"{p.name}={_described(kwargs[p.name])}"
+        if _marked_fits(p, kwargs[p.name], numbers)
+        else f"!{p.name}={_described(kwargs[p.name])}!"
+        for p in named.values()
+        if p.name in kwargs
     ]
     text = ", ".join(marked + keys) if marked else "".join(f"{k}, " for k in keys)
     return f"      didn't match because some of the arguments have invalid types: ({text})\n"
@@ -350,9 +354,19 @@ def parsed(op: str, *signatures: str, numbers_as_tensors: bool = False) -> Calla
                 raise
 
         checked.method = method  # type: ignore[attr-defined]
+        checked.parser = (op, signatures, numbers_as_tensors)  # type: ignore[attr-defined]
         return checked  # type: ignore[return-value]
 
     return decorate
+
+
+def alias(fn: F, op: str, *signatures: str) -> F:
+    """The ``parsed`` function ``fn`` under PyTorch's other name ``op``, whose errors PyTorch
+    words with that name (``torch.swapaxes(x, 0, 1.5)``: "swapaxes(): argument 'axis1' ...");
+    ``signatures`` where the other name calls its arguments otherwise, else ``fn``'s."""
+    _, own, numbers = getattr(fn, "parser")  # noqa: B009 - set by parsed
+    inner: F = getattr(fn, "__wrapped__")  # noqa: B009 - set by functools.wraps
+    return parsed(op, *(signatures or own), numbers_as_tensors=numbers)(inner)
 
 
 @functools.cache

@@ -16,7 +16,7 @@ from microtorch.api import elementwise as ew
 from microtorch.api import indexing, join, sorting, twins
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_number, expect_tensor
-from microtorch.api.arguments import parsed
+from microtorch.api.arguments import alias, parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import _laid_out, as_operand
 from microtorch.api.reduction import normalize_dims
@@ -27,12 +27,16 @@ from microtorch.ops._broadcast import broadcast_error
 from microtorch.ops.bounds import ClampMax, ClampMaxTensor, ClampMin, ClampMinTensor, NanToNum
 
 __all__ = [
-    "broadcast_to", "narrow", "movedim", "hstack", "vstack", "column_stack", "outer",
+    "broadcast_to", "narrow", "movedim", "moveaxis", "hstack", "vstack", "column_stack", "outer",
     "count_nonzero", "argwhere", "clamp_min", "clamp_max", "clamp_min_", "clamp_max_",
     "nan_to_num",
 ]  # fmt: skip
 
 
+@parsed(
+    "broadcast_to",
+    "Tensor input, tuple of ints size",
+)
 @torch_keywords("input", "size")
 def broadcast_to(a: Any, size: Any) -> Any:
     """``a`` expanded to ``size`` (a view: ``a.expand(size)``)."""
@@ -40,6 +44,11 @@ def broadcast_to(a: Any, size: Any) -> Any:
     return shape_ops.expand(a, tuple(size))
 
 
+@parsed(
+    "narrow",
+    "Tensor input, int dim, Tensor start, int length",
+    "Tensor input, int dim, int start, int length",
+)
 @torch_keywords("input", "dim", "start", "length")
 def narrow(a: Any, dim: int, start: int, length: int) -> Any:
     """``length`` entries of ``a`` from ``start`` along ``dim`` (a view: a slice)."""
@@ -56,6 +65,11 @@ def narrow(a: Any, dim: int, start: int, length: int) -> Any:
     return indexing.getitem(a, (slice(None),) * d + (slice(start, start + length),))
 
 
+@parsed(
+    "movedim",
+    "Tensor input, int source, int destination",
+    "Tensor input, tuple of ints source, tuple of ints destination",
+)
 @torch_keywords("input", "source", "destination")
 def movedim(a: Any, source: Any, destination: Any) -> Any:
     """``a`` with dimension(s) ``source`` moved to ``destination`` (a permute)."""
@@ -73,6 +87,9 @@ def movedim(a: Any, source: Any, destination: Any) -> Any:
     for s, t in sorted(zip(dst, src)):
         order.insert(s, t)
     return shape_ops.permute(a, tuple(order))
+
+
+moveaxis = alias(movedim, "moveaxis")  # (numpy's name; its errors say moveaxis())
 
 
 def hstack(tensors: Any) -> Any:
@@ -115,6 +132,11 @@ def outer(a: Any, b: Any) -> Any:
     return ew.mul(shape_ops.view(a, (a._data.size, 1)), b)
 
 
+@parsed(
+    "count_nonzero",
+    "Tensor input, int dim = None",
+    "Tensor input, tuple of ints dim",
+)
 def count_nonzero(input: Any, dim: Any = None) -> Any:  # noqa: A002 - PyTorch's name
     """How many entries are not 0 (along ``dim``, if given)."""
     expect_tensor(input, "count_nonzero")

@@ -16,6 +16,7 @@ from microtorch._warn import warn
 from microtorch.api import elementwise as ew
 from microtorch.api import reduction, unary
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.diagonal import diagonal
 from microtorch.api.index_along import scalar_type
 from microtorch.api.linalg import mm
@@ -53,6 +54,10 @@ def _check_weights(w: Any, kind: str, n: int, integral: bool) -> None:
         raise RuntimeError(f"cov(): {kind} cannot be negative")
 
 
+@parsed(
+    "cov",
+    "Tensor input, *, int correction=1, Tensor fweights=None, Tensor aweights=None",
+)
 def cov(
     input: Any,  # noqa: A002
     *,

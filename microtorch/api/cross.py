@@ -12,6 +12,7 @@ import numpy as np
 
 from microtorch._warn import warn
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.ops._broadcast import broadcast_error
@@ -27,6 +28,10 @@ _NO_DIM = (
 _warned = [False]  # (PyTorch warns once)
 
 
+@parsed(
+    "cross",
+    "Tensor input, Tensor other, int dim=None, *, Tensor out=None",
+)
 @torch_keywords("input", "other", "dim", out=True)
 def cross(a: Any, b: Any, dim: int | None = None) -> Any:
     """The cross product of the 3-vectors along ``dim`` (without ``dim``: the first

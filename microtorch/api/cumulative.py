@@ -19,6 +19,11 @@ from microtorch.ops.cumulative import Cumprod, Cumsum, Prod, ProdDim
 __all__ = ["prod", "cumsum", "cumprod"]
 
 
+@parsed(
+    "prod",
+    "Tensor input, *, torch.dtype dtype = None",
+    "Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None",
+)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True, out=True)
 def prod(input: Any, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A002
     """The product of all elements, or along ``dim`` (one int, as in PyTorch)."""
@@ -50,6 +55,10 @@ def cumsum(input: Any, dim: int | None = None, *, dtype: Any = None) -> Any:  # 
     return Cumsum.apply(input, axis, _reduce_dtype(input, dtype))
 
 
+@parsed(
+    "cumprod",
+    "Tensor input, int dim, *, torch.dtype dtype=None, Tensor out=None",
+)
 @torch_keywords("input", "dim", numpy_aliases=True, out=True)
 def cumprod(input: Any, dim: int | None = None, *, dtype: Any = None) -> Any:  # noqa: A002
     """Running products along ``dim``: ``cumprod([1, 2, 3], 0) = [1, 2, 6]``."""

@@ -10,6 +10,7 @@ import operator
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.unary import _float
@@ -42,6 +43,10 @@ def _int(n: Any, op: str, name: str, position: int) -> int:
         ) from None
 
 
+@parsed(
+    "polygamma",
+    "int n, Tensor input, *, Tensor out=None",
+)
 @torch_keywords("n", "input", out=True)
 def polygamma(n: Any, a: Any) -> Any:
     """The n-th derivative of digamma (n = 0: digamma itself), for an int n >= 0."""
@@ -52,6 +57,10 @@ def polygamma(n: Any, a: Any) -> Any:
     return Polygamma.apply(_float(a, "polygamma"), n)
 
 
+@parsed(
+    "mvlgamma",
+    "Tensor input, int p, *, Tensor out=None",
+)
 @torch_keywords("input", "p", out=True)
 def mvlgamma(a: Any, p: Any) -> Any:
     """log of the multivariate gamma function of dimension p:

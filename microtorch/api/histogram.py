@@ -29,6 +29,10 @@ def _floats_only(input: Any, kernel: str) -> None:
         )
 
 
+@parsed(
+    "histc",
+    "Tensor input, int bins=100, Number min=0, Number max=0, *, Tensor out=None",
+)
 def histc(input: Any, bins: int = 100, min: float = 0, max: float = 0) -> Any:  # noqa: A002
     """Counts of ``input`` in ``bins`` equal bins over [min, max] (min = max: the data's range)."""
     expect_tensor(input, "histc")

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, type_name
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.autograd import node as _node
@@ -73,6 +74,10 @@ def check_vector_index(op: str, a: Any, index: Any, source: Any) -> None:
         )
 
 
+@parsed(
+    "index_add",
+    "Tensor input, int dim, Tensor index, Tensor source, *, Number alpha=1, Tensor out=None",
+)
 @torch_keywords("input", "dim", "index", "source", out=True)
 def index_add(a: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> Any:
     """``a`` with ``alpha * source[i]`` added to its slice ``index[i]`` along ``dim``
@@ -107,6 +112,10 @@ def index_add(a: Any, dim: int, index: Any, source: Any, *, alpha: Any = 1) -> A
     return IndexAdd.apply(a, source, positions, d, alpha)
 
 
+@parsed(
+    "index_copy",
+    "Tensor input, int dim, Tensor index, Tensor source, *, Tensor out=None",
+)
 @torch_keywords("input", "dim", "index", "source", out=True)
 def index_copy(a: Any, dim: int, index: Any, source: Any) -> Any:
     """``a`` with its slice ``index[i]`` along ``dim`` replaced by ``source[i]``."""
@@ -149,6 +158,11 @@ def index_copy(a: Any, dim: int, index: Any, source: Any) -> Any:
     return IndexCopy.apply(a, source, positions, d)
 
 
+@parsed(
+    "index_fill",
+    "Tensor input, int dim, Tensor index, Tensor value",
+    "Tensor input, int dim, Tensor index, Number value",
+)
 @torch_keywords("input", "dim", "index", "value")
 def index_fill(a: Any, dim: int, index: Any, value: Any) -> Any:
     """``a`` with the slices ``index`` names along ``dim`` set to ``value`` (a number or a

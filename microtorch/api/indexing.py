@@ -23,7 +23,7 @@ from microtorch.autograd.views import as_view
 from microtorch.ops.indexing import AdvancedIndexPut, Alias, Index, IndexPut, Select, Slice
 from microtorch.ops.shape import Unsqueeze
 
-__all__ = ["getitem", "index_put", "index_items", "select"]
+__all__ = ["getitem", "index_put", "index_items", "select", "bad_index"]
 
 
 def _advanced(item: Any) -> bool:
@@ -123,7 +123,7 @@ def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
             d += 1
         else:
             if not isinstance(item, (int, np.integer)):
-                _bad_index(item)
+                bad_index(item)
             i, size = int(item), out._data.shape[d]
             if not -size <= i < size:
                 raise IndexError(
@@ -133,7 +133,8 @@ def _basic_index(a: Any, items: tuple[Any, ...]) -> Any:
     return out
 
 
-def _bad_index(item: Any) -> None:
+def bad_index(item: Any) -> None:
+    """PyTorch's error for an index that is no int, slice, ellipsis, None or tensor."""
     error = IndexError if isinstance(item, (float, complex)) else TypeError
     raise error(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "

@@ -314,8 +314,12 @@ def _dense(a: np.ndarray) -> bool:
 
 def _written_view(t: Any, name: str, index: Any) -> Any:
     # What PyTorch writes into for ``t[index] = v``: with ints and slices, the view t[index]
-    # (its Select or Slice node is the one its error names); else t itself (index_put_).
-    if name != "index_put_" or _advanced_index(index):
+    # (its Select or Slice node is the one its error names); t itself for an index that picks
+    # all of it (x[...], x[:]) and for an advanced one (index_put_); x[True]: x.unsqueeze(0).
+    if name == "index_put_" and index is True:
+        with grad_mode.enable_grad():
+            return t.unsqueeze(0)
+    if name != "index_put_" or _advanced_index(index) or _whole(t._data.shape, index):
         return t
     with grad_mode.enable_grad():
         return t[index]

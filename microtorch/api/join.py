@@ -172,6 +172,10 @@ def chunk(a: Any, chunks: int, dim: int = 0) -> tuple[Any, ...]:
     return split(a, max(size, 1), d)
 
 
+@parsed(
+    "unbind",
+    "Tensor input, int dim=0",
+)
 @torch_keywords("input", "dim")
 def unbind(a: Any, dim: int = 0) -> tuple[Any, ...]:
     """The slices along ``dim``, as a tuple."""

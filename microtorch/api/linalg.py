@@ -18,7 +18,7 @@ from microtorch.autograd import node as _node
 from microtorch.ops._broadcast import broadcast_error
 from microtorch.ops.linalg import Addmm, Bmm, Dot, Mm, Mv, VectorNorm, _SqueezeFirst
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "norm"]
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "norm", "c_name"]
 
 
 def _shape(x: Any) -> str:
@@ -30,11 +30,13 @@ _C_NAMES = {
     "Short": "short int",
     "Byte": "unsigned char",
     "Char": "signed char",
+    "Half": "c10::Half",
+    "BFloat16": "c10::BFloat16",
 }
 
 
-def _c_name(dt: Any) -> str:
-    # PyTorch names dtypes by their C++ types in this message: "long int", "float" ...
+def c_name(dt: Any) -> str:
+    """The C++ type PyTorch names a dtype by in mm's message: "long int", "float" ..."""
     name = dt._legacy[:-6]
     return _C_NAMES.get(name, name.lower())
 
@@ -43,8 +45,8 @@ def _check_dtypes(a: Any, b: Any) -> None:
     if a._dtype is not b._dtype:
         views_first(a, b)
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_c_name(a._dtype)} != "
-            f"{_c_name(b._dtype)} (Fix: convert one, e.g. b.to(a.dtype))"
+            f"expected m1 and m2 to have the same dtype, but got: {c_name(a._dtype)} != "
+            f"{c_name(b._dtype)} (Fix: convert one, e.g. b.to(a.dtype))"
         )
 
 
@@ -74,12 +76,13 @@ def _mm(a: Any, b: Any) -> Any:
     if a._dtype is not b._dtype:
         _check_dtypes(a, b)
     if a._data.size and b._data.size:  # (with an empty one, PyTorch runs no kernel)
-        _no_bool(a, "addmm_impl_cpu_")
+        no_bool(a, "addmm_impl_cpu_")
     return Mm.apply(a, b)
 
 
-def _no_bool(a: Any, kernel: str) -> None:
-    if a._dtype.name == "bool":  # (PyTorch's matrix kernels have no bool version)
+def no_bool(a: Any, kernel: str) -> None:
+    """PyTorch's error for a bool operand of a matrix kernel (they have no bool version)."""
+    if a._dtype.name == "bool":
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for 'Bool' (Fix: convert first, e.g. x.int())"
         )
@@ -106,7 +109,7 @@ def mv(a: Any, v: Any) -> Any:
             f"{names[2]} (Fix: convert one, e.g. v.to(a.dtype))"
         )
     if a._data.size and v._data.size:  # (with an empty one, PyTorch runs no kernel)
-        _no_bool(a, "addmv_impl_cpu")
+        no_bool(a, "addmv_impl_cpu")
     return Mv.apply(a, v)
 
 
@@ -132,7 +135,7 @@ def dot(a: Any, b: Any) -> Any:
             f"{a._dtype._legacy[:-6]} and {b._dtype._legacy[:-6]} (Fix: convert one, e.g. "
             "b.to(a.dtype))"
         )
-    _no_bool(a, "dot")
+    no_bool(a, "dot")
     return Dot.apply(a, b)
 
 
@@ -156,6 +159,8 @@ def bmm(a: Any, b: Any) -> Any:
             f"expected scalar type {a._dtype._legacy[:-6]} but found {b._dtype._legacy[:-6]} "
             "(Fix: convert one, e.g. b.to(a.dtype))"
         )
+    if a._data.size and b._data.size:  # (with an empty one, PyTorch runs no kernel)
+        no_bool(a, "bmm")
     return Bmm.apply(a, b)
 
 
@@ -265,6 +270,8 @@ def addmm(c: Any, a: Any, b: Any) -> Any:
             "inner sizes must match: A's columns and B's rows)"
         )
     _check_dtypes(a, b)
+    if a._data.size and b._data.size:
+        no_bool(a, "addmm_impl_cpu_")
     return Addmm.apply(c, a, b)
 
 

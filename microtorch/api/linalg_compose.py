@@ -17,7 +17,7 @@ from microtorch.api.elementwise import mul
 from microtorch.api.grids import meshgrid
 from microtorch.api.join import stack
 from microtorch.api.keywords import torch_keywords
-from microtorch.api.linalg import _c_name, mm, norm
+from microtorch.api.linalg import c_name, mm, norm
 from microtorch.api.reduction import amax, amin, normalize_dims
 from microtorch.api.reduction import sum as sum_
 from microtorch.ops._broadcast import broadcast_error
@@ -169,7 +169,7 @@ def multi_dot(tensors: Sequence[Any], *, out: Any = None) -> Any:
         if t._dtype is not ts[0]._dtype:
             raise RuntimeError(
                 "multi_dot(): all tensors must have be the same dtype but tensor 0 is "
-                f"{_c_name(ts[0]._dtype)} and tensor {k} {_c_name(t._dtype)}"
+                f"{c_name(ts[0]._dtype)} and tensor {k} {c_name(t._dtype)}"
             )
     out_shape = ts[0]._data.shape[:-1] + ts[-1]._data.shape[1:]
     mats = list(ts)

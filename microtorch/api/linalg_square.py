@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.api import shape as S
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.decomposition import LinAlgError
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.linalg import matmul
@@ -95,6 +96,10 @@ def torch_det(input: Any, **unexpected: Any) -> Any:  # noqa: A002
     return det(input)
 
 
+@parsed(
+    "matrix_power",
+    "Tensor input, int n, *, Tensor out=None",
+)
 def torch_matrix_power(input: Any, n: int) -> Any:  # noqa: A002
     """``torch.matrix_power``: ``torch.linalg.matrix_power`` with torch's own error names."""
     expect_tensor(input, "matrix_power")

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from microtorch import dtypes as _dtypes
+from microtorch.api.arguments import parser_error
 from microtorch.api.decomposition import LinAlgError
-from microtorch.api.linalg import _c_name
+from microtorch.api.linalg import c_name
 from microtorch.api.random_fill import generator_rng
 from microtorch.ops.lobpcg import Lobpcg
 
@@ -61,15 +62,30 @@ def lobpcg(
     starts = []
     for i in range(batch):
         if X is None:  # (as torch.randn((m, n)) draws it, from the default generator)
+            message = parser_error("randn", ["tuple of ints size"], ((m, n),), {})
+            if message is not None:  # (k=1.5)
+                raise TypeError(f"{message} (Fix: k and n are whole numbers of eigenpairs)")
             starts.append(generator_rng(None).standard_normal((m, n)).astype(dtype.numpy))
             continue
         start = X if A.dim() == 2 else X.reshape(-1, *X.shape[-2:])[i]
         if not (start.dim() == 2 and tuple(start.shape) == (m, n)):
             raise AssertionError(f"X shape mismatch: got {start.shape}, expected {(m, n)}")
+        if not start.dtype.is_floating_point:  # (PyTorch's first use of X: its norm)
+            raise RuntimeError(
+                "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                f"{start.dtype._legacy[:-6]} (Fix: a float X, e.g. X.to(A.dtype))"
+            )
         starts.append(start._data)
-    if A.dtype is not dtype:  # (an integer A times PyTorch's float32 start)
+    other = dtype if X is None else X.dtype  # (an integer A times PyTorch's float32 start)
+    if A.dtype is not other:
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_c_name(A.dtype)} != float"
+            f"expected m1 and m2 to have the same dtype, but got: {c_name(A.dtype)} != "
+            f"{c_name(other)} (Fix: X.to(A.dtype))"
+        )
+    if n == 0:  # (PyTorch's accident, in its first step)
+        raise ZeroDivisionError(
+            "0.0 cannot be raised to a negative power (Fix: ask for at least one eigenpair: "
+            "k >= 1, or an X with a column)"
         )
     ortho = (method or "ortho") == "ortho"  # (PyTorch runs "basic" for any other name)
     niter = 1000 if niter is None else niter

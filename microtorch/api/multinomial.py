@@ -8,11 +8,19 @@ from typing import Any
 import numpy as np
 
 from microtorch.api import random_fill
+from microtorch.api.arguments import parsed
 from microtorch.api.operands import wrap
 
 __all__ = ["multinomial"]
 
 
+@parsed(
+    "multinomial",
+    (
+        "Tensor input, int num_samples, bool replacement=False, *, torch.Generator generator=None, "
+        "Tensor out=None"
+    ),
+)
 def multinomial(
     input: Any,
     num_samples: int,

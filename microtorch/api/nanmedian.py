@@ -7,6 +7,7 @@ from typing import Any
 
 from microtorch.api import return_types
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.statistics import lower_median
 from microtorch.ops.nanmedian import NanmedianAll, NanmedianDim, nanmedian_indices
@@ -14,6 +15,11 @@ from microtorch.ops.nanmedian import NanmedianAll, NanmedianDim, nanmedian_indic
 __all__ = ["nanmedian"]
 
 
+@parsed(
+    "nanmedian",
+    "Tensor input",
+    "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None",
+)
 @torch_keywords("input", "dim", "keepdim")
 def nanmedian(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """The lower median of the values that are not nan (nan if all are); with ``dim``, a

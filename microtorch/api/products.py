@@ -72,11 +72,20 @@ def _dims(op: str, t: Any, name: str, ndim: int) -> None:
 
 
 def _scaled(fn: Any, c: Any, a: Any, b: Any, beta: float, alpha: float) -> Any:
+    if a._dtype.name == "bool" and a._data.size and b._data.size:  # (an empty one: no kernel)
+        linalg.no_bool(a, _KERNELS[fn.__name__])
     if not c._dtype.is_floating_point and (isinstance(beta, float) or isinstance(alpha, float)):
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number."
         )
     return fn.apply(c, a, b, beta, alpha)
+
+
+# PyTorch's kernel of each, as its error for bool operands names it (addr has a bool one)
+_KERNELS = {
+    "AddmmScaled": "addmm_impl_cpu_", "Addmv": "addmv_impl_cpu", "Addbmm": "addmm_impl_cpu_",
+    "Baddbmm": "baddbmm",
+}  # fmt: skip
 
 
 def addmm(input: Any, mat1: Any, mat2: Any, *, beta: float = 1, alpha: float = 1) -> Any:  # noqa: A002

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, type_name
+from microtorch.api.arguments import parsed
 from microtorch.api.composites import movedim
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
@@ -29,6 +30,17 @@ __all__ = ["quantile", "nanquantile"]
 _MODES = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
+@parsed(
+    "quantile",
+    (
+        "Tensor input, Tensor q, int dim = None, bool keepdim = False, *, "
+        'str interpolation = "linear", Tensor out = None'
+    ),
+    (
+        "Tensor input, float q, int dim = None, bool keepdim = False, *, "
+        'str interpolation = "linear", Tensor out = None'
+    ),
+)
 @torch_keywords("input", "q", "dim", "keepdim", out=True)
 def quantile(
     a: Any, q: Any, dim: Any = None, keepdim: bool = False, *, interpolation: str = "linear"
@@ -38,6 +50,17 @@ def quantile(
     return _quantile(a, q, dim, keepdim, interpolation, "quantile", False)
 
 
+@parsed(
+    "nanquantile",
+    (
+        "Tensor input, Tensor q, int dim = None, bool keepdim = False, *, "
+        'str interpolation = "linear", Tensor out = None'
+    ),
+    (
+        "Tensor input, float q, int dim = None, bool keepdim = False, *, "
+        'str interpolation = "linear", Tensor out = None'
+    ),
+)
 @torch_keywords("input", "q", "dim", "keepdim", out=True)
 def nanquantile(
     a: Any, q: Any, dim: Any = None, keepdim: bool = False, *, interpolation: str = "linear"

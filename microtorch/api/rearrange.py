@@ -82,7 +82,8 @@ def flip(a: Any, *dims: Any) -> Any:
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
         dims = tuple(dims[0])
     expect_ints(dims, "dims")
-    return Flip.apply(a, _distinct(normalize_dims(dims, a._data.ndim), "flip"))
+    dims = _distinct(normalize_dims(dims, a._data.ndim), "flip")
+    return Flip.apply(a, dims if a._data.ndim else ())  # (a 0-d a: dim 0 or -1 is a itself)
 
 
 def _distinct(dims: tuple[int, ...], op: str) -> tuple[int, ...]:
@@ -109,6 +110,8 @@ def roll(a: Any, shifts: Any, dims: Any = None) -> Any:
         raise RuntimeError(
             f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}"
         )
+    if a._data.ndim == 0:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     return Roll.apply(a, shifts, normalize_dims(dims, a._data.ndim))
 
 
@@ -143,6 +146,10 @@ def tile(a: Any, *dims: Any) -> Any:
     return repeat(a, *((1,) * (a._data.ndim - len(dims)) + dims))
 
 
+@parsed(
+    "index_select",
+    "Tensor input, int dim, Tensor index, *, Tensor out=None",
+)
 @torch_keywords("input", "dim", "index", out=True)
 def index_select(a: Any, dim: int, index: Any) -> Any:
     """The slices of ``a`` at the positions ``index`` (1-d) names, along ``dim``."""
@@ -156,6 +163,10 @@ def index_select(a: Any, dim: int, index: Any) -> Any:
     size = a._data.shape[d] if a._data.ndim else 1
     positions = index._data.reshape(-1).astype(np.int64)
     bad = positions[(positions < 0) | (positions >= size)]
+    if a._data.ndim == 0 and positions.size != 1:
+        raise RuntimeError(
+            f"index_select(): Index to scalar can have only 1 value, got {positions.size} value(s)"
+        )
     if bad.size:
         raise IndexError("index out of range in self")
     return IndexSelect.apply(a, positions, d)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from microtorch.api._checks import expect_number, expect_tensor, type_name
+from microtorch.api.arguments import parsed
 from microtorch.api.index_along import scalar_type
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.keywords import torch_keywords
@@ -39,6 +40,10 @@ def _checked(a: Any, p: Any, dim: Any, maxnorm: Any, name: str) -> int:
     return d
 
 
+@parsed(
+    "renorm",
+    "Tensor input, Number p, int dim, Number maxnorm, *, Tensor out=None",
+)
 @torch_keywords("input", "p", "dim", "maxnorm", out=True)
 def renorm(input: Any, p: float, dim: int, maxnorm: float) -> Any:  # noqa: A002
     """Each slice ``input.select(dim, i)`` whose p-norm exceeds ``maxnorm``, scaled by

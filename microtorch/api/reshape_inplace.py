@@ -18,7 +18,7 @@ import numpy as np
 from microtorch.api import memory_format as layouts
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
-from microtorch.api.arguments import expect_ints, parsed
+from microtorch.api.arguments import alias, expect_ints, parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.tensor_options import check_memory_format
 from microtorch.autograd import grad_mode
@@ -109,9 +109,10 @@ t_ = reshape_twin("t_", _t)
 transpose_ = reshape_twin("transpose_", shape_ops.transpose)
 # x.swapaxes_(axis0=0, axis1=1): transpose_ by numpy's names, as PyTorch declares it
 swapaxes_ = reshape_twin(
-    "swapaxes_", parsed("swapaxes", "Tensor input, int axis0, int axis1")(shape_ops.transpose)
+    "swapaxes_", alias(shape_ops.transpose, "swapaxes", "Tensor input, int axis0, int axis1")
 )
-__all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_", "swapaxes_"]
+swapdims_ = reshape_twin("swapdims_", alias(shape_ops.transpose, "swapdims"))
+__all__ += ["unsqueeze_", "squeeze_", "t_", "transpose_", "swapaxes_", "swapdims_"]
 
 
 @torch_keywords("input", "the_template")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from microtorch.api import twins
 from microtorch.api._checks import expect_tensor
 from microtorch.api.arguments import expect_int, parsed
 from microtorch.api.keywords import torch_keywords
@@ -15,7 +16,7 @@ from microtorch.api.operands import wrap
 from microtorch.autograd.function import NumpyFunction
 from microtorch.ops.rounding import Ceil, Floor, Frac, Round, RoundDecimals, Sign, Trunc
 
-__all__ = ["round", "floor", "ceil", "trunc", "sign", "frac"]
+__all__ = ["round", "round_", "floor", "ceil", "trunc", "sign", "frac"]
 
 
 def _step(fn: type[NumpyFunction], a: Any, op: str, *extra: Any) -> Any:
@@ -75,3 +76,9 @@ def frac(input: Any) -> Any:  # noqa: A002
             f"\"frac_cpu\" not implemented for '{kind}' (Fix: integers have no fractional part)"
         )
     return Frac.apply(input)
+
+
+# x.round_() and torch.round_(x): round, written into the input; its errors name round_
+round_ = parsed("round_", "Tensor input", "Tensor input, *, int decimals")(
+    twins.twin("round_", round)
+)

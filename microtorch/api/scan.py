@@ -13,6 +13,7 @@ import numpy as np
 
 from microtorch.api import return_types
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.reduction import normalize_dims
 from microtorch.autograd import node as _node
@@ -35,16 +36,28 @@ def _running(input: Any, dim: Any, op: str, largest: bool) -> Any:  # noqa: A002
     return kind(fn.apply(input, idx, d), _node.plain_tensor(idx, input._device))
 
 
+@parsed(
+    "cummax",
+    "Tensor input, int dim, *, Tensor out=None",
+)
 def cummax(input: Any, dim: Any = None) -> Any:  # noqa: A002
     """(values, indices): the largest value so far along ``dim``, and where it is."""
     return _running(input, dim, "cummax", True)
 
 
+@parsed(
+    "cummin",
+    "Tensor input, int dim, *, Tensor out=None",
+)
 def cummin(input: Any, dim: Any = None) -> Any:  # noqa: A002
     """(values, indices): the smallest value so far along ``dim``, and where it is."""
     return _running(input, dim, "cummin", False)
 
 
+@parsed(
+    "logcumsumexp",
+    "Tensor input, int dim, *, Tensor out=None",
+)
 def logcumsumexp(input: Any, dim: int) -> Any:  # noqa: A002
     """log(cumsum(exp(input))) along ``dim``, computed without overflow."""
     expect_tensor(input, "logcumsumexp")
@@ -57,6 +70,10 @@ def logcumsumexp(input: Any, dim: int) -> Any:  # noqa: A002
     return Logcumsumexp.apply(input, d)
 
 
+@parsed(
+    "aminmax",
+    "Tensor input, *, int dim=None, bool keepdim=False, Tensor out=None",
+)
 def aminmax(input: Any, *, dim: int | None = None, keepdim: bool = False) -> Any:  # noqa: A002
     """(min, max) of all values, or along ``dim``, in one pass."""
     expect_tensor(input, "aminmax")

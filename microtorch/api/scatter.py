@@ -34,6 +34,10 @@ __all__ = ["gather", "scatter", "scatter_", "scatter_add", "scatter_reduce"]
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 
 
+@parsed(
+    "gather",
+    "Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor out=None",
+)
 @torch_keywords("input", "dim", "index", out=True)
 def gather(a: Any, dim: int, index: Any, *, sparse_grad: bool = False) -> Any:
     """``out[i][j] = a[i][index[i][j]]`` for ``dim=1`` (and so on in other dimensions)."""
@@ -108,6 +112,10 @@ _DEPRECATED_REDUCE = (
 )
 
 
+@parsed(
+    "scatter_add",
+    "Tensor input, int dim, Tensor index, Tensor src, *, Tensor out=None",
+)
 @torch_keywords("input", "dim", "index", "src")
 def scatter_add(a: Any, dim: int, index: Any, src: Any) -> Any:
     """``a`` with ``src[i][j]`` added to ``out[i][index[i][j]]`` for ``dim=1``."""
@@ -117,6 +125,10 @@ def scatter_add(a: Any, dim: int, index: Any, src: Any) -> Any:
     return ScatterAdd.apply(a, idx, src, d)
 
 
+@parsed(
+    "scatter_reduce",
+    "Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True",
+)
 @torch_keywords("input", "dim", "index", "src", "reduce")
 def scatter_reduce(
     a: Any, dim: int, index: Any, src: Any, reduce: str, *, include_self: bool = True

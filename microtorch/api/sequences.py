@@ -15,6 +15,7 @@ from microtorch.api import elementwise as ew
 from microtorch.api import join, rearrange
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.composites import narrow
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
@@ -24,6 +25,13 @@ from microtorch.autograd import node as _node
 __all__ = ["diff", "repeat_interleave"]
 
 
+@parsed(
+    "diff",
+    (
+        "Tensor input, int n=1, int dim=-1, Tensor prepend=None, Tensor append=None, *, "
+        "Tensor out=None"
+    ),
+)
 @torch_keywords("input", "n", "dim", "prepend", "append", out=True)
 def diff(a: Any, n: int = 1, dim: int = -1, prepend: Any = None, append: Any = None) -> Any:
     """out[i] = a[i + 1] - a[i] along ``dim``, ``n`` times over; ``prepend``/``append``
@@ -66,6 +74,12 @@ def _check_extra(a: Any, extra: Any, d: int) -> None:
             )
 
 
+@parsed(
+    "repeat_interleave",
+    "Tensor input, Tensor repeats, int dim = None, *, int output_size = None",
+    "Tensor repeats, *, int output_size = None",
+    "Tensor input, int repeats, int dim = None, *, int output_size = None",
+)
 @torch_keywords("input", "repeats", "dim")
 def repeat_interleave(
     a: Any = None, repeats: Any = None, dim: int | None = None, *, output_size: int | None = None

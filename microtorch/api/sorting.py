@@ -38,6 +38,14 @@ def _order(a: Any, dim: int, descending: bool, stable: bool) -> tuple[np.ndarray
     return follow_inputs(order.astype(np.int64), data), d  # (sort's results: laid out as a)
 
 
+@parsed(
+    "sort",
+    (
+        "Tensor input, *, bool stable, int dim = -1, bool descending = False, "
+        "tuple of Tensors out = None"
+    ),
+    "Tensor input, int dim = -1, bool descending = False, *, tuple of Tensors out = None",
+)
 @torch_keywords("input", "dim")
 def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = None) -> Any:
     """``(values, indices)``: the elements along ``dim`` in order, and where each came from."""
@@ -52,6 +60,11 @@ def sort(a: Any, dim: int = -1, descending: bool = False, stable: bool | None = 
     return return_types.sort(fn.apply(a, order, d), wrap(order))
 
 
+@parsed(
+    "argsort",
+    "Tensor input, *, bool stable, int dim = -1, bool descending = False, Tensor out = None",
+    "Tensor input, int dim = -1, bool descending = False",
+)
 @torch_keywords("input", "dim")
 def argsort(a: Any, dim: int = -1, descending: bool = False, stable: bool = False) -> Any:
     """The indices that sort ``a`` along ``dim``."""

@@ -195,6 +195,10 @@ def dsplit(input: Any, indices_or_sections: Any) -> tuple[Any, ...]:  # noqa: A0
     return _split_along(input, indices_or_sections, "dsplit", 3, 2)
 
 
+@parsed(
+    "split_with_sizes",
+    "Tensor input, tuple of ints split_sizes, int dim=0",
+)
 def split_with_sizes(input: Any, split_sizes: Sequence[int], dim: int = 0) -> tuple[Any, ...]:  # noqa: A002
     """Cut into pieces of the given sizes along ``dim`` (``SplitWithSizesBackward0``)."""
     expect_tensor(input, "split_with_sizes")
@@ -269,6 +273,10 @@ def sum_to_size(input: Any, *size: Any) -> Any:  # noqa: A002
     return shape_ops.view(summed, tuple(target)) if lead else summed
 
 
+@parsed(
+    "diagflat",
+    "Tensor input, int offset=0",
+)
 def diagflat(input: Any, offset: int = 0) -> Any:  # noqa: A002
     """The square matrix with ``input``'s values (flattened) on its ``offset``-th diagonal."""
     expect_tensor(input, "diagflat")
@@ -276,6 +284,10 @@ def diagflat(input: Any, offset: int = 0) -> Any:  # noqa: A002
     return diag_embed(flat, offset)
 
 
+@parsed(
+    "combinations",
+    "Tensor input, int r=2, bool with_replacement=False",
+)
 def combinations(input: Any, r: int = 2, with_replacement: bool = False) -> Any:  # noqa: A002
     """The length-``r`` combinations of a vector's values, one per row (as
     itertools.combinations): picked from an ``r``-fold meshgrid by a mask, then stacked."""

@@ -41,6 +41,11 @@ __all__ = [
 _C_NAMES = {"bool": "Bool", "float16": "Half", "float32": "Float", "float64": "Double"}
 
 
+@parsed(
+    "median",
+    "Tensor input",
+    "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None",
+)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def median(a: Any, dim: int | None = None, keepdim: bool = False) -> Any:
     """The lower median ((n - 1) // 2 of the sorted values, nan if any is nan); with ``dim``,
@@ -74,6 +79,10 @@ def lower_median(a: Any, dim: int | None, keepdim: bool, ops: tuple, pair: Any) 
     return pair(dim_op.apply(a, d, keepdim, idx), wrap(idx))
 
 
+@parsed(
+    "bincount",
+    "Tensor input, Tensor weights=None, int minlength=0, *, Tensor out=None",
+)
 @torch_keywords("input", "weights", "minlength")
 def bincount(a: Any, weights: Any = None, minlength: int = 0) -> Any:
     """How often each of 0, 1, ..., max(a) occurs in the 1-d integer tensor ``a`` (at least

@@ -15,6 +15,7 @@ import numpy as np
 from microtorch.api import indexing, scatter
 from microtorch.api import shape as shape_ops
 from microtorch.api._checks import expect_tensor, written_number
+from microtorch.api.arguments import expect_int, parsed
 from microtorch.api.inplace import apply_inplace
 from microtorch.api.operands import as_operand
 from microtorch.api.reduction import normalize_dims
@@ -38,9 +39,14 @@ __all__ = [
 ]  # fmt: skip
 
 
+@parsed(
+    "rot90",
+    "Tensor input, int k=1, tuple of ints dims=[0, 1], *, Tensor out=None",
+)
 def rot90(input: Any, k: int = 1, dims: Any = (0, 1)) -> Any:  # noqa: A002
     """``input`` turned ``k`` quarter turns in the plane of ``dims`` (first towards second)."""
     expect_tensor(input, "rot90")
+    expect_int(k, "k")  # (the parser's cue: int(1.5) would turn once)
     dims = list(dims)
     if len(dims) != 2:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
@@ -79,6 +85,10 @@ def take(input: Any, index: Any) -> Any:  # noqa: A002
     return Take.apply(input, idx)
 
 
+@parsed(
+    "take_along_dim",
+    "Tensor input, Tensor indices, int dim=None, *, Tensor out=None",
+)
 def take_along_dim(input: Any, indices: Any, dim: int | None = None) -> Any:  # noqa: A002
     """The values of ``input`` at ``indices`` along ``dim`` (broadcasting the other
     dimensions); without ``dim``, of the flattened ``input``."""

@@ -41,12 +41,14 @@ from microtorch.api import elementwise as ew
 from microtorch.api import inplace as inplace_ops
 from microtorch.api import multinomial as multinomial_ops
 from microtorch.api import shape as shape_ops
-from microtorch.api.arguments import expect_ints, method_of, parsed, parser_error, reraise
+from microtorch.api.arguments import alias, expect_ints, method_of, parsed, parser_error, reraise
 from microtorch.api.inplace import apply_inplace, arith_inplace
-from microtorch.api.keywords import method_keywords, torch_keywords
+from microtorch.api.keywords import method_keywords
 from microtorch.api.operands import as_operand
+from microtorch.api.operators import op_method, unrecorded
 from microtorch.api.tensor_options import check_memory_format, tensor_options
 from microtorch.autograd import node as _node
+from microtorch.autograd.grad_mode import state as _grad
 from microtorch.device import as_device
 from microtorch.dtypes import bool as bool_
 from microtorch.dtypes import (
@@ -61,10 +63,13 @@ from microtorch.dtypes import (
     strided,
     uint8,
 )  # fmt: skip
+from microtorch.ops import unary as uops
+from microtorch.ops.reduction import Sum
 from microtorch.storage import TypedStorage, memory_of
 
 __all__ = ["TensorMethods"]
 
+# scatter_'s signatures, as PyTorch declares them (scatter's, without out=)
 # The new_* methods' signature, after their size (and fill_value) as PyTorch declares it
 _NEW_OPTIONS = (
     "Tensor input, {}, *, torch.dtype dtype=None, torch.layout layout=None, "
@@ -123,6 +128,29 @@ def _deprecated_T(ndim: int) -> None:  # noqa: N802
     if kind not in _t_warned:
         _t_warned.add(kind)
         warn(_T_WARNINGS[kind])
+
+
+_sum_method, _pow_method = method_of(reduction.sum), binary.method("pow")
+
+
+def _sum(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """``x.sum(...)``; ``x.sum()`` runs ``Sum`` itself, as ``reduction.sum`` would (its dtype:
+    the tensor's if floating-point, else int64), and without ``apply`` when nothing is
+    recorded."""
+    if args or kwargs:
+        return _sum_method(self, *args, **kwargs)
+    dtype = None if self._dtype.is_floating_point else int64.numpy
+    if _grad.grad_enabled and (self._rg or self._base is not None):
+        return Sum.apply(self, dtype)  # (recorded, or a view apply renews)
+    return unrecorded(Sum, self._device, self._data, dtype)
+
+
+def _pow(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """``x.pow(...)``; ``x.pow(n)`` of a floating-point tensor and a Python number is
+    ``x ** n`` (straight to ``PowScalar``: see operators.pow_operator)."""
+    if len(args) == 1 and not kwargs and type(args[0]) in (builtins.int, builtins.float):
+        return self ** args[0]
+    return _pow_method(self, *args, **kwargs)
 
 
 class TensorMethods:
@@ -390,23 +418,28 @@ class TensorMethods:
     # (with PyTorch's keyword names, x.add(other=y), and out= for torch.add(a, b, out=c);
     # the operators above skip both)
     # (and PyTorch's argument-parser errors, x.add("a"): api/binary_functions.py)
-    add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge = (
+    add, sub, mul, div, maximum, minimum, eq, ne, lt, le, gt, ge = (
         binary.method(name)
-        for name in ("add", "sub", "mul", "div", "pow", "maximum", "minimum")
+        for name in ("add", "sub", "mul", "div", "maximum", "minimum")
         + ("eq", "ne", "lt", "le", "gt", "ge")
     )
+    pow = functools.wraps(_pow_method)(_pow)  # noqa: A003
     masked_fill = method_of(ew.masked_fill)
     logical_not, isclose, allclose, equal = ew.logical_not, ew.isclose, ew.allclose, ew.equal
-    # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper
-    neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, clamp, reciprocal = (
-        method_keywords(f)
-        for f in (unary.neg, unary.exp, unary.log, unary.log1p, unary.sqrt, unary.abs)
-        + (unary.sin, unary.cos, unary.sigmoid, unary.tanh, unary.relu, unary.clamp)
-        + (unary.reciprocal,)
-    )
+    # x.exp() takes no input= and no out= (torch.exp does): the methods skip that wrapper;
+    # x.exp() of a floating-point tensor runs Exp itself, as x * y runs Mul (op_method)
+    neg, exp, log, log1p, sqrt, abs, sin, cos, sigmoid, tanh, relu, reciprocal = (
+        op_method(op, method_keywords(f))
+        for op, f in (
+            (uops.Neg, unary.neg), (uops.Exp, unary.exp), (uops.Log, unary.log),
+            (uops.Log1p, unary.log1p), (uops.Sqrt, unary.sqrt), (uops.Abs, unary.abs),
+            (uops.Sin, unary.sin), (uops.Cos, unary.cos), (uops.Sigmoid, unary.sigmoid),
+            (uops.Tanh, unary.tanh), (uops.Relu, unary.relu), (uops.Reciprocal, unary.reciprocal),
+        )
+    )  # fmt: skip
     clamp, clip = method_of(unary.clamp), method_of(unary.clip)
-    sum, mean, max, min, amax, amin = (
-        method_of(reduction.sum),
+    sum = functools.wraps(_sum_method)(_sum)
+    mean, max, min, amax, amin = (
         method_of(reduction.mean),
         method_of(reduction.max),
         method_of(reduction.min),
@@ -433,17 +466,20 @@ class TensorMethods:
         shape_ops.t,
         method_of(shape_ops.permute),
     )
-    split, chunk, unbind = join.split, method_of(join.chunk), join.unbind
+    split, chunk, unbind = join.split, method_of(join.chunk), method_of(join.unbind)
     matmul, mm, mv, dot, bmm = linalg.matmul, linalg.mm, linalg.mv, linalg.dot, linalg.bmm
     sort, argsort, nonzero = (
-        Method(_SORTING + "sort"), Method(_SORTING + "argsort"), Method(_SORTING + "nonzero"),
+        Method(_SORTING + "sort", method_of), Method(_SORTING + "argsort", method_of),
+        Method(_SORTING + "nonzero"),
     )  # fmt: skip
     topk = Method(_SORTING + "topk", method_of)
     # PyTorch's other names for the same methods:
     absolute, negative = abs, neg
     multiply, divide, subtract = (binary.method(n) for n in ("multiply", "divide", "subtract"))
-    swapdims = transpose
-    swapaxes = torch_keywords("input", "axis0", "axis1")(transpose)  # (numpy's names)
+    swapdims = method_of(alias(shape_ops.transpose, "swapdims"))
+    swapaxes = method_of(
+        alias(shape_ops.transpose, "swapaxes", "Tensor input, int axis0, int axis1")
+    )
     logical_and, logical_or, logical_xor, floor_divide, remainder, fmod = (
         binary.method(n)
         for n in ("logical_and", "logical_or", "logical_xor", "floor_divide", "remainder", "fmod")
@@ -457,13 +493,18 @@ class TensorMethods:
         truth.isnan,
         truth.isinf,
         truth.isfinite,
-        truth.any,
-        truth.all,
+        method_of(truth.any),
+        method_of(truth.all),
     )
     log10, log2 = _methods("logarithms", "log10 log2")
     norm = linalg.norm
-    prod, cumsum, cumprod = cumulative.prod, method_of(cumulative.cumsum), cumulative.cumprod
-    histc, histogram = Method(_HISTOGRAM + "histc"), Method(_HISTOGRAM + "histogram", method_of)
+    prod, cumsum, cumprod = (
+        method_of(cumulative.prod),
+        method_of(cumulative.cumsum),
+        method_of(cumulative.cumprod),
+    )
+    histc = Method(_HISTOGRAM + "histc", method_of)
+    histogram = Method(_HISTOGRAM + "histogram", method_of)
     tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh = (
         method_keywords(f)
         for f in (trigonometry.tan, trigonometry.sinh, trigonometry.cosh, trigonometry.asin)
@@ -515,9 +556,14 @@ class TensorMethods:
     )  # fmt: skip
     log10_, log2_ = _twins("logarithms", "log10_ log2_")
     square_ = twins.square_
-    ceil_, floor_, round_, trunc_, sign_ = _twins("rounding", "ceil_ floor_ round_ trunc_ sign_")
-    bitwise_not_, cumsum_, cumprod_, fmod_ = (
-        twins.bitwise_not_, twins.cumsum_, twins.cumprod_, twins.fmod_,
+    ceil_, floor_, trunc_, sign_ = _twins("rounding", "ceil_ floor_ trunc_ sign_")
+    round_ = Method("microtorch.api.rounding:round_", method_of)
+    cumsum_, cumprod_ = (
+        method_of(parsed(name, "Tensor input, int dim, *, torch.dtype dtype=None")(twin))
+        for name, twin in (("cumsum_", twins.cumsum_), ("cumprod_", twins.cumprod_))
+    )
+    bitwise_not_, fmod_ = (
+        twins.bitwise_not_, twins.fmod_,
     )  # fmt: skip
     tan_, sinh_, cosh_, asin_, acos_, atan_, asinh_, acosh_, atanh_, atan2_ = (
         twins.tan_, twins.sinh_, twins.cosh_, twins.asin_, twins.acos_, twins.atan_,
@@ -526,10 +572,9 @@ class TensorMethods:
     absolute_, negative_, clip_ = abs_, neg_, clamp_
     multiply_, divide_, subtract_ = mul_, div_, method_of(binary.subtract_)
     # in place, but not element-wise: a new shape (api/reshape_inplace.py), random numbers
-    unsqueeze_, squeeze_, t_, transpose_, swapaxes_ = _methods(
-        "reshape_inplace", "unsqueeze_ squeeze_ t_ transpose_ swapaxes_"
+    unsqueeze_, squeeze_, t_, transpose_, swapaxes_, swapdims_ = _methods(
+        "reshape_inplace", "unsqueeze_ squeeze_ t_ transpose_ swapaxes_ swapdims_"
     )
-    swapdims_ = Method("microtorch.api.reshape_inplace:transpose_")  # (its own: see Method)
     (resize_,) = _methods("reshape_inplace", "resize_", method_of)
     random_ = random_fill.random_
     uniform_, exponential_, geometric_, cauchy_, log_normal_ = (
@@ -546,6 +591,10 @@ class TensorMethods:
         scatter_ops = _api_module("scatter")
         return apply_inplace(self, "scatter_add_", scatter_ops.scatter_add, dim, index, src)
 
+    scatter_add_ = method_of(
+        parsed("scatter_add_", "Tensor input, int dim, Tensor index, Tensor src")(scatter_add_)
+    )
+
     def scatter_reduce_(
         self, dim: builtins.int, index: Tensor, src: Tensor, reduce: str, **kwargs: Any
     ) -> Tensor:
@@ -553,6 +602,14 @@ class TensorMethods:
         return apply_inplace(
             self, "scatter_reduce_", scatter_ops.scatter_reduce, dim, index, src, reduce, **kwargs
         )
+
+    scatter_reduce_ = method_of(
+        parsed(
+            "scatter_reduce_",
+            "Tensor input, int dim, Tensor index, Tensor src, str reduce, *, "
+            "bool include_self=True",
+        )(scatter_reduce_)
+    )
 
     rsqrt, expm1, tril, triu, tile, index_select, masked_select = (
         method_keywords(f)
@@ -562,10 +619,13 @@ class TensorMethods:
     flip, roll = method_keywords(rearrange.flip), method_keywords(rearrange.roll)
     repeat = method_of(rearrange.repeat)
     rsqrt_, expm1_ = twins.twin("rsqrt_", rearrange.rsqrt), twins.twin("expm1_", rearrange.expm1)
-    tril_, triu_ = twins.twin("tril_", rearrange.tril), twins.twin("triu_", rearrange.triu)
+    tril_, triu_ = (
+        method_of(parsed(name, "Tensor input, int diagonal=0")(twins.twin(name, fn)))
+        for name, fn in (("tril_", rearrange.tril), ("triu_", rearrange.triu))
+    )
     narrow, movedim, moveaxis, outer, clamp_min, clamp_max, nan_to_num = (
         Method(_COMPOSITES + name, method_keywords)
-        for name in ("narrow", "movedim", "movedim", "outer", "clamp_min", "clamp_max")
+        for name in ("narrow", "movedim", "moveaxis", "outer", "clamp_min", "clamp_max")
         + ("nan_to_num",)
     )
     # x.broadcast_to(2, 3) or ((2, 3)): expand, which takes the sizes either way too (not so
@@ -574,7 +634,7 @@ class TensorMethods:
         parsed("broadcast_to", "Tensor input, tuple of ints size")(shape_ops.expand)
     )
     count_nonzero, argwhere = (
-        Method(_COMPOSITES + "count_nonzero"),
+        Method(_COMPOSITES + "count_nonzero", method_of),
         Method(_COMPOSITES + "argwhere"),
     )
     clamp_min_, clamp_max_ = (
@@ -589,7 +649,7 @@ class TensorMethods:
         composites.check_replacements("nan_to_num_", nan, posinf, neginf)
         return twins.twin("nan_to_num_", composites.nan_to_num)(self, nan, posinf, neginf)
 
-    cross = Method("microtorch.api.cross:cross")
+    cross = Method("microtorch.api.cross:cross", method_of)
     unique = Method("microtorch.api.unique:unique")
     erf, erfc, erfinv, addcmul, addcdiv = (
         Method(_SPECIAL + name, method_keywords)
@@ -724,22 +784,32 @@ class TensorMethods:
     tensor_split, hsplit, vsplit, dsplit = _methods(
         "splits", "tensor_split hsplit vsplit dsplit", method_keywords
     )
-    split_with_sizes, fliplr, flipud = _methods("splits", "split_with_sizes fliplr flipud")
-    unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_of)
-    (diagflat,) = _methods("splits", "diagflat")
+    (split_with_sizes,) = _methods("splits", "split_with_sizes", method_of)
+    fliplr, flipud = _methods("splits", "fliplr flipud")
+    _unflatten, sum_to_size = _methods("splits", "unflatten sum_to_size", method_of)
+
+    def unflatten(self, dim: Any, sizes: Any) -> Tensor:
+        """``unflatten(self, dim, sizes)``: PyTorch writes this method in Python, so a wrong
+        keyword gets Python's TypeError, named ``Tensor.unflatten()`` (``input=``)."""
+        return self._unflatten(dim, sizes)
+
+    unflatten.__qualname__ = "Tensor.unflatten"  # (the name Python's TypeErrors give)
+    (diagflat,) = _methods("splits", "diagflat", method_of)
     (unique_consecutive,) = _methods("unique", "unique_consecutive")
     addmm, addmv, addr, addbmm, baddbmm = _methods("products", "addmm addmv addr addbmm baddbmm")
     addmm_, addmv_, addr_, addbmm_, baddbmm_ = _methods(
         "products", "addmm_ addmv_ addr_ addbmm_ baddbmm_"
     )
     inner, ger, vdot, kron = _methods("products", "inner ger vdot kron")
-    rot90, take, take_along_dim, put, put_ = _methods(
-        "take_put", "rot90 take take_along_dim put put_"
-    )
+    take, put, put_ = _methods("take_put", "take put put_")
+    (rot90,) = _methods("take_put", "rot90", method_of)
+    (take_along_dim,) = _methods("take_put", "take_along_dim", method_of)
     index_put, index_put_, masked_scatter, masked_scatter_, fill_diagonal_ = _methods(
         "take_put", "index_put index_put_ masked_scatter masked_scatter_ fill_diagonal_"
     )
-    cummax, cummin, logcumsumexp, aminmax = _methods("scan", "cummax cummin logcumsumexp aminmax")
+    cummax, cummin, logcumsumexp, aminmax = _methods(
+        "scan", "cummax cummin logcumsumexp aminmax", method_of
+    )
     # --- end walka
     # --- walkb
     lgamma, digamma, mvlgamma = _methods("gamma", "lgamma digamma mvlgamma", method_keywords)
@@ -755,6 +825,8 @@ class TensorMethods:
                 f"desired output type {gamma_ops.get_default_dtype()._legacy[:-6]}"
             )
         return apply_inplace(self, "mvlgamma_", gamma_ops.mvlgamma, p)
+
+    mvlgamma_ = method_of(parsed("mvlgamma_", "Tensor input, int p")(mvlgamma_))
 
     (i0,) = _methods("bessel", "i0", method_keywords)
     (i0_,) = _twins("bessel", "i0_")
@@ -849,13 +921,7 @@ class TensorMethods:
         """exp(A) = I + A + A^2 / 2! + ... of each square matrix."""
         return _api_module("linalg_square").matrix_exp(self)
 
-    def matrix_power(self, n: builtins.int) -> Any:
-        """A @ A @ ... (n times; n = 0 the identity, n < 0 powers of the inverse)."""
-        if isinstance(n, builtins.bool) or not isinstance(n, builtins.int):
-            raise TypeError(
-                f"matrix_power(): argument 'n' (position 1) must be int, not {type(n).__name__}"
-            )
-        return _api_module("linalg_square").matrix_power(self, n)
+    matrix_power = Method(_LINALG_SQUARE + "torch_matrix_power", method_of)
 
     def register_post_accumulate_grad_hook(self, hook: Any) -> Any:
         """Call ``hook(self)`` after a backward pass has added into this leaf's ``.grad``
@@ -894,7 +960,12 @@ class TensorMethods:
     # --- walke
     cov, corrcoef = _methods("correlation", "cov corrcoef")
     (renorm,) = _methods("renorm", "renorm", method_keywords)
-    (renorm_,) = _methods("renorm", "renorm_")
+    renorm_ = Method(
+        "microtorch.api.renorm:renorm_",
+        lambda fn: method_of(
+            parsed("renorm_", "Tensor input, Number p, int dim, Number maxnorm")(fn)
+        ),
+    )
     (nanmedian,) = _methods("nanmedian", "nanmedian", method_keywords)
     # --- walkf
     (prelu,) = _methods("prelu", "prelu")

@@ -11,6 +11,7 @@ from typing import Any
 from microtorch.api import cumulative, reduction, sequences
 from microtorch.api import elementwise as ew
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.api.unary import _float
 from microtorch.ops.scalar import DivScalar, MulScalar
 
@@ -38,9 +39,19 @@ def _spaced_pairs(y: Any, x: Any, dim: int, name: str) -> Any:
     return ew.mul(spacing, _pairs(y, dim))
 
 
+@parsed(
+    "trapezoid",
+    "Tensor y, Tensor x, *, int dim = -1",
+    "Tensor y, *, Number dx = 1, int dim = -1",
+)
 def trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1) -> Any:
     """The integral of y along ``dim`` by the trapezoid rule, with spacing dx (1 unless
     given) or at sample points x."""
+    return _trapezoid(y, x, dx, dim)
+
+
+def _trapezoid(y: Any, x: Any, dx: Any, dim: int) -> Any:
+    # (trapezoid's and trapz's, outside their parsers: each parses its own call)
     y, dim = _prepare(y, dim, "trapezoid")
     if x is not None:
         return DivScalar.apply(reduction.sum(_spaced_pairs(y, x, dim, "trapezoid"), dim), 2.0)
@@ -51,11 +62,21 @@ def trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1) -> Any:
     return MulScalar.apply(ew.sub(reduction.sum(y, dim), MulScalar.apply(ends, 0.5)), step)
 
 
+@parsed(
+    "trapz",
+    "Tensor y, *, float dx = 1, int dim = -1",
+    "Tensor y, Tensor x, *, int dim = -1",
+)
 def trapz(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1) -> Any:
     """The older name of trapezoid."""
-    return trapezoid(y, x, dx=dx, dim=dim)
+    return _trapezoid(y, x, dx, dim)
 
 
+@parsed(
+    "cumulative_trapezoid",
+    "Tensor y, Tensor x, *, int dim = -1",
+    "Tensor y, *, Number dx = 1, int dim = -1",
+)
 def cumulative_trapezoid(y: Any, x: Any = None, *, dx: Any = None, dim: int = -1) -> Any:
     """The running integral of y along ``dim`` by the trapezoid rule (one value fewer than
     y has along dim)."""

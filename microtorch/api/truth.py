@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, views_first
+from microtorch.api.arguments import parsed
 from microtorch.api.keywords import torch_keywords
 from microtorch.api.operands import wrap
 from microtorch.api.out_argument import call_with_out
@@ -93,12 +94,24 @@ def _reduce(ufunc: Any, a: Any, dim: Any, keepdim: bool, op: str) -> Any:
     return wrap(np.asarray(out).astype(out_dtype, order="C"), a._device)  # (row-major, as PyTorch)
 
 
+@parsed(
+    "any",
+    "Tensor input, *, Tensor out = None",
+    "Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None",
+    "Tensor input, int dim, bool keepdim = False, *, Tensor out = None",
+)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def any(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
     """True if any element (along ``dim``, if given) is nonzero."""
     return _reduce(np.any, input, dim, keepdim, "any")
 
 
+@parsed(
+    "all",
+    "Tensor input, *, Tensor out = None",
+    "Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None",
+    "Tensor input, int dim, bool keepdim = False, *, Tensor out = None",
+)
 @torch_keywords("input", "dim", "keepdim", numpy_aliases=True)
 def all(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001, A002
     """True if every element (along ``dim``, if given) is nonzero."""

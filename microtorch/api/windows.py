@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import expect_int, parsed
 from microtorch.api.operands import wrap
 from microtorch.dtypes import dtype, get_default_dtype, int64, promote_types
 
@@ -60,6 +61,28 @@ def _scalar(window: np.ndarray, value: float) -> Any:
     return window.dtype.type(value)  # (PyTorch casts a scalar to the tensor's dtype first)
 
 
+@parsed(
+    "hamming_window",
+    (
+        "int window_length, *, torch.dtype dtype = None, torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+    (
+        "int window_length, bool periodic, *, torch.dtype dtype = None, "
+        "torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+    (
+        "int window_length, bool periodic, float alpha, *, torch.dtype dtype = None, "
+        "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+        "bool requires_grad = False"
+    ),
+    (
+        "int window_length, bool periodic, float alpha, float beta, *, torch.dtype dtype = None, "
+        "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+        "bool requires_grad = False"
+    ),
+)
 def hamming_window(
     window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *,
     dtype: dtype | None = None, layout: Any = None, device: Any = None,
@@ -73,6 +96,18 @@ def hamming_window(
     return _finish(window * _scalar(n, -beta) + _scalar(n, alpha), periodic, requires_grad)
 
 
+@parsed(
+    "hann_window",
+    (
+        "int window_length, *, torch.dtype dtype = None, torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+    (
+        "int window_length, bool periodic, *, torch.dtype dtype = None, "
+        "torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+)
 def hann_window(
     window_length: int, periodic: bool = True, *, dtype: dtype | None = None,
     layout: Any = None, device: Any = None, pin_memory: bool | None = False,
@@ -85,6 +120,18 @@ def hann_window(
     )
 
 
+@parsed(
+    "blackman_window",
+    (
+        "int window_length, *, torch.dtype dtype = None, torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+    (
+        "int window_length, bool periodic, *, torch.dtype dtype = None, "
+        "torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+)
 def blackman_window(
     window_length: int, periodic: bool = True, *, dtype: dtype | None = None,
     layout: Any = None, device: Any = None, pin_memory: bool | None = False,
@@ -99,6 +146,18 @@ def blackman_window(
     return _finish(four - two * _scalar(n, 0.5) + _scalar(n, 0.42), periodic, requires_grad)
 
 
+@parsed(
+    "bartlett_window",
+    (
+        "int window_length, *, torch.dtype dtype = None, torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+    (
+        "int window_length, bool periodic, *, torch.dtype dtype = None, "
+        "torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+)
 def bartlett_window(
     window_length: int, periodic: bool = True, *, dtype: dtype | None = None,
     layout: Any = None, device: Any = None, pin_memory: bool | None = False,
@@ -114,6 +173,23 @@ def bartlett_window(
     return _finish(window, periodic, requires_grad)
 
 
+@parsed(
+    "kaiser_window",
+    (
+        "int window_length, *, torch.dtype dtype = None, torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+    (
+        "int window_length, bool periodic, *, torch.dtype dtype = None, "
+        "torch.layout layout = None, "
+        "torch.device device = None, bool pin_memory = False, bool requires_grad = False"
+    ),
+    (
+        "int window_length, bool periodic, float beta, *, torch.dtype dtype = None, "
+        "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+        "bool requires_grad = False"
+    ),
+)
 def kaiser_window(
     window_length: int, periodic: bool = True, beta: float = 12.0, *,
     dtype: dtype | None = None, layout: Any = None, device: Any = None,
@@ -130,7 +206,10 @@ def kaiser_window(
     return _finish(window, periodic, requires_grad)
 
 
-def _triangle_indices(name: str, row: int, col: int, offset: int, d: dtype, lower: bool) -> Any:
+def _triangle_indices(name: str, row: int, col: int, offset: int, d: Any, lower: bool) -> Any:
+    for arg, value in (("row", row), ("col", col), ("offset", offset)):
+        expect_int(value, arg)  # (the parser's cue: numpy would take 3.5 rows as 4)
+    d = int64 if d is None else d  # (dtype=None: PyTorch's default, long)
     for arg, value in (("row", row), ("col", col)):
         if value < 0:
             raise RuntimeError(f"{arg} must be non-negative, got{value}")  # (PyTorch's text)
@@ -142,6 +221,13 @@ def _triangle_indices(name: str, row: int, col: int, offset: int, d: dtype, lowe
     return wrap(np.stack(pick(row, offset, col)).astype(d.numpy).reshape(2, -1))
 
 
+@parsed(
+    "tril_indices",
+    (
+        "int row, int col, int offset=0, *, torch.dtype dtype=None, torch.layout layout=None, "
+        "torch.device device=None, bool pin_memory=False, bool requires_grad=False"
+    ),
+)
 def tril_indices(
     row: int, col: int, offset: int = 0, *, dtype: dtype = int64, device: Any = None,
     layout: Any = None, pin_memory: bool | None = None, requires_grad: bool = False,
@@ -153,6 +239,13 @@ def tril_indices(
     )
 
 
+@parsed(
+    "triu_indices",
+    (
+        "int row, int col, int offset=0, *, torch.dtype dtype=None, torch.layout layout=None, "
+        "torch.device device=None, bool pin_memory=False, bool requires_grad=False"
+    ),
+)
 def triu_indices(
     row: int, col: int, offset: int = 0, *, dtype: dtype = int64, device: Any = None,
     layout: Any = None, pin_memory: bool | None = None, requires_grad: bool = False,
@@ -182,6 +275,10 @@ def unravel_index(indices: Any, shape: Any) -> tuple[Any, ...]:
     return tuple(wrap(flat // stride % size) for stride, size in zip(strides, sizes))
 
 
+@parsed(
+    "vander",
+    "Tensor x, int N=None, bool increasing=False",
+)
 def vander(x: Any, N: int | None = None, increasing: bool = False) -> Any:  # noqa: N803
     """The Vandermonde matrix: column j is x ** (N - 1 - j) (x ** j if ``increasing``).
     Composed as PyTorch composes it: ones, the columns after the first set to ``x`` and

@@ -6,6 +6,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from microtorch import _coverage, _lazy
 from microtorch._warn import warn
 from microtorch.autograd import node as _node
@@ -175,11 +177,19 @@ def _result(grad: Any) -> Any:
         return grad
     # As in PyTorch, a gradient that backward made as a view of another (a sum's is the
     # incoming gradient expanded, stride 0) is a view, made in no_grad mode (see views.py).
+    # (Not a mere alias, grad.view(): the engine's mark that a hook saw the gradient.)
     t = _node.plain_tensor(grad)
-    if grad.base is not None:
+    if grad.base is not None and not _alias(grad, grad.base):
         with no_grad():
             views.as_view(t, _node.plain_tensor(grad.base))
     return t
+
+
+def _alias(a: np.ndarray, base: np.ndarray) -> bool:
+    """Is ``a`` all of ``base``, as it is laid out (what ``base.view()`` gives)?"""
+    return (a.shape, a.strides, a.dtype) == (base.shape, base.strides, base.dtype) and (
+        a.__array_interface__["data"][0] == base.__array_interface__["data"][0]
+    )
 
 
 def _targets(tensors: Sequence[Any]) -> dict[Any, list[tuple[Any, int]]]:

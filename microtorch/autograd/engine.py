@@ -51,7 +51,9 @@ def run_backward(
             heapq.heappush(ready, node)
     while ready:
         node = heapq.heappop(ready)
-        grad_outputs = node.pre_hooks(buffers.pop(node))  # tensor hooks, retain_grad()
+        grad_outputs = buffers.pop(node)
+        if node.has_pre_hooks:  # tensor hooks, retain_grad() (most nodes have none)
+            grad_outputs = node.pre_hooks(grad_outputs)
         if needed is not None and node not in needed:  # one of stop_at: its gradient is the result
             yield node, grad_outputs, None
             continue

@@ -127,6 +127,7 @@ class Node:
     _pre_hooks: list[Callable[..., Any]] | tuple[()] = ()  # node.register_prehook
     _tensor_hooks: Mapping[int, list[Callable[..., Any]]] = _NONE  # output.register_hook
     _retain_grad: Mapping[int, weakref.ref[Any]] = _NONE  # output.retain_grad()
+    has_pre_hooks: bool = False  # one of the three above was registered: run pre_hooks
 
     def __lt__(self, other: Node) -> bool:
         """The engine's order among nodes ready to run, PyTorch's: the one created later first
@@ -184,7 +185,7 @@ class Node:
     def register_prehook(self, fn: Callable[..., Any]) -> RemovableHandle:
         """Call ``fn(grad_outputs)`` before this node runs; it may return replacement grads."""
         if not self._pre_hooks:
-            self._pre_hooks = []
+            self._pre_hooks, self.has_pre_hooks = [], True
         self._pre_hooks.append(fn)
         return RemovableHandle(self._pre_hooks, fn)
 
@@ -197,6 +198,7 @@ class AccumulateGrad(Node):
 
     __slots__ = ("variable",)
     _next_nodes = _next_nrs = ()  # a leaf: the walk ends here
+    has_pre_hooks = True  # (its leaf may have hooks: x.register_hook; pre_hooks looks)
 
     def __init__(self, variable: Any) -> None:
         self.variable = variable

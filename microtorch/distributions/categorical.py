@@ -92,7 +92,7 @@ class Categorical(Distribution):
         if self._validate_args:
             self._validate_sample(value)
         shape = np.broadcast_shapes(value.shape, self._batch_shape)
-        picked = value.long().expand(*shape).unsqueeze(-1) == arange(self._num_events)
+        picked = value.long().expand(shape).unsqueeze(-1) == arange(self._num_events)
         log_pmf = self.logits.expand(*shape, self._num_events)
         return where(picked, log_pmf, 0.0).sum(-1)  # logits[..., value]
 

@@ -192,7 +192,8 @@ class Mish(NumpyFunction):
 
 
 class Hardswish(NumpyFunction):
-    """z = a * relu6(a + 3) / 6, so dz/da = 0 below -3, a / 3 + 1 / 2 up to 3, then 1."""
+    """z = a * relu6(a + 3) / 6, so dz/da = 0 up to -3, a / 3 + 1 / 2 below 3, then 1 (at the
+    kinks, PyTorch's sides: 0 at -3, 1 at 3)."""
 
     node_name = "HardswishBackward0"
     double_backward_name = "HardswishBackwardBackward0"
@@ -205,7 +206,7 @@ class Hardswish(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        slope = np.where(a < -3, 0, np.where(a <= 3, a / 3 + 0.5, 1)).astype(a.dtype)
+        slope = np.where(a <= -3, 0, np.where(a < 3, a / 3 + 0.5, 1)).astype(a.dtype)
         return grad_output * slope
 
 

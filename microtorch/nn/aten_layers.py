@@ -30,6 +30,13 @@ def _stride(stride: Any) -> Any:
     return None if isinstance(stride, (list, tuple)) and len(stride) == 0 else stride
 
 
+@parsed(
+    "max_pool1d",
+    (
+        "Tensor input, tuple of ints kernel_size, tuple of ints stride=[], "
+        "tuple of ints padding=[0], tuple of ints dilation=[1], bool ceil_mode=False"
+    ),
+)
 def max_pool1d(
     input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,  # noqa: A002
     dilation: Any = 1, ceil_mode: bool = False,
@@ -38,6 +45,13 @@ def max_pool1d(
     return F.max_pool1d(input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
 
 
+@parsed(
+    "max_pool1d_with_indices",
+    (
+        "Tensor input, tuple of ints kernel_size, tuple of ints stride=[], "
+        "tuple of ints padding=[0], tuple of ints dilation=[1], bool ceil_mode=False"
+    ),
+)
 def max_pool1d_with_indices(
     input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,  # noqa: A002
     dilation: Any = 1, ceil_mode: bool = False,
@@ -48,6 +62,14 @@ def max_pool1d_with_indices(
     )
 
 
+@parsed(
+    "max_pool2d",
+    (
+        "Tensor input, tuple of ints kernel_size, tuple of ints stride=[], "
+        "tuple of ints padding=0, "
+        "tuple of ints dilation=1, bool ceil_mode=False"
+    ),
+)
 def max_pool2d(
     input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,  # noqa: A002
     dilation: Any = 1, ceil_mode: bool = False,
@@ -56,6 +78,14 @@ def max_pool2d(
     return F.max_pool2d(input, kernel_size, _stride(stride), padding, dilation, ceil_mode)
 
 
+@parsed(
+    "max_pool3d",
+    (
+        "Tensor input, tuple of ints kernel_size, tuple of ints stride=[], "
+        "tuple of ints padding=0, "
+        "tuple of ints dilation=1, bool ceil_mode=False"
+    ),
+)
 def max_pool3d(
     input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,  # noqa: A002
     dilation: Any = 1, ceil_mode: bool = False,
@@ -66,6 +96,14 @@ def max_pool3d(
     )
 
 
+@parsed(
+    "avg_pool1d",
+    (
+        "Tensor input, tuple of ints kernel_size, tuple of ints stride=[], "
+        "tuple of ints padding=[0], bool ceil_mode=False, bool count_include_pad=True, *, "
+        "Tensor out=None"
+    ),
+)
 def avg_pool1d(
     input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,  # noqa: A002
     ceil_mode: bool = False, count_include_pad: bool = True,
@@ -74,6 +112,10 @@ def avg_pool1d(
     return F.avg_pool1d(input, kernel_size, _stride(stride), padding, ceil_mode, count_include_pad)
 
 
+@parsed(
+    "adaptive_max_pool1d",
+    "Tensor input, tuple of ints output_size",
+)
 def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple[Tensor, Tensor]:  # noqa: A002
     """``F.adaptive_max_pool1d(..., return_indices=True)``: always the maxima and indices."""
     return F.adaptive_max_pool1d(input, output_size, return_indices=True)
@@ -134,6 +176,13 @@ def instance_norm(
     )
 
 
+@parsed(
+    "group_norm",
+    (
+        "Tensor input, int num_groups, Tensor weight=None, Tensor bias=None, "
+        "float eps=1.0000000000000001e-05, bool cudnn_enabled=True"
+    ),
+)
 def group_norm(
     input: Tensor, num_groups: int, weight: Tensor | None = None,  # noqa: A002
     bias: Tensor | None = None, eps: float = 1e-05, cudnn_enabled: bool = True,
@@ -142,6 +191,13 @@ def group_norm(
     return F.group_norm(input, num_groups, weight, bias, eps)
 
 
+@parsed(
+    "layer_norm",
+    (
+        "Tensor input, tuple of ints normalized_shape, Tensor weight=None, Tensor bias=None, "
+        "float eps=1.0000000000000001e-05, bool cudnn_enable=True"
+    ),
+)
 def layer_norm(
     input: Tensor, normalized_shape: Any, weight: Tensor | None = None,  # noqa: A002
     bias: Tensor | None = None, eps: float = 1e-05, cudnn_enable: bool = True,

@@ -57,6 +57,13 @@ def _reduction(reduction: Any, op: str, position: int) -> str:
     return _REDUCTIONS.get(reduction, "none")
 
 
+@parsed(
+    "binary_cross_entropy_with_logits",
+    (
+        "Tensor input, Tensor target, Tensor weight=None, Tensor pos_weight=None, int reduction=1, "
+        "*, Tensor out=None"
+    ),
+)
 def binary_cross_entropy_with_logits(
     input: Tensor, target: Tensor, weight: Tensor | None = None,  # noqa: A002
     pos_weight: Tensor | None = None, reduction: int = _OMITTED,
@@ -68,6 +75,10 @@ def binary_cross_entropy_with_logits(
     )
 
 
+@parsed(
+    "cosine_embedding_loss",
+    "Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1",
+)
 def cosine_embedding_loss(
     input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, reduction: int = _OMITTED
 ) -> Tensor:
@@ -89,6 +100,10 @@ def ctc_loss(
     )
 
 
+@parsed(
+    "hinge_embedding_loss",
+    "Tensor input, Tensor target, float margin=1., int reduction=1",
+)
 def hinge_embedding_loss(
     input: Tensor,
     target: Tensor,
@@ -100,6 +115,10 @@ def hinge_embedding_loss(
     return margin_loss_functions.hinge_embedding_loss(input, target, margin, reduction=mode)
 
 
+@parsed(
+    "margin_ranking_loss",
+    "Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1",
+)
 def margin_ranking_loss(
     input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0, reduction: int = _OMITTED
 ) -> Tensor:
@@ -108,6 +127,13 @@ def margin_ranking_loss(
     return margin_loss_functions.margin_ranking_loss(input1, input2, target, margin, reduction=mode)
 
 
+@parsed(
+    "triplet_margin_loss",
+    (
+        "Tensor anchor, Tensor positive, Tensor negative, float margin=1., float p=2., "
+        "float eps=9.9999999999999995e-07, bool swap=False, int reduction=1"
+    ),
+)
 def triplet_margin_loss(
     anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2.0,
     eps: float = 1e-6, swap: bool = False, reduction: int = _OMITTED,
@@ -119,6 +145,10 @@ def triplet_margin_loss(
     )
 
 
+@parsed(
+    "poisson_nll_loss",
+    "Tensor input, Tensor target, bool log_input, bool full, float eps, int reduction",
+)
 def poisson_nll_loss(
     input: Tensor, target: Tensor, log_input: bool = _MISSING,  # noqa: A002
     full: bool = _MISSING, eps: float = _MISSING, reduction: int = _MISSING,
@@ -131,6 +161,10 @@ def poisson_nll_loss(
     )
 
 
+@parsed(
+    "kl_div",
+    "Tensor input, Tensor target, int reduction=1, *, bool log_target=False",
+)
 def kl_div(
     input: Tensor,
     target: Tensor,

@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 from microtorch.api._checks import expect_tensor
+from microtorch.api.linalg import no_bool
 from microtorch.dtypes import dtype as dtype_
 from microtorch.nn import init
 from microtorch.nn.bilinear_ops import Trilinear
@@ -52,6 +53,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
             f"expected scalar type {input1._dtype._legacy[:-6]} but found "
             f"{weight._dtype._legacy[:-6]} (Fix: convert the inputs or the layer to one dtype)"
         )
+    if input1.numel() and weight.numel():  # (PyTorch's is made of bmm: no bool kernel)
+        no_bool(input1, "bmm")
     flat1 = input1.reshape(-1, s1[-1])  # (N, I): every leading dim is a batch dim
     flat2 = input2.reshape(-1, s2[-1])
     out = Trilinear.apply(flat1, weight, flat2).reshape(*s1[:-1], sw[0])

@@ -16,6 +16,7 @@ import numpy as np
 from microtorch._warn import warn
 from microtorch.api import reduction as red
 from microtorch.api._checks import expect_tensor, type_name, views_first
+from microtorch.api.arguments import parsed
 from microtorch.nn import conv_ops
 from microtorch.tensor import Tensor, plain_tensor
 
@@ -73,6 +74,17 @@ def _check_tensors(op: str, input: Any, weight: Any, bias: Any) -> None:  # noqa
     )
 
 
+@parsed(
+    "conv1d",
+    (
+        "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, "
+        "tuple of ints padding = 0, tuple of ints dilation = 1, int groups = 1"
+    ),
+    (
+        "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, "
+        'str padding = "valid", tuple of ints dilation = 1, int groups = 1'
+    ),
+)
 def conv1d(
     input: Tensor,  # noqa: A002
     weight: Tensor,
@@ -87,6 +99,17 @@ def conv1d(
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
+@parsed(
+    "conv2d",
+    (
+        "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, "
+        "tuple of ints padding = 0, tuple of ints dilation = 1, int groups = 1"
+    ),
+    (
+        "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, "
+        'str padding = "valid", tuple of ints dilation = 1, int groups = 1'
+    ),
+)
 def conv2d(
     input: Tensor,  # noqa: A002
     weight: Tensor,
@@ -104,6 +127,17 @@ def conv2d(
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
+@parsed(
+    "conv3d",
+    (
+        "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, "
+        "tuple of ints padding = 0, tuple of ints dilation = 1, int groups = 1"
+    ),
+    (
+        "Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, "
+        'str padding = "valid", tuple of ints dilation = 1, int groups = 1'
+    ),
+)
 def conv3d(
     input: Tensor,  # noqa: A002
     weight: Tensor,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from microtorch.api._checks import type_name
+from microtorch.api.arguments import parsed
 from microtorch.nn.conv_functions import _expand, _ints
 from microtorch.nn.conv_transpose_ops import ConvolutionTranspose
 from microtorch.tensor import Tensor
@@ -20,6 +21,14 @@ _DIMS = {1: ("width",), 2: ("height", "width"), 3: ("depth", "height", "width")}
 _SAMPLES = {1: "L", 2: "H, W", 3: "D, H, W"}
 
 
+@parsed(
+    "conv_transpose1d",
+    (
+        "Tensor input, Tensor weight, Tensor bias=None, tuple of ints stride=[1], "
+        "tuple of ints padding=[0], tuple of ints output_padding=[0], int groups=1, "
+        "tuple of ints dilation=[1]"
+    ),
+)
 def conv_transpose1d(
     input: Tensor,  # noqa: A002
     weight: Tensor,
@@ -37,6 +46,14 @@ def conv_transpose1d(
                            dilation, 1)  # fmt: skip
 
 
+@parsed(
+    "conv_transpose2d",
+    (
+        "Tensor input, Tensor weight, Tensor bias=None, tuple of ints stride=[1, 1], "
+        "tuple of ints padding=[0, 0], tuple of ints output_padding=[0, 0], int groups=1, "
+        "tuple of ints dilation=[1, 1]"
+    ),
+)
 def conv_transpose2d(
     input: Tensor,  # noqa: A002
     weight: Tensor,
@@ -60,6 +77,14 @@ def conv_transpose2d(
                            dilation, 2)  # fmt: skip
 
 
+@parsed(
+    "conv_transpose3d",
+    (
+        "Tensor input, Tensor weight, Tensor bias=None, tuple of ints stride=[1, 1, 1], "
+        "tuple of ints padding=[0, 0, 0], tuple of ints output_padding=[0, 0, 0], int groups=1, "
+        "tuple of ints dilation=[1, 1, 1]"
+    ),
+)
 def conv_transpose3d(
     input: Tensor,  # noqa: A002
     weight: Tensor,

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api.indexing import bad_index
 from microtorch.dtypes import dtype as dtype_
 from microtorch.dtypes import get_default_dtype
 from microtorch.nn import functional as F
@@ -59,6 +60,10 @@ class Embedding(Module):
         """Draw fresh N(0, 1) values; zero the padding row."""
         init.normal_(self.weight)
         if self.padding_idx is not None:
+            if not isinstance(
+                self.padding_idx, (int, np.integer)
+            ):  # (1.5: PyTorch indexes with it)
+                bad_index(self.padding_idx)
             self.weight._data[self.padding_idx] = 0
 
     @classmethod

@@ -18,7 +18,7 @@ from microtorch import _coverage, _lazy
 from microtorch._warn import warn
 from microtorch.api import reduction as red
 from microtorch.api import unary
-from microtorch.api._checks import expect_tensor
+from microtorch.api._checks import expect_tensor, type_name
 from microtorch.api.inplace import apply_inplace
 from microtorch.autograd.versions import bump_version
 from microtorch.nn import layer_ops
@@ -196,6 +196,11 @@ def embedding(
     if padding_idx is not None:
         if not -n <= padding_idx < n:
             raise AssertionError("Padding_idx must be within num_embeddings")
+        if isinstance(padding_idx, (bool, float)):  # (torch.embedding's parser, after F's check)
+            raise TypeError(
+                "embedding(): argument 'padding_idx' (position 3) must be int, not "
+                f"{type_name(padding_idx)}"
+            )
         padding_idx %= n
     if weight._data.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")

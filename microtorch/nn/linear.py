@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from microtorch.api.arguments import parser_error
 from microtorch.device import as_device
 from microtorch.dtypes import dtype as dtype_
 from microtorch.dtypes import get_default_dtype
@@ -21,12 +22,9 @@ __all__ = ["Linear", "Identity"]
 
 def _empty(shape: tuple[int, ...], dtype: dtype_ | None, device: Any) -> Tensor:
 
-    for pos, n in enumerate(shape, 1):
-        if not isinstance(n, (int, np.integer)):
-            raise TypeError(
-                f"empty(): argument 'size' failed to unpack the object at pos {pos} with error "
-                f'"type must be tuple of ints,but got {type(n).__name__}"'
-            )
+    message = parser_error("empty", ["tuple of ints size"], (shape,), {})  # (torch.empty's)
+    if message is not None:  # Linear(4, 4.0): "... but found element of type float at pos 0"
+        raise TypeError(message)
     if min(shape) < 0:
         raise RuntimeError(
             f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}"

@@ -31,12 +31,23 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {i}x{o}) (the last "
             f"dimension of the input, {k}, must equal in_features, {i})"
         )
+    if bias is not None and bias._dtype is not weight._dtype:  # (addmm's check, the first)
+        raise RuntimeError(
+            f"self and mat2 must have the same dtype, but got {bias._dtype._legacy[:-6]} and "
+            f"{weight._dtype._legacy[:-6]} (Fix: convert one, e.g. bias.to(weight.dtype))"
+        )
     if input._dtype is not weight._dtype:
         views_first(input, weight)
-        raise RuntimeError(
+        got = (  # (PyTorch's words: addmm's with a bias, mm's without)
             f"mat1 and mat2 must have the same dtype, but got {input._dtype._legacy[:-6]} and "
-            f"{weight._dtype._legacy[:-6]} (Fix: convert the input, e.g. x.float(), or the "
-            f"layer, e.g. model.to(torch.{input._dtype.name}))"
+            f"{weight._dtype._legacy[:-6]}"
+            if bias is not None
+            else "expected m1 and m2 to have the same dtype, but got: "
+            f"{linalg.c_name(input._dtype)} != {linalg.c_name(weight._dtype)}"
+        )
+        raise RuntimeError(
+            f"{got} (Fix: convert the input, e.g. x.float(), or the layer, e.g. "
+            f"model.to(torch.{input._dtype.name}))"
         )
     wt = weight.t()  # TBackward0
     if bias is not None:

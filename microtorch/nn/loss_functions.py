@@ -41,9 +41,15 @@ def legacy_reduction(size_average: bool | None, reduce: bool | None, reduction: 
     return ret
 
 
-def _check_reduction(reduction: str) -> None:
+def _check_reduction(reduction: str) -> str:
+    """``reduction``, PyTorch's ValueError for one it does not know, and its warning for the
+    old name of "mean" (_Reduction.get_enum: 'elementwise_mean' still works)."""
+    if reduction == "elementwise_mean":
+        warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.")
+        return "mean"
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
 
 
 def _check_class_weight(weight: Tensor | None, input: Tensor) -> None:  # noqa: A002
@@ -98,7 +104,7 @@ def nll_loss(
 ) -> Tensor:
     """-input[i, target[i]] averaged: the loss on log-probabilities (after ``log_softmax``)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     expect_tensor(input, "nll_loss_nd")
     expect_tensor(target, "nll_loss_nd", "target", 2)
     t, shape = target._data, input._data.shape
@@ -153,11 +159,13 @@ def cross_entropy(
     ``target`` holds class indices, or class probabilities with the input's shape.
     """
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     expect_tensor(input, "cross_entropy_loss")
     expect_tensor(target, "cross_entropy_loss", "target", 2)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if label_smoothing > 1.0:  # (C++'s way of printing a double: 2.0 as "2")
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
+    if not label_smoothing > 0.0:  # PyTorch smooths only above 0: -1 (or NaN) is no smoothing
+        label_smoothing = 0.0
     class_dim = 0 if input._data.ndim == 1 else 1
     logp = red.log_softmax(input, class_dim)  # stable: the max is subtracted first
     n_classes = input._data.shape[class_dim]
@@ -216,7 +224,7 @@ def mse_loss(
 ) -> Tensor:
     """The mean of (input - target)**2 (``MseLossBackward0``)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     _same_size(input, target)
     both_float = input._dtype.is_floating_point and target._dtype.is_floating_point
     if target._dtype is not input._dtype and not both_float:  # (two floats: numpy promotes)
@@ -242,7 +250,7 @@ def l1_loss(
 ) -> Tensor:
     """The mean of |input - target| (a mean of ``AbsBackward0``, as in PyTorch)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     _same_size(input, target)
     losses = unary.abs(ew.sub(input, target))
     if reduction == "none":
@@ -270,7 +278,7 @@ def smooth_l1_loss(
     _same_size(input, target)
     reduction = legacy_reduction(size_average, reduce, reduction)
     _broadcastable(input, target)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
     if beta < 0:
@@ -299,7 +307,7 @@ def huber_loss(
     _same_size(input, target)
     _broadcastable(input, target)
     if weight is None:
-        _check_reduction(reduction)
+        reduction = _check_reduction(reduction)
     elif weight._data.shape != input._data.shape:
         raise ValueError("Weights and input must have the same size.")
     common = result_type(input, target)
@@ -340,7 +348,7 @@ def binary_cross_entropy(
 ) -> Tensor:
     """-(y log p + (1 - y) log(1 - p)) on probabilities p (after a sigmoid)."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     if target._data.shape != input._data.shape:
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size "
@@ -377,7 +385,7 @@ def binary_cross_entropy_with_logits(
 ) -> Tensor:
     """Binary cross entropy on raw scores, with the sigmoid inside: stable for any logit."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     if target._data.shape != input._data.shape:
         raise ValueError(
             f"Target size ({target.shape}) must be the same as input size ({input.shape})"

@@ -17,9 +17,10 @@ from microtorch.api._checks import expect_tensor
 from microtorch.autograd.function import NumpyFunction
 from microtorch.autograd.grad_mode import no_grad
 from microtorch.nn import activation_functions as af
-from microtorch.nn.loss_functions import _check_reduction, legacy_reduction
+from microtorch.nn.loss_functions import legacy_reduction
 from microtorch.nn.margin_loss_functions import _reduced
 from microtorch.nn.vector_functions import pairwise_distance
+from microtorch.ops.linalg_factor import pnorm_grad
 from microtorch.ops.scalar import AddScalar
 from microtorch.tensor import Tensor
 
@@ -43,7 +44,8 @@ def poisson_nll_loss(
     ``full`` adds Stirling's term target log target - target + log(2 pi target) / 2 where
     target > 1."""
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    if reduction not in ("none", "mean", "sum"):  # (checked in Python: no 'elementwise_mean')
+        raise ValueError(f"{reduction} is not a valid value for reduction")
     expect_tensor(input, "poisson_nll_loss")
     expect_tensor(target, "poisson_nll_loss", "target", 2)
     if log_input:
@@ -157,7 +159,7 @@ def _norms(diff: np.ndarray, p: float) -> np.ndarray:
 class Pdist(NumpyFunction):
     """d_k = ||x_i - x_j||_p for the k-th pair i < j, so dd_k/dx_i = sign(diff) |diff|^(p-1)
     / d^(p-1) (diff = x_i - x_j; 0 where d = 0 or p = 0; for p = inf, sign(diff) where
-    |diff| = d) and dd_k/dx_j is its negative."""
+    |diff| = d) and dd_k/dx_j is its negative (see ``pnorm_grad``)."""
 
     node_name = "PdistBackward0"
     # PyTorch has no second derivative of it: differentiating the gradient raises its error
@@ -178,16 +180,7 @@ class Pdist(NumpyFunction):
         p = ctx.p
         i, j = _pairs(x.shape[0])
         diff = x[i] - x[j]  # (pairs, M)
-        d = _norms(diff, p)[:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if p == 0:
-                local = np.zeros_like(diff)
-            elif math.isinf(p):
-                local = np.sign(diff) * (np.abs(diff) == d)
-            else:
-                local = np.sign(diff) * np.abs(diff) ** (p - 1) / d ** (p - 1)
-        local = np.where(d == 0, 0, local).astype(x.dtype, copy=False)
-        g = grad_output[:, None] * local
+        g = pnorm_grad(grad_output[:, None], diff, _norms(diff, p)[:, None], p)
         grad = np.zeros_like(x)
         np.add.at(grad, i, g)
         np.add.at(grad, j, -g)

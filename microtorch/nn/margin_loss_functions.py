@@ -37,7 +37,7 @@ def _reduced(losses: Tensor, reduction: str) -> Tensor:
 
 def _reduction(size_average: Any, reduce: Any, reduction: str) -> str:
     reduction = legacy_reduction(size_average, reduce, reduction)
-    _check_reduction(reduction)
+    reduction = _check_reduction(reduction)
     return reduction
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from microtorch.api._checks import expect_tensor, type_name
+from microtorch.api.arguments import parsed
 from microtorch.autograd.grad_mode import is_grad_enabled
 from microtorch.nn import conv_functions as cf
 from microtorch.nn import conv_ops, pool_ops
@@ -152,6 +153,10 @@ def avg_pool1d(
     return cf.avg_pool2d(x, (1, k1), (1, s1), (0, p1), ceil_mode, count_include_pad).squeeze(-2)
 
 
+@parsed(
+    "adaptive_avg_pool1d",
+    "Tensor input, tuple of ints output_size, *, Tensor out=None",
+)
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:  # noqa: A002
     """Average over ``output_size`` windows that tile the last dim; output size 1 is a mean
     over it (``MeanBackward1``)."""

@@ -138,6 +138,10 @@ def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:  # noqa: A0
     return PixelUnshuffle.apply(input, r)
 
 
+@parsed(
+    "channel_shuffle",
+    "Tensor input, int groups, *, Tensor out=None",
+)
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:  # noqa: A002
     """Interleave the ``groups`` groups of channels (dim 1): ShuffleNet's shuffle."""
     expect_tensor(input, "channel_shuffle")

@@ -9,9 +9,10 @@ from microtorch._warn import warn
 from microtorch.api import rearrange
 from microtorch.api import reduction as red
 from microtorch.api._checks import expect_tensor
+from microtorch.api.arguments import parsed
 from microtorch.autograd.grad_mode import no_grad
 from microtorch.nn import layer_ops, pad_ops
-from microtorch.nn.loss_functions import legacy_reduction
+from microtorch.nn.loss_functions import _check_reduction, legacy_reduction
 from microtorch.ops.bounds import ClampMin
 from microtorch.ops.linalg import NormDim
 from microtorch.ops.scalar import AddScalar
@@ -117,6 +118,10 @@ def normalize(
     return result
 
 
+@parsed(
+    "cosine_similarity",
+    "Tensor x1, Tensor x2, int dim=1, float eps=1e-08",
+)
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """(x1 / max(||x1||, eps)) . (x2 / max(||x2||, eps)) along ``dim``: the cosine of the
     angle between the vectors, in [-1, 1]. (PyTorch clamps the norms outside the graph and
@@ -157,6 +162,8 @@ def kl_div(
     ``reduction='batchmean'`` for the mathematical KL divergence of each sample."""
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce, reduction)
+    elif reduction == "elementwise_mean":  # (PyTorch's old name: 'mean' without its warning)
+        reduction = _check_reduction(reduction)
     elif reduction == "mean":
         warn(
             "reduction: 'mean' divides the total loss by both the batch size and the support "

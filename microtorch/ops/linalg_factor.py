@@ -14,7 +14,7 @@ from microtorch.autograd.function import NumpyFunction
 from microtorch.ops._broadcast import unbroadcast
 from microtorch.ops._layout import column_major
 
-__all__ = ["LinalgQr", "LinalgEigh", "LinalgPinv", "LinalgLstsq", "Cdist", "pinv_of"]
+__all__ = ["LinalgQr", "LinalgEigh", "LinalgPinv", "LinalgLstsq", "Cdist", "pinv_of", "pnorm_grad"]
 
 
 def _mt(x: np.ndarray) -> np.ndarray:
@@ -204,10 +204,26 @@ def _pnorm(diff: np.ndarray, p: float) -> np.ndarray:
     return (m**p).sum(-1) ** (1 / p)
 
 
+def pnorm_grad(grad: np.ndarray, diff: np.ndarray, d: np.ndarray, p: float) -> np.ndarray:
+    """grad * dD/d(diff) for D = ||diff||_p: grad * sign(diff) |diff|^(p-1) / D^(p-1). Where
+    D = 0 (and, for p < 1, where diff = 0) the result is 0 whatever grad is, even inf, as
+    PyTorch's kernels give; for p = 1 and inf it is grad * sign(diff), so inf * 0 is nan."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if p == 0:
+            return np.zeros_like(diff)
+        if np.isinf(p):
+            return grad * np.sign(diff) * (np.abs(diff) == d)
+        if p == 1:
+            return grad * np.sign(diff)
+        local = diff / d if p == 2 else np.sign(diff) * np.abs(diff) ** (p - 1) / d ** (p - 1)
+        zero = (d == 0) | (diff == 0) if p < 1 else d == 0
+        return np.where(zero, 0, grad * local).astype(diff.dtype, copy=False)
+
+
 class Cdist(NumpyFunction):
     """D[i, j] = ||x1[i] - x2[j]||_p, so with d = x1[i] - x2[j], dD/dx1[i] =
     sign(d) |d|^(p-1) / D^(p-1) (d / D for p = 2; for inf the largest |d|), dD/dx2[j] the
-    negative of it; pairs at distance 0 get 0."""
+    negative of it; pairs at distance 0 get 0 (see ``pnorm_grad``)."""
 
     node_name = "CdistBackward0"
     # PyTorch has no second derivative of it: differentiating the gradient raises its error
@@ -226,22 +242,8 @@ class Cdist(NumpyFunction):
     @staticmethod
     def backward(ctx, grad_output):
         x1, x2, out = ctx.saved_tensors
-        p = ctx.p
         diff = x1[..., :, None, :] - x2[..., None, :, :]
-        d = out[..., None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if p == 0:
-                local = np.zeros_like(diff)
-            elif np.isinf(p):
-                local = np.sign(diff) * (np.abs(diff) == d)
-            elif p == 1:
-                local = np.sign(diff)
-            elif p == 2:
-                local = diff / d
-            else:
-                local = np.sign(diff) * np.abs(diff) ** (p - 1) / d ** (p - 1)
-        local = np.where(d == 0, 0.0, local)
-        g = grad_output[..., None] * local
+        g = pnorm_grad(grad_output[..., None], diff, out[..., None], ctx.p)
         sa, sb = ctx.shapes
         return unbroadcast(g.sum(-2), sa).astype(x1.dtype), unbroadcast(-g.sum(-3), sb).astype(
             x2.dtype

@@ -141,7 +141,7 @@ class Repeat(NumpyFunction):
 
 class IndexSelect(NumpyFunction):
     """z = a's slices at ``index`` along ``dim``, so each slice's gradient adds up over the
-    places it was picked for."""
+    places it was picked for (a 0-d a, index [0]: z is a, 0-d)."""
 
     node_name = "IndexSelectBackward0"
 
@@ -149,11 +149,13 @@ class IndexSelect(NumpyFunction):
     def forward(ctx, a, index, dim):
         ctx.shape, ctx.dim = a.shape, dim
         ctx.save_for_backward(index)
-        return np.take(a, index, axis=dim)
+        return np.take(a, index, axis=dim) if a.ndim else a.copy()
 
     @staticmethod
     def backward(ctx, grad_output):
         (index,) = ctx.saved_tensors
+        if not ctx.shape:  # (a 0-d a)
+            return grad_output.copy()
         grad = np.zeros_like(grad_output, shape=ctx.shape)
         np.add.at(grad, (slice(None),) * ctx.dim + (index,), grad_output)  # summed: repeats
         return grad

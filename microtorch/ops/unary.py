@@ -230,8 +230,11 @@ class Clamp(NumpyFunction):
         ctx.save_for_backward(a)
         ctx.bounds = (lo, hi)
         # (np.where, not np.clip: an a equal to a bound stays as it is, -0.0 too, as PyTorch's)
-        out = a if lo is None else np.where(a < lo, np.asarray(lo, a.dtype), a)
-        return out if hi is None else np.where(out > hi, np.asarray(hi, a.dtype), out)
+        # (a nan bound makes the result nan, as PyTorch's: hence "or lo != lo")
+        out = a if lo is None else np.where((a < lo) | (lo != lo), np.asarray(lo, a.dtype), a)
+        return (
+            out if hi is None else np.where((out > hi) | (hi != hi), np.asarray(hi, a.dtype), out)
+        )
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -256,9 +259,11 @@ class ClampTensor(NumpyFunction):
         ctx.save_for_backward(a, lo, hi)
         ctx.given = given  # (a bound not given is a placeholder: see _clamp_tensor)
         out = a.astype(dtype, copy=False)
-        if given[0]:
-            out = np.where(out < lo, lo.astype(dtype, copy=False), out)
-        return np.where(out > hi, hi.astype(dtype, copy=False), out) if given[1] else out
+        if given[0]:  # (a nan bound makes the result nan, as PyTorch's: lo != lo)
+            out = np.where((out < lo) | (lo != lo), lo.astype(dtype, copy=False), out)
+        if given[1]:
+            out = np.where((out > hi) | (hi != hi), hi.astype(dtype, copy=False), out)
+        return out
 
     @staticmethod
     def backward(ctx, grad_output):

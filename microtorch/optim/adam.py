@@ -88,8 +88,9 @@ class Adam(Optimizer):
                 state["step"]._data += 1
                 step = float(state["step"]._data)
                 if weight_decay != 0:
-                    if decoupled:
+                    if decoupled:  # (p.mul_ in PyTorch: a change of p's version of its own)
                         p._data *= 1 - lr * weight_decay
+                        bump_version(p)
                     else:
                         g = g + weight_decay * p._data
                 m, v = state["exp_avg"]._data, state["exp_avg_sq"]._data

@@ -1230,7 +1230,18 @@ def backward_with_inputs_runs_the_inputs_own_node(L: ModuleType) -> Any:
     return log, h.grad, x.grad, L.autograd.grad(h.sum(), [x])
 
 
+def grad_of_a_hooked_leaf_by_itself_is_no_view(L: ModuleType) -> Any:
+    log: list[Any] = []
+    x = L.tensor(0.25, requires_grad=True)
+    x.register_hook(lambda g: log.append(g.tolist()))
+    (g,) = L.autograd.grad(x, [x])  # the implicit ones_like, which the hook saw: no view, so
+    w = L.tensor([2.0, 4.0], requires_grad=True)
+    g.div_(w[0])  # an in-place op with a graph may change it (not "a view made in no_grad")
+    return log, g, g._base is None, node(g), L.autograd.grad(g, [w])
+
+
 PARTIAL_CASES = cases(
+    grad_of_a_hooked_leaf_by_itself_is_no_view,
     backward_with_inputs_runs_the_inputs_own_node,
     backward_with_an_intermediate_input_retains_its_grad,
     retain_grad_follows_an_in_place_change,
@@ -1825,4 +1836,31 @@ def clamp_of_ints_by_a_tensor(L: ModuleType) -> Any:
     ],
 )
 def test_clamp_with_tensor_bounds_as_in_torch(case: Case, torch_module: ModuleType) -> None:
+    same(case, torch_module)
+
+
+@pytest.mark.parametrize("index", ["...", "(...,)", ":", "True", "None", "0", "0:1"])
+def test_writing_into_an_unbind_output_names_the_view_pytorchs_error_names(
+    index: str, torch_module: ModuleType
+) -> None:
+    # x[...] = v and x[:] = v write into x itself (Output 1 of Unbind), x[True] = v and
+    # x[None] = v into x.unsqueeze(0), x[0] = v into the view x[0] (Select)
+    def case(L: ModuleType) -> Any:
+        a, b = L.tensor([[0.75, -1.75], [0.5, 1.0]], requires_grad=True).unbind(0)
+        exec(f"b[{index}] = 0", {"b": b})  # noqa: S102 - the index forms above
+        return b
+
+    same(case, torch_module)
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["z.clamp(min=nan)", "z.clamp(max=nan)", "z.clamp(min=b)", "z.clamp(max=b)",
+     "z.clamp(b, b * 0 + 1)", "z.clone().clamp_(min=b)", "torch.clamp(z, None, b)"],
+)  # fmt: skip
+def test_a_nan_bound_gives_nan_as_in_torch(form: str, torch_module: ModuleType) -> None:
+    def case(L: ModuleType) -> Any:
+        z, b = L.zeros(3), L.tensor([float("nan"), 1.0, -1.0])
+        return eval(form, {"z": z, "b": b, "nan": float("nan"), "torch": L})  # noqa: S307
+
     same(case, torch_module)

@@ -49,6 +49,21 @@ def test_functions_match_torch(torch_module: ModuleType, name: str, dtype: str) 
         np.testing.assert_allclose(mine[key], theirs[key], rtol=tol, atol=tol, err_msg=key)
 
 
+# the kinks themselves: which side's slope each function takes there (hardswish: 0 at -3,
+# 1 at 3, as PyTorch's hardswish_backward)
+KINKS = np.array([[-6.0, -3.0, -1.0, -0.5, 0.0], [0.5, 1.0, 2.0, 3.0, 6.0]])
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_gradients_at_the_kinks_match_torch(torch_module: ModuleType, name: str) -> None:
+    def grad(lib: ModuleType) -> np.ndarray:
+        x = lib.tensor(KINKS, dtype=lib.float64, requires_grad=True)
+        getattr(lib.nn.functional, name.strip())(x, **FUNCTIONS[name]).sum().backward()
+        return x.grad.numpy()
+
+    np.testing.assert_allclose(grad(microtorch), grad(torch_module), rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("name", list(FUNCTIONS))
 def test_gradients_by_finite_differences(name: str) -> None:
     x = microtorch.tensor(VALUES[:, 1:-1] * 0.9, dtype=microtorch.float64, requires_grad=True)

@@ -390,3 +390,20 @@ def test_vecdot_of_two_vectors_is_vdot(torch_module: ModuleType) -> None:
     compare(lambda L: L.linalg.vecdot(g(L, A[0]), g(L, A[1])), torch_module)
     compare(lambda L: L.linalg.vecdot(g(L, A[0]), g(L, A[1])).grad_fn.name(), torch_module)
     compare(lambda L: L.tensordot(g(L, A[:1]), g(L, A[:1]), dims=1), torch_module)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, INF])
+@pytest.mark.parametrize("op", ["cdist", "pdist"])
+def test_distance_zero_gets_a_zero_gradient_even_from_inf(
+    op: str, p: float, torch_module: ModuleType
+) -> None:
+    # 1 / cdist(x, x): the pairs at distance 0 send back an inf gradient. PyTorch's kernels
+    # give those pairs 0 (but for p = 1 and inf, whose formula is grad * sign(0): nan), and
+    # for p < 1 also the coordinates where the difference is 0.
+    def grad(lib: ModuleType) -> np.ndarray:
+        x = lib.tensor([[0.0, 1.0], [0.0, 1.0], [1.0, 1.0]], requires_grad=True)
+        d = lib.cdist(x, x, p=p) if op == "cdist" else lib.pdist(x, p=p)
+        (1 / d).sum().backward()
+        return x.grad.numpy()
+
+    np.testing.assert_array_equal(grad(microtorch), grad(torch_module))

@@ -23,7 +23,21 @@ def x34(L: ModuleType, **kw: Any) -> Any:
     return (L.arange(12.0, **kw).reshape(3, 4) - 5).requires_grad_()
 
 
+def _index_select_0d_grad(L: ModuleType) -> Any:
+    x = L.tensor(3.0, requires_grad=True)
+    y = x.index_select(-1, L.tensor([0]))
+    return L.autograd.grad(y * 2, [x])[0]
+
+
 CASES: dict[str, Callable[[ModuleType], Any]] = {
+    # 0-d inputs: dim 0 and -1 name the tensor itself
+    "flip 0-d": lambda L: L.tensor(3.0).flip(0),
+    "flip 0-d -1": lambda L: L.flip(L.tensor(3.0, requires_grad=True), [-1]),
+    "roll 0-d along a dim": lambda L: L.tensor(3.0).roll(1, -1),
+    "index_select 0-d": lambda L: L.tensor(3.0).index_select(0, L.tensor([0])),
+    "index_select 0-d, 0-d index": lambda L: L.tensor(3.0).index_select(0, L.tensor(0)),
+    "index_select 0-d gradient": _index_select_0d_grad,
+    "index_select 0-d two places": lambda L: L.tensor(3.0).index_select(0, L.tensor([0, 0])),
     "tril ones": lambda L: L.tril(L.ones(4, 4)),
     "tril diagonal": lambda L: x34(L).tril(1),
     "tril -1": lambda L: L.tril(x34(L), diagonal=-1),

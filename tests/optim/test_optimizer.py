@@ -21,12 +21,39 @@ def _one_step(opt_cls, **kwargs):
     return w, unused, opt
 
 
-@pytest.mark.parametrize("opt_cls", [optim.SGD, optim.Adam, optim.AdamW])
-def test_params_without_grad_are_skipped(opt_cls) -> None:
+@pytest.mark.parametrize(("opt_cls", "writes"), [(optim.SGD, 1), (optim.Adam, 1), (optim.AdamW, 2)])
+def test_params_without_grad_are_skipped(opt_cls, writes: int) -> None:
+    # (AdamW writes twice, as PyTorch's: p.mul_(1 - lr * wd), then the Adam step)
     w, unused, opt = _one_step(opt_cls, lr=0.1, weight_decay=0.1)
     assert unused.tolist() == [5.0] and unused._version == 0
-    assert w._version == 1 and w.tolist() != [1.0, -2.0]
+    assert w._version == writes and w.tolist() != [1.0, -2.0]
     assert unused not in opt.state
+
+
+OPTIMIZERS = [
+    "SGD(p, lr=0.1)", "SGD(p, lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)",
+    "Adam(p, lr=0.1)", "Adam(p, lr=0.1, weight_decay=0.1)", "AdamW(p, lr=0.1)",
+    "AdamW(p, lr=0.1, weight_decay=0)",
+    "Adam(p, lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)",
+    "RMSprop(p, lr=0.01, momentum=0.9)", "Adagrad(p, lr=0.1)", "Adam(p, lr=0.1, amsgrad=True)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("form", OPTIMIZERS)
+def test_a_step_changes_the_params_version_as_in_torch(form: str, torch_module: ModuleType) -> None:
+    # a saved tensor's "is at version N" error counts these writes
+    def versions(lib: ModuleType) -> list[int]:
+        w = lib.tensor([1.0, -2.0], requires_grad=True)
+        opt = eval(f"lib.optim.{form}", {"lib": lib, "p": [w]})  # noqa: S307 - the table above
+        seen = []
+        for _ in range(2):
+            (w * w).sum().backward()
+            before = w._version
+            opt.step()
+            seen.append(w._version - before)
+        return seen
+
+    assert versions(microtorch) == versions(torch_module)
 
 
 def test_sgd_step_is_plain_gradient_descent() -> None:

@@ -35,6 +35,7 @@ from .deliberate import DELIBERATE, Deliberate, deliberate
 from .programs import CAUSES, Result, cause, describe, generate, run_program, shrink, sweep
 from .statements import (
     ATTENTION,
+    COURSE,
     FAMILIES,
     GRADIENTS_OF_GRADIENTS,
     ISSUE_24_FUNCTIONS,
@@ -49,6 +50,7 @@ from .statements import (
 __all__ = [
     "ATTENTION",
     "CAUSES",
+    "COURSE",
     "DELIBERATE",
     "FAMILIES",
     "GRADIENTS_OF_GRADIENTS",

@@ -969,6 +969,63 @@ def _wrong_arguments(g: Gen) -> str | None:
     return f"{g.new()} = " + g.choice(WRONG_ARGUMENTS).format(a=a)
 
 
+# What courses use beyond the above (issue 24, sweep): the in-place twins of the unary ops,
+# out=, and optimizers stepping the leaves (their state compared through the leaves' values).
+COURSE_INPLACE = (
+    "{a}.exp_()", "{a}.tanh_()", "{a}.sigmoid_()", "{a}.abs_()", "{a}.neg_()", "{a}.sqrt_()",
+    "{a}.clamp_(-1, 1)", "{a}.pow_(2)", "{a}.square_()", "{a}.reciprocal_()", "{a}.sin_()",
+    "{a}.floor_()", "{a}.round_()", "{a}.log_()", "{a}.mul_({b})", "{a}.sub_({b}, alpha=2)",
+    "{a}.addcmul_({b}, {b}, value=0.5)", "{a}.lerp_({b}, 0.5)", "{a}.masked_fill_({a} > 0, 0.0)",
+    "{a}.clamp_(min={b})", "{a}.copy_({b})",
+)  # fmt: skip
+# (into a buffer of the result's shape and dtype, as courses preallocate one)
+COURSE_OUT = (
+    "torch.exp({a}, out={c})", "torch.add({a}, {b}, out={c})", "torch.mul({a}, 2, out={c})",
+    "torch.tanh({a}, out={c})", "torch.clamp({a}, 0, 1, out={c})", "torch.sigmoid({a}, out={c})",
+    "torch.maximum({a}, {a} * 0.5, out={c})", "torch.sub({a}, {b}, alpha=2, out={c})",
+)  # fmt: skip
+OPTIMIZERS = (
+    "torch.optim.SGD([{p}], lr=0.1)", "torch.optim.SGD([{p}], lr=0.1, momentum=0.9)",
+    "torch.optim.SGD([{p}], lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)",
+    "torch.optim.Adam([{p}], lr=0.1)", "torch.optim.AdamW([{p}], lr=0.1)",
+    "torch.optim.RMSprop([{p}], lr=0.01)", "torch.optim.Adagrad([{p}], lr=0.1)",
+    "torch.optim.Adam([{p}], lr=0.1, amsgrad=True)",
+)  # fmt: skip
+
+
+def _course_ops(g: Gen) -> str | None:
+    r = g.rng.random()
+    optimizers = [n for n, v in g.side.tensors().items() if hasattr(v, "param_groups")]
+    if r < 0.3 and optimizers:
+        opt = g.choice(optimizers)
+        return g.choice([f"{opt}.step()", f"{opt}.step()", f"{opt}.zero_grad()"])
+    if r < 0.45:
+        p = g.pick(lambda t: t.is_leaf and t.requires_grad)
+        return None if p is None else f"{g.new()} = " + g.choice(OPTIMIZERS).format(p=p)
+    a = g.pick(writable) if r < 0.8 else g.pick()
+    if a is None:
+        return None
+    b = g.pick(lambda t: _broadcasts_to(tuple(t.shape), tuple(g.t(a).shape))) or g.number()
+    if r < 0.8:
+        grad_mode = "with torch.no_grad(): " if g.rng.random() < 0.3 else ""
+        return grad_mode + g.choice(COURSE_INPLACE).format(a=a, b=b)
+    # (a buffer apart from the operands: out= into memory an operand shares, x.T for x, is
+    # PyTorch's overlap error, which microtorch's out= does not raise yet)
+    bases, x = _views_of(g), g.t(a)
+    c = g.pick(
+        lambda t: (
+            (t.dtype, t.shape) == (x.dtype, x.shape)
+            and t._base is None
+            and id(t) not in bases
+            and t is not x
+            and x._base is not t
+        )
+    )
+    if c is None or g.rng.random() < 0.3:
+        return f"{g.new()} = torch.zeros_like({a})"
+    return g.choice(COURSE_OUT).format(a=a, b=b, c=c)
+
+
 FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "leaf": (1.0, _leaf),
     "constant": (0.3, _constant),
@@ -1018,6 +1075,7 @@ FAMILIES: dict[str, tuple[float, Maker]] = {  # name -> (weight, maker)
     "special_ops": (0.6, _special_ops),
     "attention": (0.6, _attention),
     "linalg_ops": (0.6, _linalg_ops),
+    "course_ops": (0.6, _course_ops),
 }
 
 # Families that still find mismatches on the current code, with what they find. Switch one on
@@ -1053,7 +1111,13 @@ PASSING_FAMILIES: tuple[str, ...] = tuple(
     and f not in PENDING_OTHER
     and f not in RARELY_DIFFERENT
     and f not in ("grad_of_grad", "layers_twice", "special_ops", "attention", "linalg_ops")
+    and f != "course_ops"
 )
+# In-place twins, out= and optimizers (issue 24, sweep): a sweep of their own as well
+COURSE: tuple[str, ...] = (
+    "leaf", "constant", "arith", "unary", "matmul", "reduce", "select", "view", "backward",
+    "grads", "sgd_step", "course_ops",
+)  # fmt: skip
 # Attention (issue 24): a sweep of its own as well, among the everyday statements
 ATTENTION: tuple[str, ...] = (
     "leaf", "arith", "unary", "matmul", "reduce", "select", "view", "inplace", "backward",
