@@ -24,7 +24,8 @@ _CTYPES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "i
 def written_number(value: Any, dtype: np.dtype) -> Any:
     """A Python number written into a tensor of ``dtype`` (``x[0] = v``, ``x.fill_(v)``), as
     PyTorch converts it: PyTorch's error where it would overflow (a float32 keeps inf and nan;
-    float16 and float64 never refuse), and a negative int wrapped into an unsigned type."""
+    float16 and float64 never refuse), and a negative int wrapped into an unsigned type (a
+    negative float is refused there, as in PyTorch)."""
     if type(value) is bool or not isinstance(value, (int, float)):
         return value
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
@@ -32,7 +33,8 @@ def written_number(value: Any, dtype: np.dtype) -> Any:
     kind = dtype.kind
     if kind in "iu":
         info = np.iinfo(dtype)
-        low = -int(info.max) if kind == "u" else int(info.min)  # (uint8 takes -255 ... 255)
+        wraps = kind == "u" and isinstance(value, int)  # (uint8 takes the ints -255 ... 255)
+        low = -int(info.max) if wraps else int(info.min)
         if not (value == value and low <= value <= int(info.max)):  # (nan, inf: no)
             raise RuntimeError(
                 f"value cannot be converted to type {_CTYPES.get(dtype.name, dtype.name + '_t')} "

@@ -23,7 +23,16 @@ from microtorch.autograd.views import OVERLAP_MESSAGE
 from microtorch.dtypes import from_numpy_dtype
 from microtorch.ops.inplace import Copy, Fill, FillTensor, Zero
 
-__all__ = ["apply_inplace", "put_in_place", "int_key", "index_items", "zero", "fill", "copy"]
+__all__ = [
+    "arith_inplace",
+    "apply_inplace",
+    "put_in_place",
+    "int_key",
+    "index_items",
+    "zero",
+    "fill",
+    "copy",
+]
 
 
 def zero(a: Any) -> Any:
@@ -40,7 +49,24 @@ def fill(a: Any, value: Any) -> Any:
                 f"{value._data.ndim} dimensions."
             )
         return FillTensor.apply(a, value)
-    return Fill.apply(a, written_number(value, a._data.dtype))
+    return Fill.apply(a, _filled_number(value, a._data))
+
+
+def _filled_number(value: Any, target: np.ndarray) -> Any:
+    # ``value`` as ``x.fill_(value)`` writes it into ``target`` (x's array): written_number's
+    # rules, and PyTorch's error for a finite number beyond float16's range, but for a single
+    # element (x of one element or 0-d: PyTorch then writes inf)
+    if (
+        target.dtype == np.float16
+        and target.size != 1
+        and isinstance(value, (int, float))
+        and 65504 < abs(value) < float("inf")
+    ):
+        raise RuntimeError(
+            "value cannot be converted to type c10::Half without overflow (Fix: float16 holds "
+            "at most 65504; fill a float32 tensor, e.g. x = x.float())"
+        )
+    return written_number(value, target.dtype)
 
 
 def copy(a: Any, src: Any) -> Any:
@@ -57,16 +83,28 @@ def copy(a: Any, src: Any) -> Any:
     return Copy.apply(a, src)
 
 
+def arith_inplace(t: Any, name: str, op: Callable[..., Any], other: Any, alpha: Any = None) -> Any:
+    """``t.add_(other, alpha=alpha)``, ``t.sub_``, ``t.mul_``, ``t.div_`` (``alpha`` None: the op
+    takes none), as ``apply_inplace``. Short when nothing is recorded (``p -= lr * p.grad``
+    under no_grad): the leaf rule checked once, one numpy ufunc into t's memory, the version."""
+    if (
+        not _recording(t, (other,))
+        and _plain(t)
+        and _ufunc_into(t, _UFUNCS[name], other, 1 if alpha is None else alpha, name == "sub_")
+    ):
+        return t
+    if alpha is None:
+        return apply_inplace(t, name, op, other)
+    return apply_inplace(t, name, op, other, alpha=alpha)
+
+
 def apply_inplace(t: Any, name: str, op: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run ``op(t, *args)`` and write the result into ``t``'s own memory; returns ``t``."""
-    # (an integer or bool tensor never requires grad: a write into it records nothing)
-    recording = grad_mode.state.grad_enabled and (
-        _needs_grad(t)
-        or t._dtype.is_floating_point
-        and any(isinstance(a, _node.Tensor) and _needs_grad(a) for a in args)
-    )
+    recording = _recording(t, args)
     if not recording and _plain(t):  # a counting loop, an optimizer step: straight into memory
         if name in _UFUNCS and _arith_in_place(t, name, args, kwargs):
+            return t
+        if name in _FILLS and _fill_in_place(t, args):
             return t
         if name == "index_put_" and put_in_place(t, *args):
             return t
@@ -358,6 +396,8 @@ def _whole(shape: tuple[int, ...], index: Any) -> bool:
 
 
 _UFUNCS = {"add_": np.add, "sub_": np.subtract, "mul_": np.multiply, "div_": np.true_divide}
+_FILLS = ("zero_", "fill_")
+_NUMBERS = (int, float)  # exactly these types: bools and numpy scalars take the general path
 
 
 def _needs_grad(t: Any) -> bool:
@@ -366,45 +406,93 @@ def _needs_grad(t: Any) -> bool:
     return (t._rg or t._base is not None and t._base._rg) and t.requires_grad
 
 
+def _recording(t: Any, args: tuple[Any, ...]) -> bool:
+    # Is the write recorded: grad mode is on and t needs a gradient (a leaf that requires grad
+    # is refused), or t is a float tensor and a tensor operand needs one (an integer or bool
+    # tensor never requires grad: a write into it records nothing)
+    if not grad_mode.state.grad_enabled:
+        return False
+    if _needs_grad(t):
+        return True
+    if t._dtype.is_floating_point:
+        for a in args:
+            if isinstance(a, _node.Tensor) and _needs_grad(a):
+                return True
+    return False
+
+
 def _plain(t: Any) -> bool:
-    # No check of the general path can refuse a write into t, nothing being recorded: not a
-    # leaf that requires grad (with grad mode on), not an inference tensor outside inference
-    # mode, not an expanded tensor (elements sharing one place)
-    return (
-        not (t._rg and grad_mode.state.grad_enabled)
-        and not (t._inference and not grad_mode.state.inference)
-        and not (0 in t._data.strides and overlaps_itself(t._data))  # (no stride 0: none)
+    # No check of the general path can refuse a write into t, nothing being recorded (a leaf
+    # that requires grad, with grad mode on, is recorded: see _recording): not an inference
+    # tensor outside inference mode, not an expanded tensor (elements sharing one place)
+    return not (t._inference and not grad_mode.state.inference) and not (
+        0 in t._data.strides and overlaps_itself(t._data)  # (no stride 0: none)
     )
 
 
 def _arith_in_place(t: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
-    # The optimizer's fast path (``p -= lr * p.grad`` under no_grad): one numpy ufunc writing
-    # straight into t's memory. Anything unusual returns False and takes the general path,
-    # which gives PyTorch's errors.
-    (other,) = args
-    if len(kwargs) > 1 or kwargs and "alpha" not in kwargs:  # e.g. div_(y, rounding_mode=
-        return False  # "floor"): not a plain ufunc
-    if isinstance(other, _node.Tensor):
-        if other._device is not t._device or other._data.ndim > t._data.ndim:
-            return False
-        apart = other._data.base is None and t._data.base is None and other._data is not t._data
-        if not apart and _may_overlap(other._data, t._data):  # (the general path checks how
-            return False  # they overlap; two arrays owning their memory are apart, see there)
-        if name == "sub_" and other._data.dtype.kind == "b":
-            return False  # (PyTorch's error for - with a mask)
-        other = other._data
-    elif not isinstance(other, (int, float)) or isinstance(other, bool):
+    # _ufunc_into for apply_inplace's callers: one operand, no keyword but alpha (div_(y,
+    # rounding_mode="floor") is not a plain ufunc)
+    if len(args) != 1 or len(kwargs) > 1 or kwargs and "alpha" not in kwargs:
         return False
-    alpha = kwargs.get("alpha", 1)
-    if alpha != 1:
-        other = np.multiply(other, alpha)
+    return _ufunc_into(t, _UFUNCS[name], args[0], kwargs.get("alpha", 1), name == "sub_")
+
+
+def _ufunc_into(t: Any, ufunc: np.ufunc, other: Any, alpha: Any, sub: bool) -> bool:
+    # The optimizer's fast path: ``ufunc(t, alpha * other)`` written straight into t's memory,
+    # where numpy computes in the dtype PyTorch computes in: other is a tensor of t's dtype, a
+    # float tensor of 1-d or more when t is float (float32 and float64 give float64 in both),
+    # or a Python int or float (numpy converts it to t's dtype, as PyTorch). False for all else:
+    # the general path then casts as PyTorch and raises its errors. It takes a 0-d or integer
+    # operand of another dtype (PyTorch converts it to t's dtype first, numpy would promote:
+    # float32 -= float64 0-d would round differently), a number with an alpha, bools and numpy
+    # scalars, an operand that may share t's memory, and what numpy refuses here (a cast that
+    # PyTorch refuses too, shapes that do not fit, a read-only array, an int out of range).
+    if type(alpha) not in _NUMBERS:
+        return False
     target = t._data
-    if not target.flags.writeable or (name == "div_" and target.dtype.kind != "f"):
+    if isinstance(other, _node.Tensor):
+        data = other._data
+        if other._dtype is not t._dtype and not (
+            data.ndim and t._dtype.is_floating_point and other._dtype.is_floating_point
+        ):
+            return False
+        if other._device is not t._device or sub and data.dtype.kind == "b":
+            return False  # (PyTorch's errors: another device, - with a mask)
+        apart = data.base is None and target.base is None and data is not target
+        if not apart and _may_overlap(data, target):  # (the general path checks how they
+            return False  # overlap; two arrays owning their memory are apart, see there)
+        if alpha != 1:
+            data = np.multiply(data, alpha)  # (in other's dtype, as Add's forward)
+    elif type(other) in _NUMBERS and alpha == 1:
+        data = other
+    else:
         return False
     token = hush()  # inf - inf is nan, silently as in PyTorch
     try:
-        _UFUNCS[name](target, other, target)  # (into target; ufuncs cast "same_kind")
-    except (TypeError, ValueError):  # e.g. float into int, or shapes that do not fit
+        ufunc(target, data, target)  # (into target; ufuncs cast "same_kind")
+    except (TypeError, ValueError, OverflowError):  # (see above: nothing was written)
+        return False
+    finally:
+        unhush(token)
+    bump_version(t)
+    return True
+
+
+def _fill_in_place(t: Any, args: tuple[Any, ...]) -> bool:
+    # x.zero_() and x.fill_(v) for a Python number v (``p.grad.zero_()``): written straight
+    # into t's memory, v converted as fill() and Fill's forward do; a 0-d tensor v
+    # (FillTensor) takes the general path
+    if not args:  # zero_()
+        value = 0
+    elif type(args[0]) in (int, float, bool):
+        value = _filled_number(args[0], t._data)
+    else:
+        return False
+    token = hush()  # (1e6 into one float16 is inf, silently as in PyTorch)
+    try:  # (fill reads each number _filled_number lets through as Fill's np.full_like does)
+        t._data.fill(value)
+    except ValueError:  # a read-only array: the general path says why
         return False
     finally:
         unhush(token)

@@ -42,7 +42,7 @@ from microtorch.api import inplace as inplace_ops
 from microtorch.api import multinomial as multinomial_ops
 from microtorch.api import shape as shape_ops
 from microtorch.api.arguments import alias, expect_ints, method_of, parsed, parser_error, reraise
-from microtorch.api.inplace import apply_inplace
+from microtorch.api.inplace import apply_inplace, arith_inplace
 from microtorch.api.keywords import method_keywords
 from microtorch.api.operands import as_operand
 from microtorch.api.operators import op_method, unrecorded
@@ -342,17 +342,17 @@ class TensorMethods:
 
     # --- in-place ops: version counters, leaf checks, graph rebasing in api/inplace.py ---
     def add_(self, other: Any, *, alpha: Number = 1) -> Tensor:
-        return apply_inplace(self, "add_", ew.add, other, alpha=alpha)
+        return arith_inplace(self, "add_", ew.add, other, alpha)
 
     def sub_(self, other: Any, *, alpha: Number = 1) -> Tensor:
-        return apply_inplace(self, "sub_", ew.sub, other, alpha=alpha)
+        return arith_inplace(self, "sub_", ew.sub, other, alpha)
 
     def mul_(self, other: Any) -> Tensor:
-        return apply_inplace(self, "mul_", ew.mul, other)
+        return arith_inplace(self, "mul_", ew.mul, other)
 
     def div_(self, other: Any, *, rounding_mode: str | None = None) -> Tensor:
         if rounding_mode is None:
-            return apply_inplace(self, "div_", ew.div, other)
+            return arith_inplace(self, "div_", ew.div, other)
         return apply_inplace(self, "div_", ew.div, other, rounding_mode=rounding_mode)
 
     def pow_(self, exponent: Any) -> Tensor:

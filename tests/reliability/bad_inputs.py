@@ -69,6 +69,11 @@ def _t(L: ModuleType, *values: Any, **kwargs: Any) -> Any:
     return L.tensor(list(values), **kwargs)
 
 
+def _no_grad_sub(L: ModuleType, x: Any) -> Any:
+    with L.no_grad():  # x[1:] -= x[:-1], the update path: the operand overlaps the target
+        return x[1:].sub_(x[:-1])
+
+
 def _meta(L: ModuleType, *shape: int) -> Any:
     return L.ones(*shape, device="meta")
 
@@ -1405,6 +1410,13 @@ CASES: list[Bad | Same] = [
     Bad('view_dtype_transposed', RuntimeError, 'self.stride(-1) must be 1 to view Float as Half (different element sizes), but got 2', lambda L: W(_x(L, 2, 2)).t().view(L.float16), hint='contiguous'),
     Bad('view_dtype_odd_size', RuntimeError, 'self.size(-1) must be divisible by 2 to view Float as Double (different element sizes), but got 3', lambda L: W(_x(L, 3)).view(L.float64)),
     Bad('view_dtype_offset', RuntimeError, 'self.storage_offset() must be divisible by 2 to view Float as Double (different element sizes), but got 1', lambda L: W(_x(L, 5))[1:].view(L.float64)),
+    # --- upd
+    Bad('fill__float16_overflow', RuntimeError, 'value cannot be converted to type c10::Half without overflow', lambda L: W(L.zeros(2, dtype=L.float16)).fill_(65505.0), hint='float32'),
+    Bad('fill__uint8_negative_float', RuntimeError, 'value cannot be converted to type uint8_t without overflow', lambda L: W(L.zeros(2, dtype=L.uint8)).fill_(-0.5)),
+    Bad('setitem_uint8_negative_float', RuntimeError, 'value cannot be converted to type uint8_t without overflow', lambda L: W(L.zeros(2, dtype=L.uint8)).__setitem__(0, -2.7)),
+    Bad('iadd_int_float_tensor', RuntimeError, "result type Float can't be cast to the desired output type Long", lambda L: W(_t(L, 1, 2)).__iadd__(W(_x(L, 2)))),
+    Bad('sub__no_grad_leaf_view_overlap', RuntimeError, 'unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location.', lambda L: _no_grad_sub(L, W(L.arange(5.0)))),
+    Bad('isub_leaf_requires_grad', RuntimeError, 'a leaf Variable that requires grad is being used in an in-place operation.', lambda L: W(_leaf(L)).__isub__(0.1)),
     # --- err
     Bad('var_keywords_in_pytorchs_order', TypeError, 'var() received an invalid combination of arguments - got (keepdim=bool, dim=float, input=Tensor, ), but expected one of:', lambda L: L.var(input=W(_x(L, 2, 3)), keepdim=False, dim=1.5)),
     Bad('linspace_eight_keywords', TypeError, 'linspace() received an invalid combination of arguments - got (pin_memory=bool, requires_grad=bool, device=str, layout=torch.layout, dtype=torch.dtype, steps=float, end=int, start=int, ), but expected one of:', lambda L: L.linspace(start=0, end=3, steps=1.5, dtype=L.float64, layout=L.strided, device='cpu', pin_memory=False, requires_grad=False)),
