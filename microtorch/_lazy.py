@@ -20,7 +20,9 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-__all__ = ["Method", "load", "module_dir", "module_getattr", "modules", "names"]
+__all__ = [
+    "FunctionsOverSubmodules", "Method", "load", "module_dir", "module_getattr", "modules", "names",
+]  # fmt: skip
 
 
 def load(place: str) -> Any:
@@ -53,18 +55,21 @@ def module_getattr(
         if place is None:
             return fallback(name)
         value = namespace[name] = load(place)
-        # Importing package.x sets the package's x to that module; where the table names a
-        # function x in it (autograd.gradcheck: the function), the function is put back.
-        child = place.partition(":")[0].rpartition(".")[2]
-        if (
-            child != name
-            and ":" in table.get(child, "")
-            and type(namespace.get(child)) is ModuleType
-        ):
-            namespace[child] = load(table[child])
         return value
 
     return __getattr__
+
+
+class FunctionsOverSubmodules(ModuleType):
+    """A package whose ``ON_FIRST_USE`` table names a function ``x`` of its own submodule ``x``
+    (``autograd.gradcheck``). Importing ``package.x`` sets the package's ``x`` to the module;
+    here that keeps the function, as PyTorch's ``torch.autograd.gradcheck`` stays one."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        place = self.__dict__.get("ON_FIRST_USE", {}).get(name, "")
+        if type(value) is ModuleType and place.startswith(value.__name__ + ":"):
+            value = load(place)
+        super().__setattr__(name, value)
 
 
 def module_dir(namespace: dict[str, Any], table: dict[str, str]) -> Callable[[], list[str]]:

@@ -26,6 +26,19 @@ def _fresh(code: str) -> list[str]:
     return out.stdout.split()
 
 
+def test_importing_the_gradcheck_module_leaves_the_function() -> None:
+    # import torch.autograd.gradcheck sets the package's gradcheck to the module; PyTorch's
+    # stays the function, and so does microtorch's, whichever is read or imported first
+    for first in ("import microtorch.autograd.gradcheck", "from microtorch.autograd.gradcheck "
+                  "import gradgradcheck", "import microtorch.autograd.functional"):  # fmt: skip
+        code = (
+            f"import microtorch; {first}; from microtorch import autograd; "
+            "print(callable(autograd.gradcheck), callable(autograd.gradgradcheck), "
+            "type(autograd.functional).__name__)"
+        )
+        assert _fresh(code) == ["True", "True", "module"], first
+
+
 def test_nn_and_optim_load_on_first_use_as_the_same_objects() -> None:
     # issue 22: import microtorch leaves nn and optim to their first use; torch.conv2d, torch.celu
     # (written with nn.functional) work before nn was read, and are F's

@@ -214,6 +214,8 @@ if not TYPE_CHECKING:  # (to mypy, a module __getattr__ would make every name ex
         globals(), ON_FIRST_USE, _coverage.module_getattr("torch.autograd", __name__)
     )
     __dir__ = _lazy.module_dir(globals(), ON_FIRST_USE)
+# (import microtorch.autograd.gradcheck leaves autograd.gradcheck the function, as in PyTorch)
+sys.modules[__name__].__class__ = _lazy.FunctionsOverSubmodules
 
 __all__ += ["profiler"]
 
